@@ -1,0 +1,65 @@
+import { pino, type Logger as PinoLogger } from 'pino';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import type { Clock, CoreDeps } from './core/deps.ts';
+import { createDb, migrate, type Db } from './core/orm.ts';
+import type { NotificationSender } from './core/deliver-notification.ts';
+import type { JobQueue } from './workers/job-queue.ts';
+import { createMemoryQueue } from './workers/memory-queue.ts';
+import { createBullQueue } from './workers/bullmq-queue.ts';
+import { createProviderAdapters } from './providers/registry.ts';
+import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { createKeyCache, type KeyCache } from './http/key-cache.ts';
+
+/** Everything built once per process and passed down explicitly (no globals). */
+export type AppContext = {
+  config: Config;
+  db: Db;
+  queue: JobQueue;
+  log: PinoLogger;
+  clock: Clock;
+  providers: ReturnType<typeof createProviderAdapters>;
+  rateLimiter: RateLimiter;
+  keyCache: KeyCache;
+  notificationSender: NotificationSender;
+  /** Fresh core dependencies with their own EntityManager fork. */
+  deps(): CoreDeps;
+  close(): Promise<void>;
+};
+
+export type ContextOverrides = { clock?: Clock; notificationSender?: NotificationSender; log?: PinoLogger; migrate?: boolean };
+
+export async function createAppContext(config: Config, o: ContextOverrides = {}): Promise<AppContext> {
+  const log = o.log ?? pino({ level: config.LOG_LEVEL, redact: ['*.authorization', '*.signingSecret', '*.signing_secret', '*.key', '*.apiKey'] });
+  const clock = o.clock ?? (() => new Date());
+  const db = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolMax: config.DB_POOL_MAX });
+  if (o.migrate !== false) {
+    const applied = await migrate(db);
+    if (applied.length) log.info({ applied }, 'database migrations applied');
+  }
+  const queue = config.REDIS_URL
+    ? createBullQueue({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, log })
+    : createMemoryQueue();
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
+  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis (rate limiter) connection error'));
+  log.info({ database: db.kind, queue: queue.kind, dataDir: db.kind === 'pglite' ? config.DATA_DIR : undefined },
+    db.kind === 'pglite' ? 'embedded mode: PGlite database and in-process queue' : 'production mode: PostgreSQL and BullMQ/Redis');
+
+  const notificationSender: NotificationSender = o.notificationSender ?? {
+    // In-app notifications are the stored rows themselves; delivery here means "published".
+    async send(n) { log.info({ notificationId: n.id, kind: n.kind, programId: n.program, partnerId: n.partnerId }, 'notification delivered'); },
+  };
+  const ctx: AppContext = {
+    config, db, queue, log, clock, notificationSender,
+    providers: createProviderAdapters(),
+    rateLimiter: createRateLimiter(redis, config.QUEUE_PREFIX, log),
+    keyCache: createKeyCache(5_000),
+    deps: () => ({ em: db.em.fork(), clock, log }),
+    async close() {
+      await queue.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      await db.orm.close();
+    },
+  };
+  return ctx;
+}

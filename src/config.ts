@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Environment variables, read once at start. A bad value stops the process with a clear message. */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** PostgreSQL URL; unset = embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /** Redis URL; unset = in-process queue. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  /** Bearer token of the admin API; unset = admin API disabled (the CLI still works). */
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('tracker'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  /** How long an API call waits for its job's result before answering a retryable 503. */
+  JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** First retry delay of a webhook job (refund before sale); doubles up to WEBHOOK_ATTEMPTS. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2_000),
+  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
+  /** Interval of the sweepers (inbox, notification outbox, hold-period approvals). */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DOCS_URL: z.url().default('https://github.com/partner-conversion-tracker#api-keys'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Create a demo program with keys on first start in embedded mode. */
+  DEMO_SEED: bool.default(true),
+  /** Trust X-Forwarded-For for the client address (behind a proxy). */
+  TRUST_PROXY: bool.default(false),
+});
+export type Config = z.infer<typeof configSchema>;
+
+/** Parses the environment or throws an Error listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const res = configSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (res.success) return res.data;
+  const lines = res.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+}

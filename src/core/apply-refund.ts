@@ -1,0 +1,136 @@
+import { LockMode } from '@mikro-orm/core';
+import type { CoreDeps } from './deps.ts';
+import type { RefundJob } from './jobs.ts';
+import { AppError, RetryableError } from './errors.ts';
+import { computeReversal } from './money.ts';
+import { Sale, type ISale } from './entities/sale.ts';
+import { Commission } from './entities/commission.ts';
+import { Refund } from './entities/refund.ts';
+import { Notification } from './entities/notification.ts';
+import { TestEvent } from './entities/test-event.ts';
+import { adjustPartnerBalance } from './adjust-partner-balance.ts';
+
+/**
+ * Outcome of a refund call (all answered 200).
+ * `deductionCents` is the commission amount reversed by this call, in the commission's currency;
+ * `notificationIds` are outbox rows to deliver after commit.
+ */
+export type RefundResult =
+  | { kind: 'applied'; status: 'refunded' | 'reversed'; deductionCents: number; balanceDeductionCents: number; commissionId: number; notificationIds: number[] }
+  | { kind: 'skipped'; reason: string; commissionId: number }
+  | { kind: 'no_commission'; message: string }
+  | { kind: 'test'; eventId: number; programId: number };
+
+/**
+ * Applies one refund to a sale (the one path for API and provider refunds), under the sale's row
+ * lock: adds it to the sale's cumulative refunded amount (capped), reduces the commission in
+ * proportion, deducts from the partner balance when credited, and writes the notifications, all in
+ * one transaction.
+ * @throws AppError `not_found` (no such sale in the program); RetryableError when a provider
+ * refund arrives before its sale.
+ */
+export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
+  if (job.test) return testRefund(deps, job);
+  return deps.em.fork().transactional(async (em) => {
+    const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!sale) {
+      if (job.retryIfSaleMissing) throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
+      throw new AppError('not_found', 'No sale with this transaction_id in this program', { transaction_id: job.transactionId });
+    }
+    const commission = await em.findOne(Commission, { sale: sale.id });
+    const plan = planRefund(sale, job);
+    if (plan.kind === 'skip') {
+      return commission ? { kind: 'skipped' as const, reason: plan.reason, commissionId: commission.id } : noCommission();
+    }
+    const prior = plan.refundId
+      ? await em.findOne(Refund, { sale: sale.id, refundId: plan.refundId })
+      : plan.requestedCents !== null
+        ? await em.findOne(Refund, { sale: sale.id, requestedCents: plan.requestedCents })
+        : null;
+    if (prior) {
+      const why = plan.refundId ? `refund_id ${plan.refundId} already applied` : 'a refund of the same amount was already applied to this sale (treated as a retry)';
+      return commission ? { kind: 'skipped' as const, reason: why, commissionId: commission.id } : noCommission();
+    }
+    if (commission?.status === 'reversed') {
+      return { kind: 'skipped' as const, reason: 'commission already reversed', commissionId: commission.id };
+    }
+
+    const now = new Date(job.receivedAt);
+    const applied = Math.min(plan.amountCents, sale.amountCents - sale.refundedCents);
+    sale.refundedCents += applied;
+    const refund = em.create(Refund, {
+      program: job.programId, sale: sale.id, commission: commission?.id ?? null, refundId: plan.refundId,
+      requestedCents: plan.requestedCents, appliedCents: applied, deductionCents: 0,
+      reason: job.refundReason || job.reason, source: job.retryIfSaleMissing ? 'provider' : 'api', createdAt: now,
+    });
+    if (!commission) {
+      await em.flush();
+      return noCommission();
+    }
+
+    const deduction = computeReversal({
+      commissionCents: commission.amountCents,
+      saleAmountCents: sale.amountCents,
+      refundedTotalCents: sale.refundedCents,
+      alreadyReversedCents: commission.reversedCents,
+    });
+    const status = sale.refundedCents >= sale.amountCents ? 'reversed' : 'refunded';
+    commission.reversedCents += deduction;
+    commission.status = status;
+    commission.reason = job.refundReason || job.reason || commission.reason;
+    refund.deductionCents = deduction;
+    await em.flush();
+    if (commission.creditedAt && deduction > 0) {
+      refund.balanceDeductionCents = deduction;
+      await adjustPartnerBalance(em, {
+        partnerId: commission.partner, currency: commission.currency, deltaCents: -deduction,
+        kind: 'refund_deduction', commissionId: commission.id, refundId: refund.id, at: now,
+      });
+    }
+    const payload = {
+      commission_id: commission.id, sale_id: sale.id, transaction_id: sale.transactionId, status,
+      deduction_cents: deduction, currency: commission.currency, refund_reason: commission.reason,
+    };
+    const notes = [em.create(Notification, { program: job.programId, kind: 'partner_commission_refunded', partnerId: commission.partner, commissionId: commission.id, payload, createdAt: now })];
+    if (commission.paidAt) {
+      notes.push(em.create(Notification, { program: job.programId, kind: 'advertiser_manual_review', partnerId: commission.partner, commissionId: commission.id, payload: { ...payload, paid_at: commission.paidAt.toISOString() }, createdAt: now }));
+    }
+    await em.flush();
+    deps.log.info({ programId: job.programId, saleId: sale.id, commissionId: commission.id, status, deduction, refundedCents: sale.refundedCents }, 'refund applied');
+    return {
+      kind: 'applied' as const, status, deductionCents: deduction, balanceDeductionCents: refund.balanceDeductionCents,
+      commissionId: commission.id, notificationIds: notes.map((n) => n.id),
+    };
+  });
+}
+
+type RefundPlan =
+  | { kind: 'skip'; reason: string }
+  | { kind: 'apply'; amountCents: number; requestedCents: number | null; refundId: string | null };
+
+/** Turns the job's amount form into this call's own amount and idempotency key. */
+function planRefund(sale: ISale, job: RefundJob): RefundPlan {
+  const remaining = sale.amountCents - sale.refundedCents;
+  if (job.amount.type === 'cumulative') {
+    // The provider reports a running total: apply only the increase; the total is the key.
+    const increase = Math.min(job.amount.totalCents, sale.amountCents) - sale.refundedCents;
+    if (increase <= 0) return { kind: 'skip', reason: 'cumulative refund total already applied' };
+    return { kind: 'apply', amountCents: increase, requestedCents: null, refundId: `cumulative-${job.amount.totalCents}` };
+  }
+  if (!job.amount.cents) {
+    // Omitted or 0: refund the rest; a refund id is ignored (spec: refund_id ignored then).
+    if (remaining <= 0) return { kind: 'skip', reason: 'commission already reversed' };
+    return { kind: 'apply', amountCents: remaining, requestedCents: null, refundId: null };
+  }
+  return { kind: 'apply', amountCents: job.amount.cents, requestedCents: job.amount.cents, refundId: job.refundId };
+}
+
+function noCommission(): RefundResult {
+  return { kind: 'no_commission', message: 'The sale has no commission to reverse' };
+}
+
+async function testRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
+  const event = await deps.em.fork().findOne(TestEvent, { program: job.programId, transactionId: job.transactionId });
+  if (!event) throw new AppError('not_found', 'No test sale with this transaction_id in this program', { transaction_id: job.transactionId });
+  return { kind: 'test', eventId: event.id, programId: job.programId };
+}

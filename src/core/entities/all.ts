@@ -1,0 +1,22 @@
+import { Program } from './program.ts';
+import { ApiKey } from './api-key.ts';
+import { Partner } from './partner.ts';
+import { Click } from './click.ts';
+import { Customer } from './customer.ts';
+import { Sale } from './sale.ts';
+import { TestEvent } from './test-event.ts';
+import { Commission } from './commission.ts';
+import { Refund } from './refund.ts';
+import { PartnerBalance } from './partner-balance.ts';
+import { BalanceEntry } from './balance-entry.ts';
+import { Withdrawal } from './withdrawal.ts';
+import { Notification } from './notification.ts';
+import { PlatformFee } from './platform-fee.ts';
+import { WebhookEvent } from './webhook-event.ts';
+import { ProviderConnection } from './provider-connection.ts';
+
+/** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
+export const ENTITIES = [
+  Program, ApiKey, Partner, Click, Customer, Sale, TestEvent, Commission, Refund, PartnerBalance,
+  BalanceEntry, Withdrawal, Notification, PlatformFee, WebhookEvent, ProviderConnection,
+];

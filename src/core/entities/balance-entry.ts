@@ -1,0 +1,22 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Partner } from './partner.ts';
+
+export type BalanceEntryKind = 'commission_credit' | 'refund_deduction' | 'withdrawal_paid';
+
+/** Append-only ledger behind `PartnerBalance`: every change with its cause. */
+export const BalanceEntry = defineEntity({
+  name: 'BalanceEntry',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    partner: () => p.manyToOne(Partner).mapToPk().index(),
+    currency: p.string().length(3),
+    /** Signed change, minor units. */
+    deltaCents: p.bigint('number'),
+    kind: p.string().$type<BalanceEntryKind>(),
+    commissionId: p.integer().nullable(),
+    refundId: p.integer().nullable(),
+    withdrawalId: p.integer().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export type IBalanceEntry = InferEntity<typeof BalanceEntry>;

@@ -1,0 +1,35 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Program } from './program.ts';
+import { Partner } from './partner.ts';
+import { Sale } from './sale.ts';
+
+/** `pending` → `approved` (credited) → `paid`; `refunded` (partial, non-final); `reversed` (final). */
+export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'refunded', 'reversed'] as const;
+export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
+
+/** A partner's commission on one sale, in the sale's currency (never converted). */
+export const Commission = defineEntity({
+  name: 'Commission',
+  indexes: [{ properties: ['status', 'createdAt'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    program: () => p.manyToOne(Program).mapToPk().index(),
+    sale: () => p.manyToOne(Sale).mapToPk().unique(),
+    partner: () => p.manyToOne(Partner).mapToPk().index(),
+    /** Original commission, minor units of `currency`. */
+    amountCents: p.bigint('number'),
+    /** Cumulative amount reversed by refunds; `amountCents - reversedCents` is what remains. */
+    reversedCents: p.bigint('number').default(0),
+    currency: p.string().length(3),
+    rateBps: p.integer(),
+    status: p.string().$type<CommissionStatus>().default('pending'),
+    reason: p.text().nullable(),
+    /** Set when the commission was credited to the partner balance (only then do refunds deduct). */
+    creditedAt: p.datetime().nullable(),
+    /** Set when paid out to the partner; a later refund warns the advertiser. */
+    paidAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type ICommission = InferEntity<typeof Commission>;

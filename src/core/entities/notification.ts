@@ -1,0 +1,24 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Program } from './program.ts';
+
+export type NotificationKind = 'partner_commission_refunded' | 'advertiser_manual_review';
+
+/**
+ * An in-app notification. Written in the same transaction as its cause (an outbox), delivered
+ * after commit by the notify job; `deliveredAt` is set once the sender accepted it.
+ */
+export const Notification = defineEntity({
+  name: 'Notification',
+  indexes: [{ properties: ['deliveredAt'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    program: () => p.manyToOne(Program).mapToPk().index(),
+    kind: p.string().$type<NotificationKind>(),
+    partnerId: p.integer().nullable(),
+    commissionId: p.integer().nullable(),
+    payload: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+    deliveredAt: p.datetime().nullable(),
+  },
+});
+export type INotification = InferEntity<typeof Notification>;

@@ -1,0 +1,16 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Program } from './program.ts';
+
+/** A referring partner (affiliate). `code` is the `aff` value in partner links, unique service-wide. */
+export const Partner = defineEntity({
+  name: 'Partner',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    program: () => p.manyToOne(Program).mapToPk(),
+    code: p.string().unique(),
+    name: p.string(),
+    email: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IPartner = InferEntity<typeof Partner>;

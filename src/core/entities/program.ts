@@ -1,0 +1,32 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** How recurring sales of an attributed subscription earn commission. */
+export const RECURRING_POLICIES = ['one_time', 'months', 'lifetime'] as const;
+export type RecurringPolicy = (typeof RECURRING_POLICIES)[number];
+
+/** A merchant's affiliate program: the tenant every other row belongs to. */
+export const Program = defineEntity({
+  name: 'Program',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    name: p.string(),
+    /** Merchant site host (e.g. `shop.example`); affiliate URLs and browser Origins must match it. */
+    domain: p.string().nullable(),
+    /** Commission rate in basis points (1000 = 10%). */
+    commissionRateBps: p.integer().default(1000),
+    /** Per-product commission policy: `{ [product_id]: bps }`, matched by the sale's `product_id`. */
+    productRatesBps: p.json<Record<string, number>>().nullable(),
+    cookieDurationDays: p.integer().default(60),
+    attributionWindowDays: p.integer().default(60),
+    holdPeriodDays: p.integer().default(30),
+    recurringPolicy: p.string().$type<RecurringPolicy>().default('lifetime'),
+    /** With policy `months`: how many months after the first sale renewals still earn. */
+    recurringMonths: p.integer().nullable(),
+    /** Requests per minute per API key on sale, refund and lead. */
+    rateLimitPerMinute: p.integer().default(600),
+    /** Platform fee on every live sale, basis points of `amount_cents`. */
+    platformFeeBps: p.integer().default(0),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IProgram = InferEntity<typeof Program>;

@@ -1,0 +1,40 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Program } from './program.ts';
+import { Partner } from './partner.ts';
+import { Customer } from './customer.ts';
+import type { SaleProvider, SaleType, SubscriptionInterval } from '../jobs.ts';
+
+/** A live sale event. Test sales live in `TestEvent`, apart from production data. */
+export const Sale = defineEntity({
+  name: 'Sale',
+  uniques: [{ properties: ['program', 'transactionId'] }],
+  indexes: [{ properties: ['program', 'subscriptionId'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    program: () => p.manyToOne(Program).mapToPk(),
+    transactionId: p.string(),
+    /** Positive, minor units of `currency`. */
+    amountCents: p.bigint('number'),
+    /** Stored as sent, never used in calculations. */
+    taxCents: p.bigint('number').nullable(),
+    currency: p.string().length(3),
+    saleType: p.string().$type<SaleType>(),
+    lineItems: p.json<Record<string, unknown>>().nullable(),
+    isRecurring: p.boolean().default(false),
+    subscriptionId: p.string().nullable(),
+    subscriptionInterval: p.string().$type<SubscriptionInterval>().nullable(),
+    productId: p.string().nullable(),
+    occurredAt: p.datetime().nullable(),
+    provider: p.string().$type<SaleProvider>().nullable(),
+    providerPaymentId: p.string().nullable(),
+    customer: () => p.manyToOne(Customer).mapToPk().nullable(),
+    partner: () => p.manyToOne(Partner).mapToPk().nullable(),
+    clickId: p.string().nullable(),
+    visitorId: p.string().nullable(),
+    /** Cumulative refunded amount, capped at `amountCents`. */
+    refundedCents: p.bigint('number').default(0),
+    /** Time the call was received: the clock for commissions, windows and holds. */
+    receivedAt: p.datetime(),
+  },
+});
+export type ISale = InferEntity<typeof Sale>;

@@ -1,0 +1,30 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Program } from './program.ts';
+import type { NormalisedEvent } from '../jobs.ts';
+
+export type WebhookEventStatus = 'pending' | 'processed' | 'ignored' | 'failed';
+
+/** Inbox of verified provider webhooks; (provider, program, dedupe key) makes redelivery harmless. */
+export const WebhookEvent = defineEntity({
+  name: 'WebhookEvent',
+  uniques: [{ properties: ['provider', 'program', 'dedupeKey'] }],
+  indexes: [{ properties: ['status', 'receivedAt'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    provider: p.string(),
+    program: () => p.manyToOne(Program).mapToPk(),
+    dedupeKey: p.string(),
+    eventType: p.string(),
+    /** The verified event as parsed from the raw bytes. */
+    payload: p.json<unknown>(),
+    normalised: p.json<NormalisedEvent>(),
+    status: p.string().$type<WebhookEventStatus>().default('pending'),
+    /** Per-job outcomes once processed (sale ids, refund statuses, error codes). */
+    outcome: p.json<unknown>().nullable(),
+    error: p.text().nullable(),
+    attempts: p.integer().default(0),
+    receivedAt: p.datetime(),
+    processedAt: p.datetime().nullable(),
+  },
+});
+export type IWebhookEvent = InferEntity<typeof WebhookEvent>;

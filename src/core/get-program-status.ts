@@ -1,0 +1,29 @@
+import type { CoreDeps } from './deps.ts';
+import { Program } from './entities/program.ts';
+import { ProviderConnection } from './entities/provider-connection.ts';
+
+type Activity = { count: number; last_at: string | null };
+
+/** Program health for `GET /api/v1/cli/status`, snake_case as on the wire. */
+export async function getProgramStatus(deps: CoreDeps, programId: number, keyMode: 'live' | 'test') {
+  const em = deps.em.fork();
+  const program = await em.findOneOrFail(Program, { id: programId });
+  const activity = async (table: string, column: string): Promise<Activity> => {
+    const [row] = await em.execute<{ count: string; last_at: Date | string | null }[]>(
+      `select count(*) as count, max(${column}) as last_at from ${table} where program_id = ?`, [programId]);
+    return { count: Number(row.count), last_at: row.last_at ? new Date(row.last_at).toISOString() : null };
+  };
+  const connections = await em.find(ProviderConnection, { program: programId }, { fields: ['provider', 'updatedAt'] });
+  return {
+    program: { id: program.id, name: program.name, domain: program.domain ?? null },
+    key_mode: keyMode,
+    activity: {
+      clicks: await activity('click', 'clicked_at'),
+      leads: await activity('customer', 'created_at'),
+      sales: await activity('sale', 'received_at'),
+      refunds: await activity('refund', 'created_at'),
+    },
+    connected_providers: connections.map((c) => ({ provider: c.provider, connected_at: c.updatedAt.toISOString() })),
+    server_time: deps.clock().toISOString(),
+  };
+}

@@ -1,0 +1,60 @@
+import { wrap } from '@mikro-orm/core';
+import type { CoreDeps } from './deps.ts';
+import { AppError } from './errors.ts';
+import { Click } from './entities/click.ts';
+import { Customer } from './entities/customer.ts';
+import { Sale } from './entities/sale.ts';
+import { Commission } from './entities/commission.ts';
+import { Refund } from './entities/refund.ts';
+import { Partner } from './entities/partner.ts';
+import { ApiKey } from './entities/api-key.ts';
+import { Notification } from './entities/notification.ts';
+import { WebhookEvent } from './entities/webhook-event.ts';
+import { TestEvent } from './entities/test-event.ts';
+import { PlatformFee } from './entities/platform-fee.ts';
+import { PartnerBalance } from './entities/partner-balance.ts';
+import { BalanceEntry } from './entities/balance-entry.ts';
+import { Withdrawal } from './entities/withdrawal.ts';
+
+/** What the admin API and CLI can list per program. Key hashes and secrets are never included. */
+export const LISTABLE = {
+  clicks: Click, customers: Customer, sales: Sale, commissions: Commission, refunds: Refund, partners: Partner,
+  'api-keys': ApiKey, notifications: Notification, 'webhook-events': WebhookEvent, 'test-events': TestEvent, 'platform-fees': PlatformFee,
+} as const;
+export type ListableKind = keyof typeof LISTABLE;
+const HIDDEN = new Set(['keyHash', 'signingSecret', 'payload_raw']);
+
+/** camelCase entity → snake_case wire object, dates as ISO strings. */
+export function toWire(entity: object): Record<string, unknown> {
+  const plain = wrap(entity as never).toObject() as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(plain).filter(([k]) => !HIDDEN.has(k)).map(([k, v]) => [
+    k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? v.toISOString() : v,
+  ]));
+}
+
+export async function listRecords(deps: CoreDeps, programId: number, kind: ListableKind, opts: { limit: number; offset: number; status?: string }) {
+  const entity = LISTABLE[kind];
+  if (!entity) throw new AppError('not_found', `Unknown list "${kind}"`);
+  const where: Record<string, unknown> = { program: programId };
+  if (opts.status) where.status = opts.status;
+  const rows = await deps.em.fork().find(entity as never, where as never, { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never });
+  return rows.map((r) => toWire(r as object));
+}
+
+/** A partner's balances per currency, ledger and withdrawals. */
+export async function getPartnerAccount(deps: CoreDeps, programId: number, partnerId: number) {
+  const em = deps.em.fork();
+  const partner = await em.findOne(Partner, { id: partnerId, program: programId });
+  if (!partner) throw new AppError('not_found', 'No such partner in this program');
+  const [balances, ledger, withdrawals] = await Promise.all([
+    em.find(PartnerBalance, { partner: partnerId }, { orderBy: { currency: 'asc' } }),
+    em.find(BalanceEntry, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
+    em.find(Withdrawal, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
+  ]);
+  return {
+    partner: toWire(partner),
+    balances: balances.map((b) => ({ currency: b.currency, balance_cents: b.balanceCents })),
+    ledger: ledger.map(toWire),
+    withdrawals: withdrawals.map(toWire),
+  };
+}

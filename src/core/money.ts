@@ -1,0 +1,38 @@
+/**
+ * Pure money maths. Every amount is an integer in minor units; products are taken in BigInt so
+ * large VND amounts times basis points never lose precision, and results are rounded half-up.
+ */
+
+/** `round_half_up(numerator / denominator)` for non-negative integers. */
+export function divideRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  if (denominator <= 0n) throw new RangeError('denominator must be positive');
+  return (2n * numerator + denominator) / (2n * denominator);
+}
+
+/** `amountCents × bps / 10 000`, rounded half-up: the commission on a sale at a rate in basis points. */
+export function calculateCommission(amountCents: number, rateBps: number): number {
+  return Number(divideRoundHalfUp(BigInt(amountCents) * BigInt(rateBps), 10_000n));
+}
+
+/** The platform fee uses the same rule as the commission, on the amount as sent. */
+export const calculatePlatformFee = calculateCommission;
+
+/**
+ * Commission to reverse for one refund, derived from cumulative totals so partial refunds never
+ * drift: `round(commission × refundedTotal / saleAmount) − alreadyReversed`, where
+ * `refundedTotal` already includes this refund (capped at the sale amount). When the sale is fully
+ * refunded the result is exactly the remaining commission.
+ */
+export function computeReversal(input: {
+  commissionCents: number;
+  saleAmountCents: number;
+  refundedTotalCents: number;
+  alreadyReversedCents: number;
+}): number {
+  const { commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents } = input;
+  const refunded = Math.min(refundedTotalCents, saleAmountCents);
+  const target = refunded >= saleAmountCents
+    ? BigInt(commissionCents)
+    : divideRoundHalfUp(BigInt(commissionCents) * BigInt(refunded), BigInt(saleAmountCents));
+  return Math.max(0, Number(target) - alreadyReversedCents);
+}

@@ -1,0 +1,51 @@
+import { MikroORM as PgORM } from '@mikro-orm/postgresql';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import { Migrator } from '@mikro-orm/migrations';
+import { mkdirSync } from 'node:fs';
+import { ENTITIES } from './entities/all.ts';
+import { MIGRATIONS } from './migrations/list.ts';
+
+export type Db = { orm: MikroORM; em: EntityManager; kind: 'postgresql' | 'pglite' };
+
+export type DbOptions = {
+  /** PostgreSQL URL; without it the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** PGlite cluster directory, or `memory://` (embedded mode only). */
+  dataDir: string;
+  poolMax?: number;
+  debug?: boolean;
+};
+
+const common = {
+  entities: ENTITIES,
+  extensions: [Migrator],
+  migrations: { migrationsList: MIGRATIONS, path: 'src/core/migrations', pathTs: 'src/core/migrations', snapshot: false, emit: 'ts' as const, silent: true },
+  // Entities are plain data holders; we never rely on lazy loading across requests.
+  forceUtcTimezone: true,
+  allowGlobalContext: false,
+  ensureDatabase: false,
+};
+
+/** Opens the database: PostgreSQL when `databaseUrl` is set, otherwise embedded PGlite. */
+export async function createDb(opts: DbOptions): Promise<Db> {
+  if (opts.databaseUrl) {
+    const orm = await PgORM.init({
+      ...common,
+      clientUrl: opts.databaseUrl,
+      pool: { min: 0, max: opts.poolMax ?? 10 },
+      debug: opts.debug ?? false,
+    });
+    return { orm, em: orm.em as unknown as EntityManager, kind: 'postgresql' };
+  }
+  if (!opts.dataDir.startsWith('memory:')) mkdirSync(opts.dataDir, { recursive: true });
+  const orm = await PgliteORM.init({ ...common, dbName: opts.dataDir, debug: opts.debug ?? false });
+  return { orm, em: orm.em as unknown as EntityManager, kind: 'pglite' };
+}
+
+/** Applies pending migrations (committed in `src/core/migrations`); returns their names. */
+export async function migrate(db: Db): Promise<string[]> {
+  const done = await db.orm.migrator.up();
+  return done.map((m) => m.name);
+}

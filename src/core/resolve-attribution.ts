@@ -1,0 +1,88 @@
+import { DAY_MS, type CoreDeps } from './deps.ts';
+import type { SaleJob } from './jobs.ts';
+import { AppError } from './errors.ts';
+import type { IProgram } from './entities/program.ts';
+import { Sale } from './entities/sale.ts';
+import { Click } from './entities/click.ts';
+import { Customer, type ICustomer } from './entities/customer.ts';
+import { bind } from './bind-lead.ts';
+
+export type Attribution =
+  | {
+      kind: 'attributed';
+      customerId: number | null;
+      partnerId: number;
+      clickId: string | null;
+      /** False when a renewal falls outside the program's recurring policy. */
+      earnsCommission: boolean;
+      via: 'subscription' | 'customer_key' | 'click_id';
+    }
+  | { kind: 'window_expired'; clickAgeDays: number; windowDays: number };
+
+/**
+ * Finds who referred a sale, inside the sale's transaction.
+ * 1. A recurring sale of a subscription already attributed in this program follows that
+ *    subscription (no click-window check), subject to the recurring policy.
+ * 2. Otherwise the customer by `customer_key` first, then by `click_id`; the customer's click
+ *    gives the partner (the click's current partner: last-partner attribution) and the age.
+ * @throws AppError `no_attribution` when no customer, click or partner is found in this program.
+ */
+export async function resolveAttribution(deps: CoreDeps, program: IProgram, job: SaleJob, now: Date): Promise<Attribution> {
+  const em = deps.em;
+  if (job.isRecurring && job.subscriptionId) {
+    const first = await em.findOne(
+      Sale,
+      { program: program.id, subscriptionId: job.subscriptionId, partner: { $ne: null } },
+      { orderBy: { id: 'asc' } },
+    );
+    if (first?.partner) {
+      return {
+        kind: 'attributed',
+        customerId: first.customer ?? null,
+        partnerId: first.partner,
+        clickId: first.clickId ?? null,
+        earnsCommission: recurringEarns(program, first.receivedAt, now),
+        via: 'subscription',
+      };
+    }
+  }
+
+  let customer: ICustomer | null = null;
+  let via: 'customer_key' | 'click_id' = 'customer_key';
+  if (job.customerKey) customer = await em.findOne(Customer, { program: program.id, customerKey: job.customerKey });
+  if (!customer && job.bindCustomer && job.clickId && (await em.count(Click, { id: job.clickId, program: program.id }))) {
+    // Provider checkout that skipped lead tracking: bind the customer to the click now.
+    const lead = await bind(deps, {
+      kind: 'lead', programId: program.id, customerKey: job.customerKey, clickId: job.clickId, emailHash: null,
+      eventName: 'checkout', additionalData: null, browser: false, test: false, receivedAt: job.receivedAt,
+    });
+    customer = await em.findOne(Customer, { id: lead.customerId });
+  }
+  if (!customer && job.clickId) {
+    via = 'click_id';
+    customer = await em.findOne(Customer, { program: program.id, click: job.clickId }, { orderBy: { id: 'desc' } });
+  }
+  if (!customer) {
+    throw new AppError('no_attribution', 'Neither customer_key nor click_id matched a customer of this program', {
+      customer_key: job.customerKey, click_id: job.clickId,
+    });
+  }
+  const click = customer.click ? await em.findOne(Click, { id: customer.click, program: program.id }) : null;
+  if (!click) throw new AppError('no_attribution', 'The customer has no partner relationship', { customer_key: customer.customerKey });
+
+  const ageMs = now.getTime() - click.clickedAt.getTime();
+  const windowDays = program.attributionWindowDays;
+  if (ageMs > windowDays * DAY_MS) {
+    return { kind: 'window_expired', clickAgeDays: Math.floor(ageMs / DAY_MS), windowDays };
+  }
+  return { kind: 'attributed', customerId: customer.id, partnerId: click.partner, clickId: click.id, earnsCommission: true, via };
+}
+
+/** Recurring policy: `lifetime` always, `one_time` never, `months` within N months of the first sale. */
+export function recurringEarns(program: Pick<IProgram, 'recurringPolicy' | 'recurringMonths'>, firstSaleAt: Date, now: Date): boolean {
+  if (program.recurringPolicy === 'lifetime') return true;
+  if (program.recurringPolicy === 'one_time') return false;
+  const until = new Date(firstSaleAt);
+  until.setUTCMonth(until.getUTCMonth() + (program.recurringMonths ?? 12));
+  return now < until;
+}

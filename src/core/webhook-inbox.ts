@@ -1,0 +1,91 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { CoreDeps } from './deps.ts';
+import type { NormalisedEvent, WebhookProvider } from './jobs.ts';
+import { AppError, RetryableError } from './errors.ts';
+import { WebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
+import { recordSale } from './record-sale.ts';
+import { applyRefund } from './apply-refund.ts';
+
+export type StoredWebhook = { inboxId: number; duplicate: boolean; status: WebhookEventStatus };
+
+/**
+ * Persists a verified webhook in the inbox. A redelivery (same provider, program and dedupe key)
+ * returns the first row with `duplicate: true` and changes nothing.
+ */
+export async function storeWebhookEvent(deps: CoreDeps, input: {
+  provider: WebhookProvider; programId: number; event: NormalisedEvent; payload: unknown; receivedAt: Date;
+}): Promise<StoredWebhook> {
+  const em = deps.em.fork();
+  const key = { provider: input.provider, program: input.programId, dedupeKey: input.event.dedupeKey };
+  const existing = await em.findOne(WebhookEvent, key, { fields: ['id', 'status'] });
+  if (existing) return { inboxId: existing.id, duplicate: true, status: existing.status };
+  const status: WebhookEventStatus = input.event.ignoredReason ? 'ignored' : 'pending';
+  const row = em.create(WebhookEvent, {
+    ...key, eventType: input.event.eventType, payload: input.payload, normalised: input.event, status,
+    outcome: null, error: input.event.ignoredReason, receivedAt: input.receivedAt, processedAt: status === 'ignored' ? input.receivedAt : null,
+  });
+  try {
+    await em.flush();
+  } catch (err) {
+    if (!(err instanceof UniqueConstraintViolationException)) throw err;
+    const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
+    return { inboxId: first.id, duplicate: true, status: first.status };
+  }
+  return { inboxId: row.id, duplicate: false, status };
+}
+
+/**
+ * Runs an inbox row's normalised jobs through the same use-cases as the API. Every job is
+ * idempotent, so re-running a half-processed row is safe. Expected failures (`no_attribution`,
+ * `unsupported_currency`...) are final outcomes; a refund whose sale is missing throws
+ * RetryableError so the queue retries it with backoff.
+ */
+export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Promise<{ status: WebhookEventStatus; outcome: unknown[] }> {
+  const em = deps.em.fork();
+  const row = await em.findOne(WebhookEvent, { id: inboxId });
+  if (!row) return { status: 'failed', outcome: [] };
+  if (row.status === 'processed' || row.status === 'ignored') return { status: row.status, outcome: (row.outcome as unknown[]) ?? [] };
+  row.attempts += 1;
+  const outcome: unknown[] = [];
+  try {
+    for (const job of row.normalised.jobs) {
+      try {
+        outcome.push(job.kind === 'sale' ? await recordSale(deps, job) : await applyRefund(deps, job));
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        outcome.push({ kind: 'error', code: err.code, message: err.message });
+      }
+    }
+  } catch (err) {
+    row.error = err instanceof Error ? err.message : String(err);
+    await em.flush();
+    throw err instanceof RetryableError ? err : new RetryableError(row.error);
+  }
+  row.status = 'processed';
+  row.outcome = outcome;
+  row.error = null;
+  row.processedAt = deps.clock();
+  await em.flush();
+  return { status: 'processed', outcome };
+}
+
+/** After the last retry: the row stays visible as failed (and can be replayed). */
+export async function markWebhookFailed(deps: CoreDeps, inboxId: number, error: string): Promise<void> {
+  await deps.em.fork().nativeUpdate(WebhookEvent, { id: inboxId, status: 'pending' }, { status: 'failed', error });
+}
+
+/** Puts failed (or all of a program's failed) rows back to pending for a replay; returns their ids. */
+export async function resetWebhookEventsForReplay(deps: CoreDeps, programId: number, inboxId?: number): Promise<number[]> {
+  const em = deps.em.fork();
+  const rows = await em.find(WebhookEvent, inboxId ? { id: inboxId, program: programId } : { program: programId, status: 'failed' }, { fields: ['id', 'status'] });
+  if (inboxId && !rows.length) throw new AppError('not_found', 'No such webhook event in this program');
+  for (const r of rows) if (r.status !== 'ignored') r.status = 'pending';
+  await em.flush();
+  return rows.filter((r) => r.status === 'pending').map((r) => r.id);
+}
+
+/** Pending rows older than `olderThan`: acknowledged but maybe never enqueued (sweeper input). */
+export async function findStalePendingWebhooks(deps: CoreDeps, olderThan: Date, limit = 500): Promise<number[]> {
+  const rows = await deps.em.fork().find(WebhookEvent, { status: 'pending', receivedAt: { $lte: olderThan } }, { fields: ['id'], limit, orderBy: { id: 'asc' } });
+  return rows.map((r) => r.id);
+}

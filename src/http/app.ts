@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { H3 } from 'h3';
+import type { AppContext } from '../app-context.ts';
+import { AppError } from '../core/errors.ts';
+import { renderError } from './error-table.ts';
+import { corsHeaders } from './browser-origin.ts';
+import { trackSaleRoute } from './routes/track-sale.ts';
+import { trackRefundRoute } from './routes/track-refund.ts';
+import { trackLeadRoute } from './routes/track-lead.ts';
+import { trackClickRoute } from './routes/track-click.ts';
+import { trackTestRoute } from './routes/track-test.ts';
+import { cliStatusRoute } from './routes/cli-status.ts';
+import { webhookRoute } from './routes/webhook.ts';
+import { registerAdminRoutes } from './routes/admin.ts';
+import { healthz, readyz } from './routes/health.ts';
+import { trackerScriptRoute } from './routes/tracker-script.ts';
+
+/** The HTTP application: every route, one error renderer, a request id and an access log. */
+export function createHttpApp(ctx: AppContext): H3 {
+  const app = new H3({
+    onError(error, event) {
+      // Only reached for errors outside our route wrapper (unknown route, method not allowed...).
+      const status = error.status ?? 500;
+      const code = status === 404 || status === 405 ? 'not_found' : 'internal_error';
+      if (code === 'internal_error') ctx.log.error({ err: error.message, reqId: event.context.requestId }, 'unhandled error');
+      return renderError(new AppError(code, code === 'not_found' ? `No route for ${event.req.method} ${event.url.pathname}` : 'An internal error occurred; it has been logged.'));
+    },
+    onRequest(event) {
+      const given = event.req.headers.get('x-request-id');
+      event.context.requestId = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+      event.context.startedAt = performance.now();
+      if (event.url.pathname.startsWith('/api/v1/track/')) event.context.responseHeaders = corsHeaders(event);
+    },
+    onResponse(response, event) {
+      response.headers.set('x-request-id', event.context.requestId as string);
+      const ms = Math.round((performance.now() - (event.context.startedAt as number)) * 10) / 10;
+      const entry = { reqId: event.context.requestId, method: event.req.method, path: event.url.pathname, status: response.status, ms, programId: event.context.programId };
+      if (response.status >= 500) ctx.log.warn(entry, 'request failed');
+      else ctx.log.info(entry, 'request');
+    },
+  });
+
+  app.get('/healthz', healthz);
+  app.get('/readyz', readyz(ctx));
+  app.get('/tracker.js', trackerScriptRoute(ctx));
+  app.post('/api/v1/track/click', trackClickRoute(ctx));
+  app.post('/api/v1/track/lead', trackLeadRoute(ctx));
+  app.post('/api/v1/track/sale', trackSaleRoute(ctx));
+  app.post('/api/v1/track/refund', trackRefundRoute(ctx));
+  app.post('/api/v1/track/test', trackTestRoute(ctx));
+  app.options('/api/v1/track/**', (event) => new Response(null, { status: 204, headers: corsHeaders(event) }));
+  app.get('/api/v1/cli/status', cliStatusRoute(ctx));
+  app.post('/api/v1/webhooks/:provider/:programId', webhookRoute(ctx));
+  registerAdminRoutes(app, ctx);
+  return app;
+}

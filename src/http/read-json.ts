@@ -1,0 +1,49 @@
+import type { H3Event } from 'h3';
+import { AppError } from '../core/errors.ts';
+
+/**
+ * Reads a JSON request body: 415 unless `application/json`, 413 past `limit` bytes (counted while
+ * streaming, so a missing or lying Content-Length does not help), 400 for malformed JSON or a
+ * non-object body.
+ */
+export async function readJson(event: H3Event, limit: number): Promise<Record<string, unknown>> {
+  const type = event.req.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type.trim())) {
+    throw new AppError('unsupported_media_type', 'Content-Type must be application/json', { content_type: type || null });
+  }
+  const bytes = await readLimited(event, limit);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new AppError('invalid_request', 'Request body is not valid JSON');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new AppError('invalid_request', 'Request body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** Reads the raw body bytes with a size limit (also used for webhook signature checks). */
+export async function readLimited(event: H3Event, limit: number): Promise<Uint8Array> {
+  const declared = Number(event.req.headers.get('content-length') ?? NaN);
+  const tooLarge = () => new AppError('payload_too_large', `Request body exceeds ${limit} bytes`, { limit_bytes: limit });
+  if (declared > limit) throw tooLarge();
+  const body = event.req.body;
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+  return out;
+}

@@ -1,0 +1,99 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { H3, H3Event } from 'h3';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { WEBHOOK_PROVIDERS } from '../../core/jobs.ts';
+import { Program } from '../../core/entities/program.ts';
+import {
+  connectProvider, createPartner, createProgram, partnerCreateSchema, programCreateSchema, programToJson, programUpdateSchema, updateProgram,
+} from '../../core/programs.ts';
+import { issueApiKey, retireApiKey, rotateApiKey } from '../../core/api-keys.ts';
+import { LISTABLE, getPartnerAccount, listRecords, toWire, type ListableKind } from '../../core/list-records.ts';
+import { approveCommission, markCommissionPaid } from '../../core/approve-commission.ts';
+import { markWithdrawalPaid, openWithdrawal } from '../../core/withdrawals.ts';
+import { resetWebhookEventsForReplay } from '../../core/webhook-inbox.ts';
+import { webhookJobOptions } from '../../workers/processors.ts';
+import { readJson } from '../read-json.ts';
+import { route, json } from '../route.ts';
+import { validate } from '../validate.ts';
+
+const sha = (s: string) => createHash('sha256').update(s).digest();
+
+/** The admin API (the spec's "dashboard"), guarded by the ADMIN_TOKEN bearer. */
+export function registerAdminRoutes(app: H3, ctx: AppContext): void {
+  const P = '/api/v1/admin';
+  const guard = (event: H3Event) => {
+    const token = ctx.config.ADMIN_TOKEN;
+    const given = /^Bearer (.+)$/.exec(event.req.headers.get('authorization') ?? '')?.[1];
+    if (!token || !given || !timingSafeEqual(sha(token), sha(given))) {
+      throw new AppError('unauthorized', token ? 'Invalid admin token' : 'The admin API is disabled; set ADMIN_TOKEN');
+    }
+  };
+  const body = async (event: H3Event) => (event.req.headers.get('content-length') === '0' ? {} : readJson(event, ctx.config.BODY_LIMIT_BYTES));
+  const num = (event: H3Event, name: string) => {
+    const v = Number(event.context.params?.[name]);
+    if (!Number.isSafeInteger(v) || v <= 0) throw new AppError('invalid_request', `${name} must be a positive integer`);
+    return v;
+  };
+  const on = (method: 'get' | 'post' | 'patch' | 'put', path: string, fn: (e: H3Event) => Promise<object | Response>) =>
+    app[method](`${P}${path}`, route(ctx, async (e) => { guard(e); return fn(e); }));
+
+  on('post', '/programs', async (e) => json({ program: programToJson(await createProgram(ctx.deps(), validate(programCreateSchema, await body(e)))) }, 201));
+  on('get', '/programs', async () => ({ programs: (await ctx.db.em.fork().find(Program, {}, { orderBy: { id: 'asc' } })).map(programToJson) }));
+  on('get', '/programs/:id', async (e) => {
+    const p = await ctx.db.em.fork().findOne(Program, { id: num(e, 'id') });
+    if (!p) throw new AppError('not_found', 'No such program');
+    return { program: programToJson(p) };
+  });
+  on('patch', '/programs/:id', async (e) => ({ program: programToJson(await updateProgram(ctx.deps(), num(e, 'id'), validate(programUpdateSchema, await body(e)))) }));
+
+  on('post', '/programs/:id/keys', async (e) => {
+    const { mode } = validate(z.strictObject({ mode: z.enum(['live', 'test']).default('live') }), await body(e));
+    const k = await issueApiKey(ctx.deps(), num(e, 'id'), mode);
+    return json({ id: k.id, key: k.key, prefix: k.prefix, mode: k.mode, note: 'Store this key now; it is not shown again.' }, 201);
+  });
+  on('post', '/programs/:id/keys/:keyId/retire', async (e) => {
+    const { rotate_by } = validate(z.strictObject({ rotate_by: z.iso.datetime({ offset: true }).nullable().optional() }), await body(e));
+    const k = await retireApiKey(ctx.deps(), num(e, 'id'), num(e, 'keyId'), rotate_by ? new Date(rotate_by) : null);
+    ctx.keyCache.clear();
+    return { key: toWire(k) };
+  });
+  on('post', '/programs/:id/keys/:keyId/rotate', async (e) => {
+    const { grace_days } = validate(z.strictObject({ grace_days: z.number().int().min(0).max(365).default(7) }), await body(e));
+    const r = await rotateApiKey(ctx.deps(), num(e, 'id'), num(e, 'keyId'), grace_days);
+    ctx.keyCache.clear();
+    return json({ id: r.id, key: r.key, prefix: r.prefix, mode: r.mode, retired_key_id: r.retiredKeyId, rotate_by: r.rotateBy?.toISOString() ?? null }, 201);
+  });
+  on('post', '/programs/:id/partners', async (e) => json({ partner: toWire(await createPartner(ctx.deps(), num(e, 'id'), validate(partnerCreateSchema, await body(e)))) }, 201));
+  on('get', '/programs/:id/partners/:partnerId/account', async (e) => getPartnerAccount(ctx.deps(), num(e, 'id'), num(e, 'partnerId')));
+  on('post', '/programs/:id/partners/:partnerId/withdrawals', async (e) => {
+    const b = validate(z.strictObject({ currency: z.enum(['USD', 'EUR', 'VND']), amount_cents: z.number().int().positive() }), await body(e));
+    return json({ withdrawal: toWire(await openWithdrawal(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents)) }, 201);
+  });
+  on('post', '/programs/:id/withdrawals/:wid/pay', async (e) => ({ withdrawal: toWire(await markWithdrawalPaid(ctx.deps(), num(e, 'id'), num(e, 'wid'))) }));
+  on('post', '/programs/:id/commissions/:cid/approve', async (e) => ({ commission: toWire(await approveCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
+  on('post', '/programs/:id/commissions/:cid/pay', async (e) => ({ commission: toWire(await markCommissionPaid(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
+  on('put', '/programs/:id/providers/:provider', async (e) => {
+    const provider = z.enum(WEBHOOK_PROVIDERS).safeParse(e.context.params?.provider);
+    if (!provider.success) throw new AppError('not_found', 'Unknown provider');
+    const { signing_secret } = validate(z.strictObject({ signing_secret: z.string().min(8).max(500) }), await body(e));
+    const r = await connectProvider(ctx.deps(), num(e, 'id'), provider.data, signing_secret);
+    const base = ctx.config.PUBLIC_BASE_URL ?? '';
+    return { connected: true, provider: r.provider, program_id: r.programId, webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}` };
+  });
+  on('post', '/programs/:id/webhook-events/replay', async (e) => {
+    const { id } = validate(z.strictObject({ id: z.number().int().positive().optional() }), await body(e));
+    const ids = await resetWebhookEventsForReplay(ctx.deps(), num(e, 'id'), id);
+    for (const inboxId of ids) await ctx.queue.add('webhook', { kind: 'webhook', inboxId }, webhookJobOptions(ctx, inboxId, true));
+    return { replayed: ids };
+  });
+  on('get', '/programs/:id/:list', async (e) => {
+    const kind = e.context.params?.list as ListableKind;
+    if (!(kind in LISTABLE)) throw new AppError('not_found', `Unknown list; one of: ${Object.keys(LISTABLE).join(', ')}`);
+    const q = validate(z.object({
+      limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0), status: z.string().max(32).optional(),
+    }), Object.fromEntries(e.url.searchParams));
+    return { [kind]: await listRecords(ctx.deps(), num(e, 'id'), kind, q) };
+  });
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../core/errors.ts';
+import type { ClickJob } from '../../core/jobs.ts';
+import type { ClickResult } from '../../core/record-click.ts';
+import { readJson } from '../read-json.ts';
+import { route, runJob } from '../route.ts';
+import { validate } from '../validate.ts';
+
+const url = z.url({ protocol: /^https?$/ }).max(2048);
+export const clickSchema = z.strictObject({
+  affiliate_url: url,
+  page_url: url.nullable().optional(),
+  referrer_url: z.string().max(2048).nullable().optional(),
+  existing_click_id: z.string().trim().min(1).max(255).nullable().optional(),
+  visitor_id: z.string().max(255).nullable().optional(),
+});
+
+/** POST /api/v1/track/click (no authentication). */
+export function trackClickRoute(ctx: AppContext) {
+  return route(ctx, async (event) => {
+    const body = validate(clickSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
+    const aff = new URL(body.affiliate_url).searchParams.get('aff')?.trim();
+    if (!aff) throw new AppError('invalid_request', 'affiliate_url must contain the aff query parameter', { field: 'affiliate_url' });
+    if (aff.length > 64) throw new AppError('not_found', `No partner with referral code "${aff.slice(0, 64)}…"`, { field: 'aff' });
+    const job: ClickJob = {
+      kind: 'click', partnerCode: aff, affiliateUrl: body.affiliate_url, pageUrl: body.page_url ?? null,
+      referrerUrl: body.referrer_url || null, existingClickId: body.existing_click_id ?? null,
+      visitorId: body.visitor_id ?? null, receivedAt: ctx.clock().toISOString(),
+    };
+    const r = (await runJob(ctx, job)) as ClickResult;
+    return { success: true, click_id: r.clickId, partner_code: r.partnerCode, cookie_window_days: r.cookieWindowDays };
+  });
+}

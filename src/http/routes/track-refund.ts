@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { REFUND_REASONS, type RefundJob } from '../../core/jobs.ts';
+import type { RefundResult } from '../../core/apply-refund.ts';
+import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
+import { readJson } from '../read-json.ts';
+import { route, runJob } from '../route.ts';
+import { validate } from '../validate.ts';
+
+export const refundSchema = z.strictObject({
+  transaction_id: z.string({ error: 'transaction_id is required and must be a string' }).trim().min(1).max(255),
+  refund_amount_cents: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  refund_id: z.string().trim().min(1).max(255).nullable().optional(),
+  refund_reason: z.string().max(1000).nullable().optional(),
+  reason: z.enum(REFUND_REASONS, { error: 'reason must be "refund" or "chargeback"' }).nullable().optional(),
+});
+
+/** POST /api/v1/track/refund */
+export function trackRefundRoute(ctx: AppContext) {
+  return route(ctx, async (event) => {
+    const auth = await authenticate(ctx, event);
+    await enforceRateLimit(ctx, auth);
+    const body = validate(refundSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
+    const cents = body.refund_amount_cents || null;
+    const job: RefundJob = {
+      kind: 'refund',
+      programId: auth.programId,
+      transactionId: body.transaction_id,
+      amount: { type: 'per_refund', cents },
+      // Spec: refund_id is ignored when the amount is omitted or 0 (the rest is refunded).
+      refundId: cents ? body.refund_id ?? null : null,
+      refundReason: body.refund_reason?.trim() || null,
+      reason: body.reason ?? null,
+      retryIfSaleMissing: false,
+      test: auth.mode === 'test',
+      receivedAt: ctx.clock().toISOString(),
+    };
+    const result = (await runJob(ctx, job)) as RefundResult;
+    return { ...renderRefund(result), ...keyWarnings(auth) };
+  });
+}
+
+/** Maps the use-case result to the spec's refund responses (all 200). */
+export function renderRefund(r: RefundResult): Record<string, unknown> {
+  switch (r.kind) {
+    case 'applied':
+      return { success: true, status: r.status, deductionAmount: r.deductionCents, commission_id: r.commissionId };
+    case 'skipped':
+      return { success: true, status: 'skipped', reason: r.reason, commission_id: r.commissionId };
+    case 'no_commission':
+      return { success: true, status: 'no_commission', message: r.message };
+    case 'test':
+      return { success: true, message: 'Test refund accepted; production data was not changed', data: { eventId: r.eventId, programId: r.programId, test_mode: true } };
+  }
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { DAY_MS } from '../../core/deps.ts';
+import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS, type SaleJob } from '../../core/jobs.ts';
+import type { SaleResult } from '../../core/record-sale.ts';
+import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
+import { readJson } from '../read-json.ts';
+import { route, runJob } from '../route.ts';
+import { validate } from '../validate.ts';
+
+const id = z.string().trim().min(1).max(255);
+export const saleSchema = z.strictObject({
+  transaction_id: id.optional(),
+  amount_cents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  tax_cents: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  customer_key: id.nullable().optional(),
+  click_id: id.nullable().optional(),
+  currency: z.string().trim().min(1).max(16).default('USD'),
+  sale_type: z.enum(SALE_TYPES).default('payment'),
+  line_items: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).nullable().optional(),
+  is_recurring: z.boolean().default(false),
+  subscription_id: id.nullable().optional(),
+  subscription_interval: z.enum(SUBSCRIPTION_INTERVALS).nullable().optional(),
+  product_id: id.nullable().optional(),
+  occurred_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  provider: z.enum(SALE_PROVIDERS).nullable().optional(),
+  provider_payment_id: z.string().min(1).max(255).nullable().optional(),
+  livemode: z.boolean().optional(),
+  additional_data: z.record(z.string(), z.unknown()).nullable().optional(),
+  event_name: z.string().max(100).nullable().optional(),
+});
+
+const MAX_FUTURE_MS = 5 * 60_000;
+
+/** POST /api/v1/track/sale */
+export function trackSaleRoute(ctx: AppContext) {
+  return route(ctx, async (event) => {
+    const auth = await authenticate(ctx, event);
+    await enforceRateLimit(ctx, auth);
+    const body = validate(saleSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
+    const now = ctx.clock();
+    const test = auth.mode === 'test' || body.livemode === false || body.additional_data?.test_mode === true;
+    if (!test && !body.transaction_id) throw new AppError('invalid_request', 'transaction_id is required and must be a string', { field: 'transaction_id' });
+    if (!test && !body.amount_cents) throw new AppError('invalid_request', 'amount_cents is required and must be a positive integer', { field: 'amount_cents' });
+    if (body.occurred_at) {
+      const at = Date.parse(body.occurred_at);
+      if (at < now.getTime() - 30 * DAY_MS || at > now.getTime() + MAX_FUTURE_MS) {
+        throw new AppError('invalid_request', 'occurred_at must be at most 30 days in the past and 5 minutes in the future', { field: 'occurred_at' });
+      }
+    }
+    const job: SaleJob = {
+      kind: 'sale',
+      programId: auth.programId,
+      test,
+      transactionId: body.transaction_id ?? null,
+      amountCents: body.amount_cents ?? null,
+      taxCents: body.tax_cents ?? null,
+      currency: body.currency,
+      saleType: body.sale_type,
+      lineItems: (body.line_items as Record<string, unknown> | null | undefined) ?? null,
+      isRecurring: body.is_recurring,
+      subscriptionId: body.subscription_id ?? null,
+      subscriptionInterval: body.subscription_interval ?? null,
+      productId: body.product_id ?? null,
+      occurredAt: body.occurred_at ?? null,
+      provider: body.provider ?? null,
+      providerPaymentId: body.provider_payment_id ?? null,
+      customerKey: body.customer_key ?? null,
+      clickId: body.click_id ?? null,
+      visitorId: null,
+      bindCustomer: false,
+      additionalData: body.additional_data ?? null,
+      receivedAt: now.toISOString(),
+    };
+    const result = (await runJob(ctx, job)) as SaleResult;
+    return { ...renderSale(result), ...keyWarnings(auth) };
+  });
+}
+
+/** Maps the use-case result to the spec's sale responses (Endpoints: POST /track/sale). */
+export function renderSale(r: SaleResult): Record<string, unknown> {
+  switch (r.kind) {
+    case 'attributed':
+      return {
+        success: true, sale_id: r.saleId, commission_id: r.commissionId,
+        message: r.commissionId === null ? 'Sale recorded; no commission (outside the recurring commission policy)' : 'Sale recorded and commission created',
+      };
+    case 'window_expired':
+      return { success: true, attributed: false, reason: 'attribution_window_expired', click_age_days: r.clickAgeDays, window_days: r.windowDays, sale_id: null, commission_id: null };
+    case 'test':
+      return { success: true, message: 'Test sale recorded; production data was not changed', data: { eventId: r.eventId, programId: r.programId, test_mode: true } };
+    case 'duplicate':
+      throw new AppError('duplicate_transaction', 'A sale with this transaction_id was already recorded', { sale_id: r.saleId });
+  }
+}

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { H3Event } from 'h3';
+import type { AppContext } from '../../app-context.ts';
+
+const ROOT = fileURLToPath(new URL('../../../tracker/', import.meta.url));
+
+/**
+ * GET /tracker.js: the browser tracker bundle, with an ETag and a short public cache. Built on the
+ * first request when `tracker/dist` is missing (fresh clone), then kept for the process lifetime.
+ */
+export function trackerScriptRoute(ctx: AppContext) {
+  let cached: Promise<{ body: string; etag: string }> | null = null;
+  const load = async () => {
+    const file = `${ROOT}dist/tracker.js`;
+    if (!existsSync(file)) {
+      ctx.log.info({ file }, 'building the browser tracker bundle');
+      const { buildTracker } = (await import(`${ROOT}build.ts`)) as { buildTracker: () => Promise<void> };
+      await buildTracker();
+    }
+    const body = readFileSync(file, 'utf8');
+    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  };
+  return async (event: H3Event) => {
+    cached ??= load().catch((err) => { cached = null; throw err; });
+    const { body, etag } = await cached;
+    const headers = { 'content-type': 'application/javascript; charset=utf-8', etag, 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' };
+    if (event.req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+    return new Response(body, { headers });
+  };
+}

@@ -1,0 +1,49 @@
+import type { H3Event } from 'h3';
+import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/jobs.ts';
+import { ProviderConnection } from '../../core/entities/provider-connection.ts';
+import { storeWebhookEvent } from '../../core/webhook-inbox.ts';
+import { webhookJobOptions } from '../../workers/processors.ts';
+import { readLimited } from '../read-json.ts';
+import { route } from '../route.ts';
+
+const WEBHOOK_BODY_LIMIT = 1_048_576;
+
+/**
+ * POST /api/v1/webhooks/:provider/:programId. Verifies the signature over the raw bytes, stores
+ * the event in the inbox (unique per provider/program/dedupe key), enqueues its processing and
+ * acknowledges at once. No attribution work happens here.
+ */
+export function webhookRoute(ctx: AppContext) {
+  return route(ctx, async (event: H3Event) => {
+    const provider = event.context.params?.provider as WebhookProvider;
+    const programId = Number(event.context.params?.programId);
+    if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) || !Number.isSafeInteger(programId) || programId <= 0) {
+      throw new AppError('not_found', 'Unknown webhook endpoint');
+    }
+    const connection = await ctx.db.em.fork().findOne(ProviderConnection, { program: programId, provider });
+    if (!connection) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
+    const raw = await readLimited(event, WEBHOOK_BODY_LIMIT);
+    const now = ctx.clock();
+    const log = ctx.log.child({ provider, programId, reqId: event.context.requestId });
+    const adapter = ctx.providers[provider];
+    const verified = await adapter.verify(raw, event.req.headers, connection.signingSecret, now);
+    if (!verified.ok) {
+      log.warn({ reason: verified.reason }, 'webhook signature rejected');
+      throw new AppError('invalid_signature', 'Webhook signature verification failed', { reason: verified.reason });
+    }
+    const normalised = adapter.normalise(verified.event, { programId, receivedAt: now.toISOString() });
+    const stored = await storeWebhookEvent(ctx.deps(), { provider, programId, event: normalised, payload: verified.event, receivedAt: now });
+    if (stored.status === 'pending') {
+      try {
+        await ctx.queue.add('webhook', { kind: 'webhook', inboxId: stored.inboxId }, webhookJobOptions(ctx, stored.inboxId));
+      } catch (err) {
+        // Stored durably: the inbox sweeper enqueues it once the queue is back.
+        log.warn({ inboxId: stored.inboxId, err: (err as Error).message }, 'webhook stored but not enqueued; sweeper will retry');
+      }
+    }
+    log.info({ inboxId: stored.inboxId, eventType: normalised.eventType, duplicate: stored.duplicate, status: stored.status, ignored: normalised.ignoredReason }, 'webhook received');
+    return { received: true, id: stored.inboxId, duplicate: stored.duplicate, status: stored.status };
+  });
+}

@@ -1,0 +1,93 @@
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Job } from '../core/jobs.ts';
+import type { Logger } from '../core/deps.ts';
+import {
+  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError,
+  type JobHandler, type JobOptions, type JobQueue, type QueueName,
+} from './job-queue.ts';
+
+export type BullOptions = { redisUrl: string; prefix: string; log: Logger };
+
+/**
+ * BullMQ on Redis. Producers use a connection without an offline queue so that an enqueue during a
+ * Redis outage fails at once (the caller answers a retryable 503) instead of hanging.
+ */
+export function createBullQueue(opts: BullOptions): JobQueue {
+  const base: RedisOptions = { maxRetriesPerRequest: null, lazyConnect: false };
+  const producer = new Redis(opts.redisUrl, { ...base, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  producer.on('error', (err) => opts.log.warn({ err: err.message }, 'redis producer connection error'));
+  const connections: Redis[] = [producer];
+  const connect = () => {
+    const c = new Redis(opts.redisUrl, base);
+    c.on('error', (err) => opts.log.warn({ err: err.message }, 'redis connection error'));
+    connections.push(c);
+    return c;
+  };
+  const queues = new Map<QueueName, Queue>();
+  const events = new Map<QueueName, QueueEvents>();
+  const workers: Worker[] = [];
+  const queue = (name: QueueName) => {
+    let q = queues.get(name);
+    if (!q) queues.set(name, (q = new Queue(name, { connection: producer, prefix: opts.prefix })));
+    return q;
+  };
+  const queueEvents = async (name: QueueName) => {
+    let e = events.get(name);
+    if (!e) {
+      events.set(name, (e = new QueueEvents(name, { connection: connect(), prefix: opts.prefix })));
+      await e.waitUntilReady();
+    }
+    return e;
+  };
+  const enqueue = async (name: QueueName, job: Job, o: JobOptions = {}) => {
+    try {
+      return await queue(name).add(job.kind, job, {
+        jobId: o.jobId,
+        attempts: o.attempts ?? DEFAULT_ATTEMPTS,
+        backoff: { type: 'exponential', delay: o.backoffMs ?? DEFAULT_BACKOFF_MS },
+        removeOnComplete: { age: 3600, count: 10_000 },
+        removeOnFail: { age: 7 * 86_400 },
+      });
+    } catch (err) {
+      throw new EnqueueError(err);
+    }
+  };
+
+  return {
+    kind: 'bullmq',
+    async add(name, job, o) { return (await enqueue(name, job, o)).id as string; },
+    async addAndWait(name, job, timeoutMs, o) {
+      const ev = await queueEvents(name);
+      const j = await enqueue(name, job, o);
+      try {
+        return await j.waitUntilFinished(ev, timeoutMs);
+      } catch (err) {
+        if (err instanceof Error && /timed out/i.test(err.message)) throw new JobTimeoutError(timeoutMs);
+        throw err;
+      }
+    },
+    process(name, handler: JobHandler, concurrency) {
+      const w = new Worker(name, async (j) => {
+        const attempts = j.opts.attempts ?? 1;
+        return handler(j.data as Job, { attempt: j.attemptsMade + 1, final: j.attemptsMade + 1 >= attempts });
+      }, { connection: connect(), prefix: opts.prefix, concurrency, stalledInterval: 5_000, maxStalledCount: 3 });
+      w.on('error', (err) => opts.log.warn({ queue: name, err: err.message }, 'worker error'));
+      w.on('failed', (j, err) => opts.log.warn({ queue: name, jobId: j?.id, attempt: j?.attemptsMade, err: err.message }, 'job attempt failed'));
+      workers.push(w);
+    },
+    async ping() {
+      try { return (await producer.ping()) === 'PONG'; } catch { return false; }
+    },
+    async closeWorkers() {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+    async close() {
+      await this.closeWorkers();
+      await Promise.all([...events.values()].map((e) => e.close()));
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
+

@@ -1,0 +1,90 @@
+import type { Job } from '../core/jobs.ts';
+import {
+  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError,
+  type JobHandler, type JobOptions, type JobQueue, type QueueName,
+} from './job-queue.ts';
+
+type Entry = { id: string; job: Job; attempts: number; backoffMs: number; attempt: number; done: Promise<unknown>; settle: (ok: boolean, v: unknown) => void };
+type Lane = { handler?: JobHandler; concurrency: number; running: number; ready: Entry[] };
+
+/**
+ * In-process queue for embedded mode: same contract and retry semantics as the BullMQ one
+ * (attempts, exponential backoff, jobId de-duplication while known). Jobs live in memory only:
+ * on shutdown it drains what it holds before closing.
+ */
+export function createMemoryQueue(): JobQueue {
+  const lanes = new Map<QueueName, Lane>();
+  const known = new Map<string, Entry>();
+  const timers = new Set<NodeJS.Timeout>();
+  let seq = 0;
+  let closed = false;
+  let idle: (() => void) | null = null;
+
+  const lane = (name: QueueName) => {
+    let l = lanes.get(name);
+    if (!l) lanes.set(name, (l = { concurrency: 1, running: 0, ready: [] }));
+    return l;
+  };
+  const busy = () => timers.size > 0 || [...lanes.values()].some((l) => l.running > 0 || (l.handler && l.ready.length > 0));
+
+  const pump = (name: QueueName) => {
+    const l = lane(name);
+    while (l.handler && l.running < l.concurrency && l.ready.length) {
+      const e = l.ready.shift() as Entry;
+      l.running++;
+      e.attempt++;
+      const final = e.attempt >= e.attempts;
+      l.handler(e.job, { attempt: e.attempt, final }).then(
+        (v) => { e.settle(true, v); forget(e); },
+        (err) => {
+          if (final) { e.settle(false, err); forget(e); return; }
+          const t = setTimeout(() => { timers.delete(t); l.ready.push(e); pump(name); }, e.backoffMs * 2 ** (e.attempt - 1));
+          timers.add(t);
+        },
+      ).finally(() => {
+        l.running--;
+        pump(name);
+        if (idle && !busy()) idle();
+      });
+    }
+  };
+  // Completed ids are remembered briefly, like BullMQ's removeOnComplete window.
+  const forget = (e: Entry) => { const t = setTimeout(() => { timers.delete(t); known.delete(e.id); if (idle && !busy()) idle(); }, 0); timers.add(t); };
+
+  const enqueue = (name: QueueName, job: Job, opts: JobOptions = {}): Entry => {
+    if (closed) throw new EnqueueError(new Error('queue is closing'));
+    const existing = opts.jobId ? known.get(opts.jobId) : undefined;
+    if (existing) return existing;
+    let settle!: Entry['settle'];
+    const done = new Promise<unknown>((resolve, reject) => { settle = (ok, v) => (ok ? resolve(v) : reject(v)); });
+    done.catch(() => {});
+    const e: Entry = { id: opts.jobId ?? `m${++seq}`, job, attempts: opts.attempts ?? DEFAULT_ATTEMPTS, backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS, attempt: 0, done, settle };
+    known.set(e.id, e);
+    lane(name).ready.push(e);
+    queueMicrotask(() => pump(name));
+    return e;
+  };
+
+  return {
+    kind: 'memory',
+    async add(name, job, opts) { return enqueue(name, job, opts).id; },
+    async addAndWait(name, job, timeoutMs, opts) {
+      const e = enqueue(name, job, opts);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new JobTimeoutError(timeoutMs)), timeoutMs); });
+      try { return await Promise.race([e.done, timeout]); } finally { clearTimeout(timer); }
+    },
+    process(name, handler, concurrency) {
+      const l = lane(name);
+      l.handler = handler;
+      l.concurrency = Math.max(1, concurrency);
+      pump(name);
+    },
+    async ping() { return !closed; },
+    async closeWorkers() {
+      closed = true;
+      if (busy()) await new Promise<void>((resolve) => { idle = resolve; });
+    },
+    async close() { await this.closeWorkers(); for (const t of timers) clearTimeout(t); },
+  };
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import { serve } from 'h3';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createAppContext, type AppContext } from '../../src/app-context.ts';
+import { createHttpApp } from '../../src/http/app.ts';
+import { startWorkers } from '../../src/workers/processors.ts';
+import type { INotification } from '../../src/core/entities/notification.ts';
+
+/**
+ * A real service for one test file: its own database (a fresh PostgreSQL database when
+ * DATABASE_URL is set, else an in-memory PGlite) and its own queue (a unique BullMQ prefix when
+ * REDIS_URL is set, else the in-process queue). The clock is injectable; notifications are recorded.
+ */
+export type Harness = {
+  ctx: AppContext;
+  mode: 'production' | 'embedded';
+  /** Moves the injected clock. */
+  clock: { now: Date; advanceDays(days: number): void };
+  sent: INotification[];
+  request(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  admin(method: string, path: string, body?: unknown): Promise<any>;
+  /** Starts a real HTTP server on a random port; returns its base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+};
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const id = randomBytes(5).toString('hex');
+  const baseUrl = process.env.DATABASE_URL;
+  let dbName: string | null = null;
+  let databaseUrl: string | undefined;
+  if (baseUrl) {
+    dbName = `t_${id}`;
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const u = new URL(baseUrl);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const config: Config = loadConfig({
+    DATABASE_URL: databaseUrl ?? '',
+    REDIS_URL: process.env.REDIS_URL ?? '',
+    DATA_DIR: 'memory://',
+    ADMIN_TOKEN,
+    QUEUE_PREFIX: `t${id}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DB_POOL_MAX: '6',
+    WORKER_CONCURRENCY: '8',
+    SWEEP_INTERVAL_MS: '60000',
+    WEBHOOK_RETRY_BASE_MS: '100',
+    ...env,
+  });
+  const clock = { now: new Date(), advanceDays(days: number) { this.now = new Date(this.now.getTime() + days * 86_400_000); } };
+  const sent: INotification[] = [];
+  const ctx = await createAppContext(config, {
+    clock: () => clock.now,
+    log: pino({ level: config.LOG_LEVEL }),
+    notificationSender: { async send(n) { sent.push(n); } },
+  });
+  const workers = startWorkers(ctx);
+  const app = createHttpApp(ctx);
+  let server: ReturnType<typeof serve> | null = null;
+
+  const request: Harness['request'] = async (path, init = {}) => {
+    const headers: Record<string, string> = { ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
+    const res = await app.request(path, {
+      method: init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'),
+      headers,
+      body: init.raw ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try { body = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    return { status: res.status, body, headers: res.headers };
+  };
+  return {
+    ctx, clock, sent, request,
+    mode: baseUrl ? 'production' : 'embedded',
+    async admin(method, path, body) {
+      const r = await request(`/api/v1/admin${path}`, { method, body, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      if (r.status >= 300) throw new Error(`admin ${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    },
+    async listen() {
+      server = serve(app, { port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false });
+      await server.ready();
+      return (server.url as string).replace(/\/$/, '');
+    },
+    async close() {
+      await server?.close(true);
+      await workers.stop();
+      await ctx.close();
+      if (dbName && baseUrl) {
+        const admin = new pg.Client({ connectionString: baseUrl });
+        await admin.connect();
+        await admin.query(`drop database if exists ${dbName} with (force)`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+export type Fixture = { programId: number; liveKey: string; testKey: string; liveKeyId: number; partnerId: number; partnerCode: string };
+
+/** A program (created through the admin API) with live and test keys and one partner. */
+export async function createProgramFixture(h: Harness, config: Record<string, unknown> = {}, code = `p${randomBytes(4).toString('hex')}`): Promise<Fixture> {
+  const { program } = await h.admin('POST', '/programs', { name: 'Acme', hold_period_days: 30, ...config });
+  const live = await h.admin('POST', `/programs/${program.id}/keys`, { mode: 'live' });
+  const test = await h.admin('POST', `/programs/${program.id}/keys`, { mode: 'test' });
+  const { partner } = await h.admin('POST', `/programs/${program.id}/partners`, { code, name: 'Partner One' });
+  return { programId: program.id, liveKey: live.key, testKey: test.key, liveKeyId: live.id, partnerId: partner.id, partnerCode: partner.code };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** Records a click through the API and binds a lead to it; returns the click id. */
+export async function clickAndLead(h: Harness, f: Fixture, customerKey: string, code = f.partnerCode): Promise<string> {
+  const click = await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${code}` } });
+  if (click.status !== 200) throw new Error(`click → ${click.status} ${JSON.stringify(click.body)}`);
+  const lead = await h.request('/api/v1/track/lead', { body: { customer_key: customerKey, click_id: click.body.click_id, email: 'a@b.example' }, headers: bearer(f.liveKey) });
+  if (lead.status !== 200) throw new Error(`lead → ${lead.status} ${JSON.stringify(lead.body)}`);
+  return click.body.click_id;
+}
