@@ -1,0 +1,112 @@
+// Admin CLI over the admin HTTP API (which runs the core use-cases), so it works the same against
+// an embedded `npm start` and a production deployment. Usage: npm run admin -- <command> [args]
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN]
+
+  programs:create --name NAME [--domain HOST] [--commission-rate-bps N] [--cookie-duration-days N]
+                  [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
+                  [--recurring-months N] [--rate-limit-per-minute N] [--platform-fee-bps N]
+  programs:list | programs:show ID | programs:update ID [same flags as create]
+  keys:issue PROGRAM [--mode live|test]         prints the key once
+  keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
+  partners:create PROGRAM --code CODE --name NAME [--email EMAIL]
+  partners:account PROGRAM PARTNER              balance per currency, ledger, withdrawals
+  list PROGRAM KIND [--limit N] [--offset N] [--status S]
+       KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
+  commissions:approve PROGRAM ID | commissions:pay PROGRAM ID
+  withdrawals:open PROGRAM PARTNER --currency USD --amount-cents N | withdrawals:pay PROGRAM ID
+  providers:connect PROGRAM stripe|paddle|lemonsqueezy --secret-env VAR   (or the secret on stdin)
+  webhooks:replay PROGRAM [--id INBOX_ID]       replays one or all failed webhook events
+
+The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
+--token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  strict: false,
+  options: { url: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+});
+const [command, ...args] = positionals;
+if (!command || values.help) {
+  console.log(HELP);
+  process.exit(command ? 0 : 1);
+}
+
+const baseUrl = String(values.url ?? process.env.ADMIN_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
+const tokenFile = join(process.env.DATA_DIR ?? './.data', 'admin-token');
+const token = (values.token as string | undefined) ?? process.env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined);
+
+/** `--kebab-case value` flags → snake_case body fields; numbers and null are parsed. */
+function flags(skip: string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) {
+    if (['url', 'token', 'help', ...skip].includes(k)) continue;
+    const s = String(v);
+    out[k.replace(/-/g, '_')] = s === 'null' ? null : /^-?\d+$/.test(s) ? Number(s) : s;
+  }
+  return out;
+}
+const need = (n: number) => {
+  if (args.length < n) { console.error(`"${command}" needs ${n} argument(s); see --help`); process.exit(2); }
+  return args;
+};
+
+async function call(method: string, path: string, body?: unknown): Promise<unknown> {
+  if (!token) throw new Error('No admin token: pass --token, set ADMIN_TOKEN, or run next to the embedded server data dir');
+  const res = await fetch(`${baseUrl}/api/v1/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  }).catch((err) => { throw new Error(`cannot reach ${baseUrl}: ${err.cause?.code ?? err.message}`); });
+  const data = await res.json().catch(() => null) as { error?: { code: string; message: string } } | null;
+  if (!res.ok) throw new Error(`${res.status} ${data?.error?.code ?? ''}: ${data?.error?.message ?? 'request failed'}`);
+  return data;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  let s = '';
+  for await (const chunk of process.stdin) s += chunk;
+  return s.trim();
+}
+
+const commands: Record<string, () => Promise<unknown>> = {
+  'programs:create': () => call('POST', '/programs', flags()),
+  'programs:list': () => call('GET', '/programs'),
+  'programs:show': () => call('GET', `/programs/${need(1)[0]}`),
+  'programs:update': () => call('PATCH', `/programs/${need(1)[0]}`, flags()),
+  'keys:issue': () => call('POST', `/programs/${need(1)[0]}/keys`, { mode: values.mode ?? 'live' }),
+  'keys:list': () => call('GET', `/programs/${need(1)[0]}/api-keys`),
+  'keys:retire': () => call('POST', `/programs/${need(2)[0]}/keys/${args[1]}/retire`, values['rotate-by'] ? { rotate_by: values['rotate-by'] } : {}),
+  'keys:rotate': () => call('POST', `/programs/${need(2)[0]}/keys/${args[1]}/rotate`, values['grace-days'] ? { grace_days: Number(values['grace-days']) } : {}),
+  'partners:create': () => call('POST', `/programs/${need(1)[0]}/partners`, flags()),
+  'partners:account': () => call('GET', `/programs/${need(2)[0]}/partners/${args[1]}/account`),
+  list: () => call('GET', `/programs/${need(2)[0]}/${args[1]}?${new URLSearchParams(flags() as Record<string, string>)}`),
+  'commissions:approve': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/approve`),
+  'commissions:pay': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/pay`),
+  'withdrawals:open': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/withdrawals`, flags()),
+  'withdrawals:pay': () => call('POST', `/programs/${need(2)[0]}/withdrawals/${args[1]}/pay`),
+  'providers:connect': async () => {
+    need(2);
+    const envName = values['secret-env'] as string | undefined;
+    const secret = envName ? process.env[envName] : await readStdin();
+    if (!secret) throw new Error('Give the signing secret through --secret-env VAR or on stdin (never as a flag: it would land in shell history)');
+    return call('PUT', `/programs/${args[0]}/providers/${args[1]}`, { signing_secret: secret });
+  },
+  'webhooks:replay': () => call('POST', `/programs/${need(1)[0]}/webhook-events/replay`, values.id ? { id: Number(values.id) } : {}),
+};
+
+const run = commands[command];
+if (!run) {
+  console.error(`Unknown command "${command}"\n\n${HELP}`);
+  process.exit(2);
+}
+try {
+  console.log(JSON.stringify(await run(), null, 2));
+} catch (err) {
+  console.error(`error: ${(err as Error).message}`);
+  process.exit(1);
+}

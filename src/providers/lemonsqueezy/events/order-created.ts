@@ -1,0 +1,50 @@
+/**
+ * `order_created`: a paid order, one-off or the first payment of a subscription (Lemon Squeezy
+ * always sends `order_created` alongside `subscription_created`).
+ * https://docs.lemonsqueezy.com/api/orders/the-order-object
+ *
+ * The order names no subscription, so a first subscription payment is recorded as a `payment`
+ * without `subscriptionId`; renewals carry the subscription (subscription-payment-success.ts).
+ */
+import type { EventHandler } from '../../adapter.ts';
+import { readTrackerMetadata } from '../../metadata.ts';
+import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
+import { asRecord, at, readCurrency, readId, readInteger } from '../../read-payload.ts';
+
+export const orderCreated: EventHandler = (order, ctx) => {
+  const attributes = asRecord(order.attributes);
+  if (!attributes) return ignore('missing_attributes');
+  // `pending` (e.g. bank transfer) and `failed` orders are also announced by `order_created`.
+  if (attributes.status !== 'paid') return ignore('not_paid');
+  const orderId = readId(order.id);
+  if (!orderId) return ignore('missing_order_id');
+  // Integer cents in the order currency, tax included, after discounts.
+  const amountCents = readInteger(attributes.total);
+  if (amountCents === null) return ignore('missing_amount');
+  if (amountCents <= 0) return ignore('zero_amount');
+  const currency = readCurrency(attributes.currency);
+  if (!currency) return ignore('missing_currency');
+  const tracker = readTrackerMetadata([ctx.envelopeMetadata], ctx.programId);
+  if (!tracker.ok) return ignore(tracker.reason);
+
+  return emit(createProviderSale({
+    provider: 'lemonsqueezy',
+    programId: ctx.programId,
+    test: ctx.test,
+    transactionId: `ls-order-${orderId}`,
+    providerPaymentId: orderId,
+    amountCents,
+    taxCents: readInteger(attributes.tax),
+    currency,
+    saleType: 'payment',
+    isRecurring: false,
+    subscriptionId: null,
+    subscriptionInterval: null,
+    productId: readId(at(attributes, 'first_order_item', 'product_id')),
+    occurredAt: ctx.occurredAt,
+    clickId: tracker.clickId,
+    customerKey: tracker.customerKey,
+    visitorId: tracker.visitorId,
+    receivedAt: ctx.receivedAt,
+  }));
+};

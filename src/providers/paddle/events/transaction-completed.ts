@@ -1,0 +1,59 @@
+/**
+ * `transaction.completed`: a paid transaction, one-off or subscription.
+ * https://developer.paddle.com/webhooks/transactions/transaction-completed
+ */
+import type { EventHandler } from '../../adapter.ts';
+import { readTrackerMetadata } from '../../metadata.ts';
+import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
+import { asRecord, at, readCurrency, readId, readMinorUnits, readString } from '../../read-payload.ts';
+import { computeSubscriptionInterval } from '../../subscription-interval.ts';
+
+export const transactionCompleted: EventHandler = (transaction, ctx) => {
+  if (transaction.status !== undefined && transaction.status !== 'completed') return ignore('not_paid');
+  const transactionId = readId(transaction.id);
+  if (!transactionId) return ignore('missing_transaction_id');
+  // Paddle money is a string of minor units (`"4900"`); `total` includes tax, after discounts.
+  const amountCents = readMinorUnits(at(transaction, 'details', 'totals', 'total'));
+  if (amountCents === null) return ignore('missing_amount');
+  // Payment-method changes complete a transaction for 0.
+  if (amountCents <= 0) return ignore('zero_amount');
+  const currency = readCurrency(transaction.currency_code);
+  if (!currency) return ignore('missing_currency');
+
+  // Paddle copies a checkout's `custom_data` onto the subscription and its renewal transactions.
+  const customData = asRecord(transaction.custom_data);
+  const tracker = readTrackerMetadata([customData], ctx.programId);
+  if (!tracker.ok) return ignore(tracker.reason);
+
+  const subscriptionId = readId(transaction.subscription_id);
+  // Origins: web/api (first purchase), subscription_recurring (renewal), subscription_update and
+  // subscription_charge (later charges on the same subscription).
+  const origin = readString(transaction.origin) ?? '';
+  const items = Array.isArray(transaction.items) ? transaction.items : [];
+  const onlyPrice = items.length === 1 ? asRecord(at(items[0], 'price')) : null;
+
+  return emit(createProviderSale({
+    provider: 'paddle',
+    programId: ctx.programId,
+    // Sandbox and live payloads look alike: test comes from the connection or from the
+    // merchant's own flag in custom_data.
+    test: ctx.test || customData?.test_mode === true || customData?.livemode === false,
+    transactionId,
+    providerPaymentId: transactionId,
+    amountCents,
+    taxCents: readMinorUnits(at(transaction, 'details', 'totals', 'tax')),
+    currency,
+    saleType: subscriptionId ? 'subscription' : 'payment',
+    isRecurring: subscriptionId !== null && origin.startsWith('subscription_'),
+    subscriptionId,
+    subscriptionInterval: onlyPrice
+      ? computeSubscriptionInterval(at(onlyPrice, 'billing_cycle', 'interval'), at(onlyPrice, 'billing_cycle', 'frequency'))
+      : null,
+    productId: onlyPrice ? readId(onlyPrice.product_id) : null,
+    occurredAt: ctx.occurredAt,
+    clickId: tracker.clickId,
+    customerKey: tracker.customerKey,
+    visitorId: tracker.visitorId,
+    receivedAt: ctx.receivedAt,
+  }));
+};

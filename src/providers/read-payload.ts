@@ -1,0 +1,99 @@
+/**
+ * Total readers for untrusted webhook JSON. A provider may send any shape (API versions drift,
+ * fields go missing), so every reader returns `null` instead of throwing; normalisers turn a
+ * `null` into an `ignoredReason`.
+ */
+import { createHash } from 'node:crypto';
+
+export type JsonObject = Record<string, unknown>;
+
+export function asRecord(value: unknown): JsonObject | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
+}
+
+/** Follows a path of object keys; `undefined` as soon as a step is not an object. */
+export function at(value: unknown, ...path: string[]): unknown {
+  let current: unknown = value;
+  for (const key of path) {
+    const record = asRecord(current);
+    if (!record || !Object.hasOwn(record, key)) return undefined;
+    current = record[key];
+  }
+  return current;
+}
+
+/** A trimmed, non-empty string, else `null`. */
+export function readString(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * An object id: a string, a safe integer (Lemon Squeezy numeric ids) or an expanded object with
+ * an `id` (Stripe expands `payment_intent`, `invoice`, `subscription` on request).
+ */
+export function readId(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : null;
+  const record = asRecord(value);
+  return record ? readId(typeof record.id === 'object' ? null : record.id) : readString(value);
+}
+
+/** A safe integer number, else `null` (never a float, never a numeric string). */
+export function readInteger(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}
+
+/**
+ * Minor units sent either as a number or as a string of digits (Paddle sends money as strings,
+ * e.g. `"4900"`). Rejects signs, decimals, exponents and anything beyond a safe integer.
+ */
+export function readMinorUnits(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value)) return null;
+  const parsed = Number(value);
+  return Number.isSafeInteger(parsed) ? parsed : null;
+}
+
+/** Upper-cased currency code; the core validates it against the supported list. */
+export function readCurrency(value: unknown): string | null {
+  const code = readString(value);
+  return code ? code.toUpperCase() : null;
+}
+
+export function isoFromUnixSeconds(value: unknown): string | null {
+  const seconds = readInteger(value);
+  if (seconds === null) return null;
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+export function isoFromString(value: unknown): string | null {
+  const text = readString(value);
+  if (!text) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** Inbox keys and BullMQ job ids must not contain `:` (BullMQ uses it as its key separator). */
+export function sanitiseKey(key: string): string {
+  return key.replaceAll(':', '-');
+}
+
+/**
+ * Last-resort dedupe key for a payload that lacks its provider id: a digest of the parsed JSON,
+ * so an identical redelivery still collapses onto the same inbox row.
+ */
+export function computeContentKey(event: unknown): string {
+  const text = JSON.stringify(event) ?? 'undefined';
+  return `sha256-${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** Parses a verified body; `null` unless it is a JSON object. Never throws. */
+export function parseJsonObject(rawBody: Uint8Array): JsonObject | null {
+  try {
+    return asRecord(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(rawBody)));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,14 @@
+import type { WebhookProvider } from '../core/jobs.ts';
+import type { ProviderAdapter } from './adapter.ts';
+import { createLemonSqueezyAdapter } from './lemonsqueezy/adapter.ts';
+import { createPaddleAdapter } from './paddle/adapter.ts';
+import { createStripeAdapter } from './stripe/adapter.ts';
+
+/** One adapter per webhook provider; built once by the app context and passed down. */
+export function createProviderAdapters(): Record<WebhookProvider, ProviderAdapter> {
+  return {
+    stripe: createStripeAdapter(),
+    paddle: createPaddleAdapter(),
+    lemonsqueezy: createLemonSqueezyAdapter(),
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * `checkout.session.completed` (and `checkout.session.async_payment_succeeded`, same payload):
+ * records one-off payments. https://docs.stripe.com/api/checkout/sessions/object
+ */
+import type { EventHandler } from '../../adapter.ts';
+import { readTrackerMetadata } from '../../metadata.ts';
+import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
+import { at, readCurrency, readId, readInteger, readString } from '../../read-payload.ts';
+
+export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
+  const mode = readString(session.mode);
+  // A subscription session carries no PaymentIntent (`payment_intent` is null); its first payment
+  // is recorded by `invoice.paid` under the rule in ../adapter.ts, so recording it here would
+  // create the same sale twice under two ids.
+  if (mode === 'subscription') return ignore('subscription_recorded_by_invoice_paid');
+  if (mode !== 'payment') return ignore('unhandled_checkout_mode');
+  // Delayed methods complete the session with `unpaid`; `async_payment_succeeded` follows.
+  if (session.payment_status !== 'paid') return ignore('not_paid');
+
+  const paymentIntentId = readId(session.payment_intent);
+  if (!paymentIntentId) return ignore('missing_payment_intent');
+  const amountCents = readInteger(session.amount_total);
+  if (amountCents === null) return ignore('missing_amount');
+  if (amountCents <= 0) return ignore('zero_amount');
+  const currency = readCurrency(session.currency);
+  if (!currency) return ignore('missing_currency');
+  const tracker = readTrackerMetadata([session.metadata], ctx.programId);
+  if (!tracker.ok) return ignore(tracker.reason);
+
+  return emit(createProviderSale({
+    provider: 'stripe',
+    programId: ctx.programId,
+    test: ctx.test,
+    transactionId: paymentIntentId,
+    providerPaymentId: paymentIntentId,
+    amountCents,
+    taxCents: readInteger(at(session, 'total_details', 'amount_tax')),
+    currency,
+    saleType: 'payment',
+    isRecurring: false,
+    subscriptionId: null,
+    subscriptionInterval: null,
+    productId: null,
+    occurredAt: ctx.occurredAt,
+    clickId: tracker.clickId,
+    customerKey: tracker.customerKey,
+    visitorId: tracker.visitorId,
+    receivedAt: ctx.receivedAt,
+  }));
+};

@@ -1,0 +1,104 @@
+/**
+ * `invoice.paid`: records every subscription payment, the first one included (see the
+ * transaction-id rule in ../adapter.ts). https://docs.stripe.com/api/invoices/object
+ *
+ * Two payload generations are read: before 2025-03-31.basil the invoice has `subscription`,
+ * `subscription_details`, `payment_intent` and `tax`; from basil on they moved to
+ * `parent.subscription_details`, `payments` and `total_taxes`. Webhook endpoints keep the API
+ * version they were created with, so both shapes arrive in production.
+ */
+import type { SubscriptionInterval } from '../../../core/jobs.ts';
+import type { EventHandler } from '../../adapter.ts';
+import { readTrackerMetadata } from '../../metadata.ts';
+import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
+import { asRecord, at, readCurrency, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
+import { computeSubscriptionInterval } from '../../subscription-interval.ts';
+
+/** Handled `billing_reason`s → `isRecurring`. Manual and one-off invoices carry no tracker keys. */
+const RECURRING_BY_BILLING_REASON: Readonly<Record<string, boolean>> = {
+  subscription_create: false,
+  subscription_cycle: true,
+  // A mid-cycle upgrade charges a proration: a later payment on the same subscription.
+  subscription_update: true,
+};
+
+export const invoicePaid: EventHandler = (invoice, ctx) => {
+  const billingReason = readString(invoice.billing_reason) ?? '';
+  if (!Object.hasOwn(RECURRING_BY_BILLING_REASON, billingReason)) return ignore('not_subscription_invoice');
+  if (invoice.status !== undefined && invoice.status !== 'paid') return ignore('not_paid');
+
+  const invoiceId = readId(invoice.id);
+  if (!invoiceId) return ignore('missing_invoice_id');
+  const amountCents = readInteger(invoice.amount_paid);
+  if (amountCents === null) return ignore('missing_amount');
+  // Trials and fully discounted periods produce paid invoices for 0: no sale to commission.
+  if (amountCents <= 0) return ignore('zero_amount');
+  const currency = readCurrency(invoice.currency);
+  if (!currency) return ignore('missing_currency');
+
+  const details = asRecord(invoice.subscription_details) ?? asRecord(at(invoice, 'parent', 'subscription_details'));
+  // The spec repeats the tracker keys in the subscription metadata, which Stripe copies here.
+  const tracker = readTrackerMetadata([details?.metadata, invoice.metadata], ctx.programId);
+  if (!tracker.ok) return ignore(tracker.reason);
+  const line = readSingleLine(invoice);
+
+  return emit(createProviderSale({
+    provider: 'stripe',
+    programId: ctx.programId,
+    test: ctx.test,
+    transactionId: readPaymentIntentId(invoice) ?? invoiceId,
+    providerPaymentId: invoiceId,
+    amountCents,
+    taxCents: readTaxCents(invoice),
+    currency,
+    saleType: 'subscription',
+    isRecurring: RECURRING_BY_BILLING_REASON[billingReason] === true,
+    subscriptionId: readId(invoice.subscription) ?? readId(details?.subscription),
+    subscriptionInterval: line ? readLineInterval(line) : null,
+    productId: line ? readId(at(line, 'price', 'product')) ?? readId(at(line, 'pricing', 'price_details', 'product')) : null,
+    occurredAt: ctx.occurredAt,
+    clickId: tracker.clickId,
+    customerKey: tracker.customerKey,
+    visitorId: tracker.visitorId,
+    receivedAt: ctx.receivedAt,
+  }));
+};
+
+/** Pre-basil `payment_intent`, else a paid entry of basil's `payments` list when included. */
+function readPaymentIntentId(invoice: JsonObject): string | null {
+  const legacy = readId(invoice.payment_intent);
+  if (legacy) return legacy;
+  const payments = at(invoice, 'payments', 'data');
+  if (!Array.isArray(payments)) return null;
+  for (const payment of payments) {
+    if (at(payment, 'status') !== 'paid') continue;
+    const id = readId(at(payment, 'payment', 'payment_intent'));
+    if (id) return id;
+  }
+  return null;
+}
+
+function readTaxCents(invoice: JsonObject): number | null {
+  const legacy = readInteger(invoice.tax);
+  if (legacy !== null) return legacy;
+  if (!Array.isArray(invoice.total_taxes)) return null;
+  let sum = 0;
+  for (const tax of invoice.total_taxes) {
+    const amount = readInteger(at(tax, 'amount'));
+    if (amount === null) return null;
+    sum += amount;
+  }
+  return sum;
+}
+
+/** Interval and product only make sense when the invoice bills exactly one line. */
+function readSingleLine(invoice: JsonObject): JsonObject | null {
+  const lines = at(invoice, 'lines', 'data');
+  return Array.isArray(lines) && lines.length === 1 ? asRecord(lines[0]) : null;
+}
+
+/** Pre-basil lines carry `price.recurring` (or the older `plan`); basil lines only a price id. */
+function readLineInterval(line: JsonObject): SubscriptionInterval | null {
+  const recurring = asRecord(at(line, 'price', 'recurring')) ?? asRecord(line.plan);
+  return recurring ? computeSubscriptionInterval(recurring.interval, recurring.interval_count) : null;
+}

@@ -1,0 +1,59 @@
+/**
+ * Property: whatever a verified payload contains, `normalise` returns a value (never throws),
+ * its dedupe key has no ":", and every emitted job carries a positive integer amount.
+ * Fixtures are mutated field by field with arbitrary JSON so the readers see wrong types.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { ProviderAdapter } from '../../src/providers/adapter.ts';
+import { createProviderAdapters } from '../../src/providers/registry.ts';
+import { CTX } from './fixtures/clock.ts';
+import { lemonSqueezyEvent, lemonSqueezyInvoice, lemonSqueezyOrder } from './fixtures/lemonsqueezy.ts';
+import { paddleAdjustment, paddleEvent, paddleTransaction } from './fixtures/paddle.ts';
+import { basilInvoice, checkoutSession, legacyInvoice, stripeEvent, stripeRefund } from './fixtures/stripe.ts';
+
+type Json = Record<string, unknown>;
+const adapters = createProviderAdapters();
+
+/** Each top-level field keeps its fixture value or becomes arbitrary JSON (or disappears). */
+function mutate(object: Json): fc.Arbitrary<Json> {
+  const fields = Object.fromEntries(Object.entries(object).map(([key, value]) => [
+    key, fc.oneof(fc.constant(value), fc.jsonValue(), fc.constant(undefined)),
+  ]));
+  return fc.record(fields) as fc.Arbitrary<Json>;
+}
+
+const lemonResource = (resource: Json) => mutate(resource.attributes as Json).map((attributes) => ({ ...resource, attributes }));
+
+const cases: Array<{ label: string; adapter: ProviderAdapter; events: fc.Arbitrary<unknown> }> = [
+  { label: 'stripe checkout', adapter: adapters.stripe, events: mutate(checkoutSession()).map((o) => stripeEvent('checkout.session.completed', o)) },
+  { label: 'stripe basil invoice', adapter: adapters.stripe, events: mutate(basilInvoice()).map((o) => stripeEvent('invoice.paid', o)) },
+  { label: 'stripe legacy invoice', adapter: adapters.stripe, events: mutate(legacyInvoice()).map((o) => stripeEvent('invoice.paid', o)) },
+  { label: 'stripe refund', adapter: adapters.stripe, events: mutate(stripeRefund()).map((o) => stripeEvent('refund.created', o)) },
+  { label: 'stripe envelope', adapter: adapters.stripe, events: mutate(stripeEvent('invoice.paid', basilInvoice())) },
+  { label: 'paddle transaction', adapter: adapters.paddle, events: mutate(paddleTransaction()).map((o) => paddleEvent('transaction.completed', o)) },
+  { label: 'paddle adjustment', adapter: adapters.paddle, events: mutate(paddleAdjustment()).map((o) => paddleEvent('adjustment.updated', o)) },
+  { label: 'paddle envelope', adapter: adapters.paddle, events: mutate(paddleEvent('transaction.completed', paddleTransaction())) },
+  { label: 'lemon squeezy order', adapter: adapters.lemonsqueezy, events: lemonResource(lemonSqueezyOrder()).map((d) => lemonSqueezyEvent('order_created', d)) },
+  { label: 'lemon squeezy refund', adapter: adapters.lemonsqueezy, events: lemonResource(lemonSqueezyOrder()).map((d) => lemonSqueezyEvent('order_refunded', d)) },
+  { label: 'lemon squeezy invoice', adapter: adapters.lemonsqueezy, events: lemonResource(lemonSqueezyInvoice()).map((d) => lemonSqueezyEvent('subscription_payment_success', d)) },
+  { label: 'lemon squeezy envelope', adapter: adapters.lemonsqueezy, events: mutate(lemonSqueezyEvent('order_created', lemonSqueezyOrder())) },
+  { label: 'any JSON (stripe)', adapter: adapters.stripe, events: fc.jsonValue() },
+  { label: 'any JSON (paddle)', adapter: adapters.paddle, events: fc.jsonValue() },
+  { label: 'any JSON (lemon squeezy)', adapter: adapters.lemonsqueezy, events: fc.jsonValue() },
+];
+
+describe('normalise is total', () => {
+  test.each(cases)('$label', ({ adapter, events }) => {
+    fc.assert(fc.property(events, (event) => {
+      const result = adapter.normalise(event, CTX);
+      expect(result.dedupeKey).not.toContain(':');
+      expect(result.jobs.length === 0).toBe(result.ignoredReason !== null);
+      for (const job of result.jobs) {
+        const cents = job.kind === 'sale' ? job.amountCents : job.amount.type === 'per_refund' ? job.amount.cents : job.amount.totalCents;
+        expect(Number.isSafeInteger(cents) && (cents ?? 0) > 0).toBe(true);
+        expect(job.transactionId).toBeTruthy();
+      }
+    }), { numRuns: 300 });
+  });
+});
