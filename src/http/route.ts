@@ -19,16 +19,17 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  */
 export function route(ctx: AppContext, fn: Handler): (event: H3Event) => Promise<Response> {
   return async (event) => {
-    const extra = (event.context.responseHeaders ?? {}) as Record<string, string>;
+    // Read after the handler ran: auth may add headers (key rotation warnings).
+    const extra = () => (event.context.responseHeaders ?? {}) as Record<string, string>;
     try {
       const out = await fn(event);
       if (out instanceof Response) {
-        for (const [k, v] of Object.entries(extra)) out.headers.set(k, v);
+        for (const [k, v] of Object.entries(extra())) out.headers.set(k, v);
         return out;
       }
-      return json(out, 200, extra);
+      return json(out, 200, extra());
     } catch (err) {
-      return renderError(toAppError(ctx, event, err), extra);
+      return renderError(toAppError(ctx, event, err), extra());
     }
   };
 }

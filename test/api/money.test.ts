@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { calculateCommission, computeReversal } from '../../src/core/money.ts';
+
+describe('calculateCommission', () => {
+  test.each([
+    ['10% of 49.00', 4900, 1000, 490],
+    ['half a cent rounds up', 5, 1000, 1],
+    ['below half a cent rounds down', 4, 1000, 0],
+    ['0% earns nothing', 4900, 0, 0],
+    ['100% earns everything', 4900, 10_000, 4900],
+    ['15.55% of 1 234 567', 1_234_567, 1555, 191_975],
+    ['large VND amounts stay exact', 123_456_789_012, 3333, 41_148_147_778],
+  ])('%s', (_label, amount, bps, expected) => {
+    expect(calculateCommission(amount, bps)).toBe(expected);
+  });
+});
+
+describe('computeReversal', () => {
+  test.each([
+    ['a quarter refunded reverses a quarter', 1000, 10_000, 2500, 0, 250],
+    ['the second half after a quarter already reversed', 1000, 10_000, 5000, 250, 250],
+    ['full refund reverses exactly what remains', 1000, 10_000, 10_000, 333, 667],
+    ['over-refund is capped at the sale amount', 1000, 10_000, 20_000, 0, 1000],
+    ['thirds never drift: 1/3', 100, 999, 333, 0, 33],
+    ['thirds never drift: 2/3', 100, 999, 666, 33, 34],
+    ['thirds never drift: 3/3', 100, 999, 999, 67, 33],
+    ['nothing more when the cumulative target was already reached', 100, 1000, 500, 60, 0],
+  ])('%s', (_label, commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents, expected) => {
+    expect(computeReversal({ commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents })).toBe(expected);
+  });
+});
