@@ -2,7 +2,6 @@
 // an embedded `npm start` and a production deployment. Usage: npm run admin -- <command> [args]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN]
 
@@ -24,11 +23,23 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
 The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
 --token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  strict: false,
-  options: { url: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-});
+/** `--name value`, `--name=value` and bare `--flag` (true); everything else is positional. */
+function parseArgv(argv: string[]): { values: Record<string, string | true>; positionals: string[] } {
+  const values: Record<string, string | true> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h') values.help = true;
+    else if (a.startsWith('--')) {
+      const [name, inline] = a.slice(2).split(/=(.*)/s, 2);
+      if (inline !== undefined) values[name] = inline;
+      else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) values[name] = argv[++i];
+      else values[name] = true;
+    } else positionals.push(a);
+  }
+  return { values, positionals };
+}
+const { values, positionals } = parseArgv(process.argv.slice(2));
 const [command, ...args] = positionals;
 if (!command || values.help) {
   console.log(HELP);

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.ts';
+import { loadConfig } from '../../src/config.ts';
+
+const run = promisify(execFile);
+let h: Harness;
+let url: string;
+beforeAll(async () => { h = await createHarness(); url = await h.listen(); });
+afterAll(async () => { await h.close(); });
+
+const admin = async (...args: string[]) => {
+  const { stdout } = await run(process.execPath, ['src/cli/admin.ts', ...args, '--url', url], { env: { ...process.env, ADMIN_TOKEN } });
+  return JSON.parse(stdout);
+};
+
+test('create a program, a key and a partner through the CLI, then GET /api/v1/cli/status with the key → 200', async () => {
+  const { program } = await admin('programs:create', '--name', 'CLI shop', '--domain', 'cli.example', '--commission-rate-bps', '1500');
+  expect(program).toMatchObject({ name: 'CLI shop', domain: 'cli.example', commission_rate_bps: 1500 });
+  const key = await admin('keys:issue', String(program.id), '--mode', 'live');
+  expect(key.key).toMatch(/^trk_live_/);
+  const { partner } = await admin('partners:create', String(program.id), '--code', 'cli-partner', '--name', 'Cli Partner');
+  expect(partner.code).toBe('cli-partner');
+  const res = await fetch(`${url}/api/v1/cli/status`, { headers: { authorization: `Bearer ${key.key}` } });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ program: { id: program.id, name: 'CLI shop' }, key_mode: 'live' });
+
+  await admin('keys:retire', String(program.id), String(key.id));
+  const retired = await fetch(`${url}/api/v1/cli/status`, { headers: { authorization: `Bearer ${key.key}` } });
+  expect(retired.status).toBe(401);
+  expect((await retired.json()).error.code).toBe('api_key_rotation_required');
+});
+
+test('the provider secret is read from an env var, never from a flag, and never printed', async () => {
+  const { program } = await admin('programs:create', '--name', 'Secrets');
+  const { stdout } = await run(process.execPath, ['src/cli/admin.ts', 'providers:connect', String(program.id), 'stripe', '--secret-env', 'MY_SECRET', '--url', url], {
+    env: { ...process.env, ADMIN_TOKEN, MY_SECRET: 'whsec_cli_secret_value' },
+  });
+  expect(stdout).not.toContain('whsec_cli_secret_value');
+  expect(JSON.parse(stdout)).toMatchObject({ connected: true, provider: 'stripe' });
+});
+
+test('errors exit non-zero with the error code', async () => {
+  await expect(run(process.execPath, ['src/cli/admin.ts', 'programs:show', '999999', '--url', url], { env: { ...process.env, ADMIN_TOKEN } }))
+    .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('not_found') });
+  await expect(run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], { env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token' } }))
+    .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unauthorized') });
+});
+
+test('configuration: a bad value fails with a clear message naming the variable', () => {
+  expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL/);
+  expect(loadConfig({}).PORT).toBe(3000);
+});
