@@ -71,7 +71,7 @@ function embeddedAdminToken(config: Config): string {
 async function printDemo(ctx: AppContext, url: string): Promise<void> {
   const demo = await seedDemoProgram(ctx.deps());
   if (!demo) return;
-  const base = url.replace(/\/$/, '');
+  const base = url.replace(/\/$/, '').replace('//0.0.0.0:', '//localhost:');
   console.log([
     '',
     '  First start: created a demo program so you can call the API right away.',
