@@ -109,7 +109,6 @@ export type LeadJob = {
   additionalData: Record<string, unknown> | null;
   /** Browser mode (keyless signup helper): never rebinds an existing customer. */
   browser: boolean;
-  test: boolean;
   receivedAt: string;
 };
 

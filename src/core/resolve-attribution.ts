@@ -54,7 +54,7 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
     // Provider checkout that skipped lead tracking: bind the customer to the click now.
     const lead = await bind(deps, {
       kind: 'lead', programId: program.id, customerKey: job.customerKey, clickId: job.clickId, emailHash: null,
-      eventName: 'checkout', additionalData: null, browser: false, test: false, receivedAt: job.receivedAt,
+      eventName: 'checkout', additionalData: null, browser: false, receivedAt: job.receivedAt,
     });
     customer = await em.findOne(Customer, { id: lead.customerId });
   }

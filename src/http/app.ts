@@ -14,6 +14,7 @@ import { webhookRoute } from './routes/webhook.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { healthz, readyz } from './routes/health.ts';
 import { trackerScriptRoute } from './routes/tracker-script.ts';
+import { demoPageRoute } from './routes/demo-page.ts';
 
 /** The HTTP application: every route, one error renderer, a request id and an access log. */
 export function createHttpApp(ctx: AppContext): H3 {
@@ -43,6 +44,7 @@ export function createHttpApp(ctx: AppContext): H3 {
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));
   app.get('/tracker.js', trackerScriptRoute(ctx));
+  app.get('/demo', demoPageRoute());
   app.post('/api/v1/track/click', trackClickRoute(ctx));
   app.post('/api/v1/track/lead', trackLeadRoute(ctx));
   app.post('/api/v1/track/sale', trackSaleRoute(ctx));

@@ -120,3 +120,11 @@ describe('POST /api/v1/track/lead', () => {
     expect(r.status).toBe(400);
   });
 });
+
+test('a test key\'s lead is test traffic: a test event, no customer', async () => {
+  const before = (await h.admin('GET', `/programs/${f.programId}/customers?limit=500`)).customers.length;
+  const r = await lead({ customer_key: 'test-user' }, bearer(f.testKey));
+  expect(r.status).toBe(200);
+  expect(r.body).toMatchObject({ success: true, data: { test_mode: true, programId: f.programId, eventId: expect.any(Number) } });
+  expect((await h.admin('GET', `/programs/${f.programId}/customers?limit=500`)).customers.length).toBe(before);
+});

@@ -8,6 +8,7 @@ import { checkBrowserOrigin } from '../browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
+import { recordTestEvent } from './track-test.ts';
 
 const id = z.string().trim().min(1).max(255);
 const common = {
@@ -46,10 +47,14 @@ export function trackLeadRoute(ctx: AppContext) {
       body = validate(serverLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
       programId = auth.programId;
     }
+    if (auth?.mode === 'test') {
+      // Test traffic never touches production data: a test key's lead is a test event.
+      return { ...(await recordTestEvent(ctx, programId, { lead: { customer_key: body.customer_key ?? null, click_id: body.click_id ?? null, event_name: body.event_name ?? null } })), ...keyWarnings(auth) };
+    }
     const job: LeadJob = {
       kind: 'lead', programId, customerKey: body.customer_key ?? null, clickId: body.click_id ?? null,
       emailHash: hashEmail(body.email), eventName: body.event_name ?? null, additionalData: body.additional_data ?? null,
-      browser: raw === 'browser', test: auth?.mode === 'test', receivedAt: ctx.clock().toISOString(),
+      browser: raw === 'browser', receivedAt: ctx.clock().toISOString(),
     };
     const r = (await runJob(ctx, job)) as LeadResult;
     return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId, ...(auth ? keyWarnings(auth) : {}) };

@@ -25,13 +25,18 @@ export function trackTestRoute(ctx: AppContext) {
     if (auth) await enforceRateLimit(ctx, auth);
     const body = validate(testEventSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const programId = auth ? auth.programId : (await checkBrowserOrigin(ctx, event, body.program_id ?? 0)).id;
-    const job: SaleJob = {
-      kind: 'sale', programId, test: true, transactionId: null, amountCents: null, taxCents: null, currency: 'USD',
-      saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
-      productId: null, occurredAt: null, provider: null, providerPaymentId: null, customerKey: null, clickId: null,
-      visitorId: null, bindCustomer: false, additionalData: body.data ?? null, receivedAt: ctx.clock().toISOString(),
-    };
-    const r = renderSale((await runJob(ctx, job)) as SaleResult);
-    return { ...r, message: 'Test event recorded; production data was not changed' };
+    return recordTestEvent(ctx, programId, body.data ?? null);
   });
+}
+
+/** Records test traffic (a test event row only) and renders the spec's test-mode response. */
+export async function recordTestEvent(ctx: AppContext, programId: number, data: Record<string, unknown> | null) {
+  const job: SaleJob = {
+    kind: 'sale', programId, test: true, transactionId: null, amountCents: null, taxCents: null, currency: 'USD',
+    saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
+    productId: null, occurredAt: null, provider: null, providerPaymentId: null, customerKey: null, clickId: null,
+    visitorId: null, bindCustomer: false, additionalData: data, receivedAt: ctx.clock().toISOString(),
+  };
+  const r = renderSale((await runJob(ctx, job)) as SaleResult);
+  return { ...r, message: 'Test event recorded; production data was not changed' };
 }
