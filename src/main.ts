@@ -81,6 +81,7 @@ async function printDemo(ctx: AppContext, url: string): Promise<void> {
     '  (keys are shown once; create more with `npm run admin -- keys:issue <programId>`)',
     '',
     `  curl -s ${base}/api/v1/cli/status -H "Authorization: Bearer ${demo.liveKey}"`,
+    `  browser tracker demo (a partner link): ${base}/demo?program=${demo.programId}&aff=${demo.partnerCode}`,
     '',
   ].join('\n'));
 }

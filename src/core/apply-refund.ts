@@ -34,6 +34,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
   return deps.em.fork().transactional(async (em) => {
     const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!sale) {
+      // Paddle refunds (adjustments) carry no test flag of their own: the sale they name decides.
+      const testSale = job.retryIfSaleMissing ? await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] }) : null;
+      if (testSale) return { kind: 'test' as const, eventId: testSale.id, programId: job.programId };
       if (job.retryIfSaleMissing) throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
       throw new AppError('not_found', 'No sale with this transaction_id in this program', { transaction_id: job.transactionId });
     }
@@ -131,6 +134,8 @@ function noCommission(): RefundResult {
 
 async function testRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
   const event = await deps.em.fork().findOne(TestEvent, { program: job.programId, transactionId: job.transactionId });
+  // Provider test refunds are as unordered as live ones (RefundJob.retryIfSaleMissing).
+  if (!event && job.retryIfSaleMissing) throw new RetryableError(`test sale ${job.transactionId} not recorded yet`);
   if (!event) throw new AppError('not_found', 'No test sale with this transaction_id in this program', { transaction_id: job.transactionId });
   return { kind: 'test', eventId: event.id, programId: job.programId };
 }

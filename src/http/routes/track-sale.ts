@@ -29,6 +29,8 @@ export const saleSchema = z.strictObject({
   livemode: z.boolean().optional(),
   additional_data: z.record(z.string(), z.unknown()).nullable().optional(),
   event_name: z.string().max(100).nullable().optional(),
+  // Sent by the server client's trackSale; not used (the lead keeps the email, hashed).
+  email: z.string().max(320).nullable().optional(),
 });
 
 const MAX_FUTURE_MS = 5 * 60_000;

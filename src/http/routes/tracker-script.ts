@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { H3Event } from 'h3';
 import type { AppContext } from '../../app-context.ts';
@@ -8,13 +8,14 @@ const ROOT = fileURLToPath(new URL('../../../tracker/', import.meta.url));
 
 /**
  * GET /tracker.js: the browser tracker bundle, with an ETag and a short public cache. Built on the
- * first request when `tracker/dist` is missing (fresh clone), then kept for the process lifetime.
+ * first request when `tracker/dist` is missing (fresh clone) or older than the tracker sources
+ * (development), then kept for the process lifetime.
  */
 export function trackerScriptRoute(ctx: AppContext) {
   let cached: Promise<{ body: string; etag: string }> | null = null;
   const load = async () => {
     const file = `${ROOT}dist/tracker.js`;
-    if (!existsSync(file)) {
+    if (!existsSync(file) || newestSource(`${ROOT}src`) > statSync(file).mtimeMs) {
       ctx.log.info({ file }, 'building the browser tracker bundle');
       const { buildTracker } = (await import(`${ROOT}build.ts`)) as { buildTracker: () => Promise<void> };
       await buildTracker();
@@ -29,4 +30,12 @@ export function trackerScriptRoute(ctx: AppContext) {
     if (event.req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
     return new Response(body, { headers });
   };
+}
+
+/** Latest modification time under a folder (0 when it does not exist, e.g. a pruned deployment). */
+function newestSource(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return Math.max(0, ...readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => statSync(`${d.parentPath}/${d.name}`).mtimeMs));
 }
