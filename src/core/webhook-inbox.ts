@@ -2,7 +2,9 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import type { NormalisedEvent, WebhookProvider } from './jobs.ts';
 import { AppError, RetryableError } from './errors.ts';
-import { WebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
+import { WebhookEvent, type IWebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
+import { Sale } from './entities/sale.ts';
+import { TestEvent } from './entities/test-event.ts';
 import { recordSale } from './record-sale.ts';
 import { applyRefund } from './apply-refund.ts';
 
@@ -15,23 +17,21 @@ export type StoredWebhook = { inboxId: number; duplicate: boolean; status: Webho
 export async function storeWebhookEvent(deps: CoreDeps, input: {
   provider: WebhookProvider; programId: number; event: NormalisedEvent; payload: unknown; receivedAt: Date;
 }): Promise<StoredWebhook> {
-  const em = deps.em.fork();
   const key = { provider: input.provider, program: input.programId, dedupeKey: input.event.dedupeKey };
-  const existing = await em.findOne(WebhookEvent, key, { fields: ['id', 'status'] });
-  if (existing) return { inboxId: existing.id, duplicate: true, status: existing.status };
   const status: WebhookEventStatus = input.event.ignoredReason ? 'ignored' : 'pending';
-  const row = em.create(WebhookEvent, {
-    ...key, eventType: input.event.eventType, payload: input.payload, normalised: input.event, status,
-    outcome: null, error: input.event.ignoredReason, receivedAt: input.receivedAt, processedAt: status === 'ignored' ? input.receivedAt : null,
-  });
+  // Insert first, no lookup: redeliveries are rare and the unique key decides (the acknowledgement
+  // path is the webhook hot path, see `npm run bench`).
   try {
-    await em.flush();
+    const inboxId = await deps.em.fork().insert(WebhookEvent, {
+      ...key, eventType: input.event.eventType, payload: input.payload, normalised: input.event, status, outcome: null,
+      error: input.event.ignoredReason, attempts: 0, receivedAt: input.receivedAt, processedAt: status === 'ignored' ? input.receivedAt : null,
+    }) as number;
+    return { inboxId, duplicate: false, status };
   } catch (err) {
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
     const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
     return { inboxId: first.id, duplicate: true, status: first.status };
   }
-  return { inboxId: row.id, duplicate: false, status };
 }
 
 /**
@@ -52,6 +52,12 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
       try {
         outcome.push(job.kind === 'sale' ? await recordSale(deps, job) : await applyRefund(deps, job));
       } catch (err) {
+        if (err instanceof RetryableError && job.kind === 'refund' && (await saleEventRecordedNoSale(em, row, job.transactionId))) {
+          // Most checkouts are not referred: their sale event ends without a sale, and waiting for
+          // one would only fill the failed list. Same answer as the API's refund of an unknown sale.
+          outcome.push({ kind: 'error', code: 'not_found', message: 'The sale event of this transaction was processed without recording a sale' });
+          continue;
+        }
         if (!(err instanceof AppError)) throw err;
         outcome.push({ kind: 'error', code: err.code, message: err.message });
       }
@@ -67,6 +73,22 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
   row.processedAt = deps.clock();
   await em.flush();
   return { status: 'processed', outcome };
+}
+
+/**
+ * Whether a processed inbox row of the same provider and program carried the sale `transactionId`
+ * and no sale (live or test) exists: that event recorded none (`no_attribution`,
+ * `window_expired`...). The sales are re-checked after the inbox because one may have committed
+ * since the refund looked for it.
+ */
+async function saleEventRecordedNoSale(em: CoreDeps['em'], refundRow: IWebhookEvent, transactionId: string): Promise<boolean> {
+  const saleEvents = await em.execute(
+    `select id from webhook_event where provider = ? and program_id = ? and status = 'processed' and normalised -> 'jobs' @> ?::jsonb limit 1`,
+    [refundRow.provider, refundRow.program, JSON.stringify([{ kind: 'sale', transactionId }])],
+  );
+  if (!saleEvents.length) return false;
+  const where = { program: refundRow.program, transactionId };
+  return (await em.count(Sale, where)) === 0 && (await em.count(TestEvent, where)) === 0;
 }
 
 /** After the last retry: the row stays visible as failed (and can be replayed). */

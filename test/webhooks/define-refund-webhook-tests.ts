@@ -1,0 +1,213 @@
+/**
+ * End-to-end refund scenarios every provider must pass (issue 4): cumulative deductions,
+ * idempotency, out-of-order delivery and replay, API and provider refunds sharing one state.
+ */
+import { describe, expect, test } from 'vitest';
+import { bearer } from '../helpers/harness.ts';
+import type { WebhookHarness } from './webhook-harness.ts';
+import { createScenarioSteps, keysOf, newRef, refundInput } from './scenario-steps.ts';
+import { waitFor } from './wait-for.ts';
+
+export function defineRefundWebhookTests(w: WebhookHarness): void {
+  const { kit } = w;
+  const { paidSale, deliverRefund } = createScenarioSteps(w);
+
+  describe(`${kit.provider}: refunds`, () => {
+    test('two partial refunds then the rest → exact cumulative deductions, then reversed', async () => {
+      const f = await w.newProgram();
+      // 9 999 at 10% → commission round(999.9) = 1 000; thirds of the sale are 333.3 each.
+      const s = await paidSale(f, 9999);
+      expect(s.commission.amount_cents).toBe(1000);
+      const steps = [
+        // round(1000 × 3333/9999) = 333 → 333
+        { amount: 3333, total: 3333, status: 'refunded', deduction: 333, reversed: 333 },
+        // round(1000 × 6666/9999) = 667 → 667 − 333 = 334
+        { amount: 3333, total: 6666, status: 'refunded', deduction: 334, reversed: 667 },
+        // the whole sale → the whole commission: 1000 − 667 = 333
+        { amount: 3333, total: 9999, status: 'reversed', deduction: 333, reversed: 1000 },
+      ];
+      for (const step of steps) {
+        const row = await deliverRefund(f, refundInput(s.ref, 9999, step.amount, step.total));
+        expect(row.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: step.status, deductionCents: step.deduction })]);
+        expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({ status: step.status, reversed_cents: step.reversed });
+        expect((await w.sale(f.programId, s.transactionId))?.refunded_cents).toBe(step.total);
+      }
+      expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents).sort()).toEqual([333, 333, 334]);
+    });
+
+    test('the same refund 5 times sequentially and another 5 times concurrently → one effect each', async () => {
+      const f = await w.newProgram();
+      const s = await paidSale(f, 10000);
+      const first = JSON.stringify(kit.refund(refundInput(s.ref, 10000, 2000, 2000)));
+      const sequential = [];
+      for (let i = 0; i < 5; i++) sequential.push(await w.send(f.programId, first));
+      await w.waitForInbox(f.programId, sequential[0].body.id, 'processed');
+      const second = kit.refund(refundInput(s.ref, 10000, 3000, 5000));
+      const concurrent = await Promise.all(Array.from({ length: 5 }, () => w.send(f.programId, second)));
+      for (const deliveries of [sequential, concurrent]) {
+        expect(deliveries.every((d) => d.status === 200)).toBe(true);
+        expect(new Set(deliveries.map((d) => d.body.id)).size).toBe(1);
+        await w.waitForInbox(f.programId, deliveries[0].body.id, 'processed');
+      }
+      const refunds = await w.list(f.programId, 'refunds');
+      expect(refunds.map((r) => r.deduction_cents).sort()).toEqual([200, 300]);
+      expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({ status: 'refunded', reversed_cents: 500 });
+      expect((await w.sale(f.programId, s.transactionId))?.refunded_cents).toBe(5000);
+    });
+
+    test('two different refunds of one sale delivered at the same time → both counted once, under the sale lock', async () => {
+      const f = await w.newProgram();
+      const s = await paidSale(f, 10000);
+      const [a, b] = await Promise.all([
+        w.send(f.programId, kit.refund(refundInput(s.ref, 10000, 2000, 2000))),
+        w.send(f.programId, kit.refund(refundInput(s.ref, 10000, 3000, 5000))),
+      ]);
+      await w.waitForInbox(f.programId, a.body.id, 'processed');
+      await w.waitForInbox(f.programId, b.body.id, 'processed');
+      // Per-refund providers add 2000 + 3000; Lemon Squeezy's totals end at 5000 whatever the order.
+      expect((await w.sale(f.programId, s.transactionId))?.refunded_cents).toBe(5000);
+      expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({ status: 'refunded', reversed_cents: 500 });
+      const deductions = (await w.list(f.programId, 'refunds')).reduce((sum, r) => sum + r.deduction_cents, 0);
+      expect(deductions).toBe(500);
+    });
+
+    test('refund before its sale → 200, retried with backoff, applied once the sale arrives', async () => {
+      const f = await w.newProgram();
+      const customer = await w.newCustomer(f);
+      const ref = newRef('early');
+      const refund = await w.send(f.programId, kit.refund(refundInput(ref, 10000, 2500, 2500)));
+      expect(refund.status).toBe(200);
+      expect(refund.body).toMatchObject({ received: true, status: 'pending' });
+      // At least one attempt failed for the missing sale, and the row is still pending (retrying).
+      const waiting = await w.waitForInbox(f.programId, refund.body.id, 'pending', (r) => r.attempts >= 1 && /not recorded yet/.test(r.error ?? ''));
+      expect(waiting.processed_at).toBeNull();
+
+      const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
+      const sale = await w.send(f.programId, payment.event);
+      await w.waitForInbox(f.programId, sale.body.id, 'processed');
+      const applied = await w.waitForInbox(f.programId, refund.body.id, 'processed');
+      expect(applied.attempts).toBeGreaterThan(1);
+      expect(applied.error).toBeNull();
+      expect(applied.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 250 })]);
+      const row = await w.sale(f.programId, payment.transactionId);
+      expect(row?.refunded_cents).toBe(2500);
+      expect(await w.commissionOf(f.programId, row!.id)).toMatchObject({ status: 'refunded', reversed_cents: 250 });
+    });
+
+    test('refunds whose sale never arrives → failed after WEBHOOK_ATTEMPTS, listed; replays (one, then all) apply them once the sales exist', async () => {
+      const f = await w.newProgram();
+      const customer = await w.newCustomer(f);
+      const refs = [newRef('orphan'), newRef('orphan')];
+      const bodies = refs.map((ref) => JSON.stringify(kit.refund(refundInput(ref, 10000, 10000, 10000))));
+      const ids: number[] = [];
+      for (const body of bodies) {
+        const res = await w.send(f.programId, body);
+        expect(res.status).toBe(200);
+        ids.push(res.body.id);
+      }
+      for (const id of ids) {
+        const failed = await w.waitForInbox(f.programId, id, 'failed');
+        expect(failed).toMatchObject({ attempts: w.h.ctx.config.WEBHOOK_ATTEMPTS, error: expect.stringMatching(/not recorded yet/), processed_at: null });
+      }
+      expect((await w.inbox(f.programId, 'failed')).map((r) => r.id).sort()).toEqual([...ids].sort());
+      // A redelivery of a failed event does not revive it: only a replay does.
+      expect((await w.send(f.programId, bodies[0])).body).toMatchObject({ id: ids[0], duplicate: true, status: 'failed' });
+
+      const sales = [];
+      for (const ref of refs) {
+        const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
+        const res = await w.send(f.programId, payment.event);
+        await w.waitForInbox(f.programId, res.body.id, 'processed');
+        sales.push(payment.transactionId);
+      }
+      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: ids[0] })).toEqual({ replayed: [ids[0]] });
+      const replayed = await w.waitForInbox(f.programId, ids[0], 'processed');
+      expect(replayed.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'reversed', deductionCents: 1000 })]);
+      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, {})).toEqual({ replayed: [ids[1]] });
+      await w.waitForInbox(f.programId, ids[1], 'processed');
+      expect(await w.inbox(f.programId, 'failed')).toEqual([]);
+      // Replaying a processed event again changes nothing.
+      await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: ids[0] });
+      await w.waitForInbox(f.programId, ids[0], 'processed');
+      expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents)).toEqual([1000, 1000]);
+      for (const tx of sales) expect((await w.sale(f.programId, tx))?.refunded_cents).toBe(10000);
+    });
+
+    test('refund of a payment whose event recorded no sale (not referred) → final not_found outcome, not retried into failed', async () => {
+      const f = await w.newProgram();
+      const ref = newRef('unref');
+      // Most of a merchant's checkouts carry no tracker keys: processed, no sale.
+      const payment = kit.payment({ ref, amountCents: 10000, keys: null });
+      const sale = await w.send(f.programId, payment.event);
+      const saleRow = await w.waitForInbox(f.programId, sale.body.id, 'processed');
+      expect(saleRow.outcome).toEqual([expect.objectContaining({ kind: 'error', code: 'no_attribution' })]);
+      const refund = await w.send(f.programId, kit.refund(refundInput(ref, 10000, 10000, 10000)));
+      const row = await w.waitForInbox(f.programId, refund.body.id, 'processed');
+      expect(row).toMatchObject({ attempts: 1, error: null, outcome: [expect.objectContaining({ kind: 'error', code: 'not_found' })] });
+      expect(await w.inbox(f.programId, 'failed')).toEqual([]);
+    });
+
+    test('provider refunds and API refunds of one sale share one cumulative state', async () => {
+      const f = await w.newProgram();
+      const s = await paidSale(f, 10000);
+      const api = (body: Record<string, unknown>) => w.h.request('/api/v1/track/refund', { body: { transaction_id: s.transactionId, ...body }, headers: bearer(f.liveKey) });
+
+      await deliverRefund(f, refundInput(s.ref, 10000, 2000, 2000));
+      const r2 = await api({ refund_amount_cents: 3000, refund_id: 'api-1' });
+      expect(r2.body).toEqual({ success: true, status: 'refunded', deductionAmount: 300, commission_id: s.commission.id });
+      // The provider's next refund; Lemon Squeezy's running total includes the API-reported one.
+      const row3 = await deliverRefund(f, refundInput(s.ref, 10000, 3000, 8000));
+      expect(row3.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 300 })]);
+      const r4 = await api({});
+      expect(r4.body).toEqual({ success: true, status: 'reversed', deductionAmount: 200, commission_id: s.commission.id });
+      const row5 = await deliverRefund(f, refundInput(s.ref, 10000, 1000, 10000));
+      expect(row5.outcome).toEqual([expect.objectContaining({ kind: 'skipped' })]);
+
+      expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({ status: 'reversed', reversed_cents: 1000 });
+      expect((await w.sale(f.programId, s.transactionId))?.refunded_cents).toBe(10000);
+      expect((await w.list(f.programId, 'refunds')).reduce((sum, r) => sum + r.deduction_cents, 0)).toBe(1000);
+    });
+
+    test('the same refund reported by the provider and again by the API never over-deducts', async () => {
+      const f = await w.newProgram();
+      const s = await paidSale(f, 10000);
+      const invariant = async () => {
+        const sale = await w.sale(f.programId, s.transactionId);
+        const commission = await w.commissionOf(f.programId, s.sale.id);
+        const deductions = (await w.list(f.programId, 'refunds')).reduce((sum, r) => sum + r.deduction_cents, 0);
+        expect(deductions).toBe(commission!.reversed_cents);
+        expect(deductions).toBeLessThanOrEqual(commission!.amount_cents);
+        expect(sale!.refunded_cents).toBeLessThanOrEqual(sale!.amount_cents);
+        expect(commission!.status === 'reversed').toBe(sale!.refunded_cents === sale!.amount_cents);
+      };
+      await deliverRefund(f, refundInput(s.ref, 10000, 6000, 6000));
+      await invariant();
+      // The merchant also reports it through the API (another id): counted again, capped at the sale.
+      const api = await w.h.request('/api/v1/track/refund', { body: { transaction_id: s.transactionId, refund_amount_cents: 6000, refund_id: 'dup-report' }, headers: bearer(f.liveKey) });
+      expect(api.status).toBe(200);
+      await invariant();
+      await deliverRefund(f, refundInput(s.ref, 10000, 4000, 10000));
+      await invariant();
+      expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({ status: 'reversed', reversed_cents: 1000 });
+    });
+
+    test('a refund webhook on a credited commission deducts from the partner balance', async () => {
+      const f = await w.newProgram();
+      const s = await paidSale(f, 10000);
+      await w.h.admin('POST', `/programs/${f.programId}/commissions/${s.commission.id}/approve`, {});
+      expect(await w.balanceCents(f)).toBe(1000);
+
+      const row = await deliverRefund(f, refundInput(s.ref, 10000, 2500, 2500));
+      expect(row.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 250, balanceDeductionCents: 250 })]);
+      expect(await w.balanceCents(f)).toBe(750);
+      const account = await w.h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/account`);
+      expect(account.ledger.filter((e: any) => e.kind === 'refund_deduction').map((e: any) => e.delta_cents)).toEqual([-250]);
+
+      await deliverRefund(f, refundInput(s.ref, 10000, 7500, 10000));
+      expect(await w.balanceCents(f)).toBe(0);
+      expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({ status: 'reversed', reversed_cents: 1000 });
+      // The partner is told after commit (outbox → notification sender).
+      await waitFor(() => w.h.sent.filter((n) => n.commissionId === s.commission.id).length === 2);
+    });
+  });
+}
