@@ -106,8 +106,18 @@ export async function resetWebhookEventsForReplay(deps: CoreDeps, programId: num
   return rows.filter((r) => r.status === 'pending').map((r) => r.id);
 }
 
-/** Pending rows older than `olderThan`: acknowledged but maybe never enqueued (sweeper input). */
-export async function findStalePendingWebhooks(deps: CoreDeps, olderThan: Date, limit = 500): Promise<number[]> {
-  const rows = await deps.em.fork().find(WebhookEvent, { status: 'pending', receivedAt: { $lte: olderThan } }, { fields: ['id'], limit, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.id);
+/**
+ * Pending rows the sweeper should (re-)enqueue: never run and older than `neverRunBefore`
+ * (acknowledged, but the enqueue failed), or already tried and still pending past `stuckBefore`
+ * (longer than every retry could take: the job was lost, or its failure was never recorded).
+ */
+export async function findStalePendingWebhooks(deps: CoreDeps, cutoffs: { neverRunBefore: Date; stuckBefore: Date }, limit = 500): Promise<Array<{ id: number; attempts: number }>> {
+  const rows = await deps.em.fork().find(WebhookEvent, {
+    status: 'pending',
+    $or: [
+      { attempts: 0, receivedAt: { $lte: cutoffs.neverRunBefore } },
+      { attempts: { $gt: 0 }, receivedAt: { $lte: cutoffs.stuckBefore } },
+    ],
+  }, { fields: ['id', 'attempts'], limit, orderBy: { id: 'asc' } });
+  return rows.map((r) => ({ id: r.id, attempts: r.attempts }));
 }

@@ -87,9 +87,15 @@ export function startWorkers(ctx: AppContext): { stop(): Promise<void> } {
     if (sweeping) return;
     sweeping = true;
     try {
-      const cutoff = new Date(ctx.clock().getTime() - ctx.config.SWEEP_INTERVAL_MS);
-      for (const id of await findStalePendingWebhooks(ctx.deps(), cutoff)) {
-        await ctx.queue.add('webhook', { kind: 'webhook', inboxId: id }, webhookJobOptions(ctx, id));
+      const now = ctx.clock().getTime();
+      const cutoff = new Date(now - ctx.config.SWEEP_INTERVAL_MS);
+      // Longest time all retries of a webhook job can take, plus a sweep interval of margin.
+      const retryHorizon = ctx.config.WEBHOOK_RETRY_BASE_MS * 2 ** ctx.config.WEBHOOK_ATTEMPTS + ctx.config.SWEEP_INTERVAL_MS;
+      for (const row of await findStalePendingWebhooks(ctx.deps(), { neverRunBefore: cutoff, stuckBefore: new Date(now - retryHorizon) })) {
+        // A stuck row gets a fresh job id: the old one may still be held by a failed BullMQ job.
+        const opts = webhookJobOptions(ctx, row.id);
+        if (row.attempts > 0) opts.jobId = `webhook-${row.id}-sweep-${row.attempts}`;
+        await ctx.queue.add('webhook', { kind: 'webhook', inboxId: row.id }, opts);
       }
       await enqueueNotifications(ctx, await findUndeliveredNotifications(ctx.deps(), cutoff));
       await approveDueCommissions(ctx.deps());

@@ -94,6 +94,27 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       expect(await w.commissionOf(f.programId, row!.id)).toMatchObject({ status: 'refunded', reversed_cents: 250 });
     });
 
+    test('a row left pending after its last retry (its failure never recorded) is re-run by the sweeper under a fresh job id', async () => {
+      const f = await w.newProgram();
+      const customer = await w.newCustomer(f);
+      const ref = newRef('stuck');
+      const res = await w.send(f.programId, JSON.stringify(kit.refund(refundInput(ref, 10000, 10000, 10000))));
+      await w.waitForInbox(f.programId, res.body.id, 'failed');
+      // As if the worker died before recording the failure: the BullMQ job is failed, the row pending.
+      await w.h.ctx.db.em.fork().execute(`update webhook_event set status = 'pending' where id = ${Number(res.body.id)}`);
+      const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
+      await w.waitForInbox(f.programId, (await w.send(f.programId, payment.event)).body.id, 'processed');
+      const start = w.h.clock.now;
+      const c = w.h.ctx.config;
+      w.h.clock.now = new Date(start.getTime() + c.WEBHOOK_RETRY_BASE_MS * 2 ** c.WEBHOOK_ATTEMPTS + 2 * c.SWEEP_INTERVAL_MS);
+      try {
+        const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
+        expect(row.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'reversed' })]);
+      } finally {
+        w.h.clock.now = start;
+      }
+    });
+
     test('refunds whose sale never arrives → failed after WEBHOOK_ATTEMPTS, listed; replays (one, then all) apply them once the sales exist', async () => {
       const f = await w.newProgram();
       const customer = await w.newCustomer(f);
