@@ -22,7 +22,7 @@ export const LISTABLE = {
   'api-keys': ApiKey, notifications: Notification, 'webhook-events': WebhookEvent, 'test-events': TestEvent, 'platform-fees': PlatformFee,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
-const HIDDEN = new Set(['keyHash', 'signingSecret', 'payload_raw']);
+const HIDDEN = new Set(['keyHash', 'signingSecret']);
 
 /** camelCase entity → snake_case wire object, dates as ISO strings. */
 export function toWire(entity: object): Record<string, unknown> {
