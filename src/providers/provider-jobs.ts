@@ -4,6 +4,8 @@
  */
 import type { RefundAmount, RefundJob, SaleJob, SaleProvider, SaleType, SubscriptionInterval } from '../core/jobs.ts';
 import type { EventOutcome } from './adapter.ts';
+import { readTrackerMetadata } from './metadata.ts';
+import { readCurrency } from './read-payload.ts';
 
 export function ignore(reason: string): EventOutcome {
   return { jobs: [], ignoredReason: reason };
@@ -93,4 +95,23 @@ export function createProviderRefund(input: ProviderRefundInput): RefundJob {
     test: input.test,
     receivedAt: input.receivedAt,
   };
+}
+
+export type PaymentBasics =
+  | { ok: true; amountCents: number; currency: string; tracker: { clickId: string | null; customerKey: string | null; visitorId: string | null } }
+  | { ok: false; outcome: EventOutcome };
+
+/**
+ * The checks every paid-sale handler makes, in one place: a positive amount (a zero total is a
+ * trial, a full discount or a payment-method change: nothing to commission), a currency, and
+ * tracker metadata tagged for this program.
+ */
+export function readPaymentBasics(amountCents: number | null, currency: unknown, metadata: unknown[], programId: number): PaymentBasics {
+  if (amountCents === null) return { ok: false, outcome: ignore('missing_amount') };
+  if (amountCents <= 0) return { ok: false, outcome: ignore('zero_amount') };
+  const code = readCurrency(currency);
+  if (!code) return { ok: false, outcome: ignore('missing_currency') };
+  const tracker = readTrackerMetadata(metadata, programId);
+  if (!tracker.ok) return { ok: false, outcome: ignore(tracker.reason) };
+  return { ok: true, amountCents, currency: code, tracker };
 }

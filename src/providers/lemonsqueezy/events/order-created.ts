@@ -7,9 +7,8 @@
  * without `subscriptionId`; renewals carry the subscription (subscription-payment-success.ts).
  */
 import type { EventHandler } from '../../adapter.ts';
-import { readTrackerMetadata } from '../../metadata.ts';
-import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
-import { asRecord, at, readCurrency, readId, readInteger } from '../../read-payload.ts';
+import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { asRecord, at, readId, readInteger } from '../../read-payload.ts';
 
 export const orderCreated: EventHandler = (order, ctx) => {
   const attributes = asRecord(order.attributes);
@@ -19,13 +18,9 @@ export const orderCreated: EventHandler = (order, ctx) => {
   const orderId = readId(order.id);
   if (!orderId) return ignore('missing_order_id');
   // Integer cents in the order currency, tax included, after discounts.
-  const amountCents = readInteger(attributes.total);
-  if (amountCents === null) return ignore('missing_amount');
-  if (amountCents <= 0) return ignore('zero_amount');
-  const currency = readCurrency(attributes.currency);
-  if (!currency) return ignore('missing_currency');
-  const tracker = readTrackerMetadata([ctx.envelopeMetadata], ctx.programId);
-  if (!tracker.ok) return ignore(tracker.reason);
+  const basics = readPaymentBasics(readInteger(attributes.total), attributes.currency, [ctx.envelopeMetadata], ctx.programId);
+  if (!basics.ok) return basics.outcome;
+  const { amountCents, currency, tracker } = basics;
 
   return emit(createProviderSale({
     provider: 'lemonsqueezy',

@@ -7,9 +7,8 @@
  * commission), so only `renewal` and `updated` (a plan change charge) are recorded here.
  */
 import type { EventHandler } from '../../adapter.ts';
-import { readTrackerMetadata } from '../../metadata.ts';
-import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
-import { asRecord, readCurrency, readId, readInteger, readString } from '../../read-payload.ts';
+import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { asRecord, readId, readInteger, readString } from '../../read-payload.ts';
 
 const RECORDED_BILLING_REASONS = new Set(['renewal', 'updated']);
 
@@ -22,14 +21,10 @@ export const subscriptionPaymentSuccess: EventHandler = (invoice, ctx) => {
   if (attributes.status !== 'paid') return ignore('not_paid');
   const invoiceId = readId(invoice.id);
   if (!invoiceId) return ignore('missing_invoice_id');
-  const amountCents = readInteger(attributes.total);
-  if (amountCents === null) return ignore('missing_amount');
-  if (amountCents <= 0) return ignore('zero_amount');
-  const currency = readCurrency(attributes.currency);
-  if (!currency) return ignore('missing_currency');
   // Checkout custom data is repeated on subscription events (meta.custom_data).
-  const tracker = readTrackerMetadata([ctx.envelopeMetadata], ctx.programId);
-  if (!tracker.ok) return ignore(tracker.reason);
+  const basics = readPaymentBasics(readInteger(attributes.total), attributes.currency, [ctx.envelopeMetadata], ctx.programId);
+  if (!basics.ok) return basics.outcome;
+  const { amountCents, currency, tracker } = basics;
 
   return emit(createProviderSale({
     provider: 'lemonsqueezy',

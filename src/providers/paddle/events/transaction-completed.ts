@@ -3,9 +3,8 @@
  * https://developer.paddle.com/webhooks/transactions/transaction-completed
  */
 import type { EventHandler } from '../../adapter.ts';
-import { readTrackerMetadata } from '../../metadata.ts';
-import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
-import { asRecord, at, readCurrency, readId, readMinorUnits, readString } from '../../read-payload.ts';
+import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { asRecord, at, readId, readMinorUnits, readString } from '../../read-payload.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
 export const transactionCompleted: EventHandler = (transaction, ctx) => {
@@ -13,17 +12,11 @@ export const transactionCompleted: EventHandler = (transaction, ctx) => {
   const transactionId = readId(transaction.id);
   if (!transactionId) return ignore('missing_transaction_id');
   // Paddle money is a string of minor units (`"4900"`); `total` includes tax, after discounts.
-  const amountCents = readMinorUnits(at(transaction, 'details', 'totals', 'total'));
-  if (amountCents === null) return ignore('missing_amount');
-  // Payment-method changes complete a transaction for 0.
-  if (amountCents <= 0) return ignore('zero_amount');
-  const currency = readCurrency(transaction.currency_code);
-  if (!currency) return ignore('missing_currency');
-
   // Paddle copies a checkout's `custom_data` onto the subscription and its renewal transactions.
   const customData = asRecord(transaction.custom_data);
-  const tracker = readTrackerMetadata([customData], ctx.programId);
-  if (!tracker.ok) return ignore(tracker.reason);
+  const basics = readPaymentBasics(readMinorUnits(at(transaction, 'details', 'totals', 'total')), transaction.currency_code, [customData], ctx.programId);
+  if (!basics.ok) return basics.outcome;
+  const { amountCents, currency, tracker } = basics;
 
   const subscriptionId = readId(transaction.subscription_id);
   // Origins: web/api (first purchase), subscription_recurring (renewal), subscription_update and

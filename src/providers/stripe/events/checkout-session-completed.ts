@@ -3,9 +3,8 @@
  * records one-off payments. https://docs.stripe.com/api/checkout/sessions/object
  */
 import type { EventHandler } from '../../adapter.ts';
-import { readTrackerMetadata } from '../../metadata.ts';
-import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
-import { at, readCurrency, readId, readInteger, readString } from '../../read-payload.ts';
+import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { at, readId, readInteger, readString } from '../../read-payload.ts';
 
 export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
   const mode = readString(session.mode);
@@ -19,13 +18,9 @@ export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
 
   const paymentIntentId = readId(session.payment_intent);
   if (!paymentIntentId) return ignore('missing_payment_intent');
-  const amountCents = readInteger(session.amount_total);
-  if (amountCents === null) return ignore('missing_amount');
-  if (amountCents <= 0) return ignore('zero_amount');
-  const currency = readCurrency(session.currency);
-  if (!currency) return ignore('missing_currency');
-  const tracker = readTrackerMetadata([session.metadata], ctx.programId);
-  if (!tracker.ok) return ignore(tracker.reason);
+  const basics = readPaymentBasics(readInteger(session.amount_total), session.currency, [session.metadata], ctx.programId);
+  if (!basics.ok) return basics.outcome;
+  const { amountCents, currency, tracker } = basics;
 
   return emit(createProviderSale({
     provider: 'stripe',

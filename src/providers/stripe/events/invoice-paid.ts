@@ -9,9 +9,8 @@
  */
 import type { SubscriptionInterval } from '../../../core/jobs.ts';
 import type { EventHandler } from '../../adapter.ts';
-import { readTrackerMetadata } from '../../metadata.ts';
-import { createProviderSale, emit, ignore } from '../../provider-jobs.ts';
-import { asRecord, at, readCurrency, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
+import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { asRecord, at, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
 /** Handled `billing_reason`s → `isRecurring`. Manual and one-off invoices carry no tracker keys. */
@@ -29,17 +28,11 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
 
   const invoiceId = readId(invoice.id);
   if (!invoiceId) return ignore('missing_invoice_id');
-  const amountCents = readInteger(invoice.amount_paid);
-  if (amountCents === null) return ignore('missing_amount');
-  // Trials and fully discounted periods produce paid invoices for 0: no sale to commission.
-  if (amountCents <= 0) return ignore('zero_amount');
-  const currency = readCurrency(invoice.currency);
-  if (!currency) return ignore('missing_currency');
-
   const details = asRecord(invoice.subscription_details) ?? asRecord(at(invoice, 'parent', 'subscription_details'));
   // The spec repeats the tracker keys in the subscription metadata, which Stripe copies here.
-  const tracker = readTrackerMetadata([details?.metadata, invoice.metadata], ctx.programId);
-  if (!tracker.ok) return ignore(tracker.reason);
+  const basics = readPaymentBasics(readInteger(invoice.amount_paid), invoice.currency, [details?.metadata, invoice.metadata], ctx.programId);
+  if (!basics.ok) return basics.outcome;
+  const { amountCents, currency, tracker } = basics;
   const line = readSingleLine(invoice);
 
   return emit(createProviderSale({
