@@ -35,6 +35,7 @@ export async function createDb(opts: DbOptions): Promise<Db> {
       ...common,
       clientUrl: opts.databaseUrl,
       pool: { min: 0, max: opts.poolMax ?? 10 },
+      driverOptions: { onPoolCreated: releaseDroppedConnections },
       debug: opts.debug ?? false,
     });
     return { orm, em: orm.em as unknown as EntityManager, kind: 'postgresql' };
@@ -42,6 +43,38 @@ export async function createDb(opts: DbOptions): Promise<Db> {
   if (!opts.dataDir.startsWith('memory:')) mkdirSync(opts.dataDir, { recursive: true });
   const orm = await PgliteORM.init({ ...common, dbName: opts.dataDir, debug: opts.debug ?? false });
   return { orm, em: orm.em as unknown as EntityManager, kind: 'pglite' };
+}
+
+type PooledClient = { release(err?: Error | boolean): void; once(event: 'end', fn: () => void): unknown; off(event: 'end', fn: () => void): unknown };
+type ClientPool = { connect(...args: unknown[]): unknown };
+
+/**
+ * Kysely (under MikroORM) hands a connection back to the pool only after its COMMIT or ROLLBACK
+ * succeeded. On a connection the server dropped (restart, failover, `pg_terminate_backend`) that
+ * statement fails, the client stays checked out for good, and a few drops exhaust the pool: every
+ * later query waits forever (found by test/faults/pg-terminate.test.ts). So a checked-out client
+ * whose connection ends goes back to the pool at once (which discards it, as it is broken), and
+ * the holder's own release later is a no-op.
+ */
+function releaseDroppedConnections(pool: ClientPool): void {
+  const connect = pool.connect.bind(pool);
+  pool.connect = (...args: unknown[]) => {
+    if (args.length) return connect(...args); // callback form (pg's own pool.query): not Kysely's
+    return (connect() as Promise<PooledClient>).then((client) => {
+      const release = client.release.bind(client);
+      let released = false;
+      const onEnd = () => once(new Error('connection ended while checked out'));
+      const once = (err?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        client.off('end', onEnd);
+        release(err);
+      };
+      client.release = once;
+      client.once('end', onEnd);
+      return client;
+    });
+  };
 }
 
 /** Applies pending migrations (committed in `src/core/migrations`); returns their names. */

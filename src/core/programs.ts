@@ -5,6 +5,7 @@ import { Program, RECURRING_POLICIES, type IProgram } from './entities/program.t
 import { Partner, type IPartner } from './entities/partner.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from './jobs.ts';
+import { settingsCache } from './settings-cache.ts';
 
 const bps = z.number().int().min(0).max(10_000);
 const domain = z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9-]+\.)*[a-z0-9-]+$/, 'a host name such as shop.example.com');
@@ -57,6 +58,7 @@ export async function updateProgram(deps: CoreDeps, programId: number, input: z.
   if (!program) throw new AppError('not_found', 'No such program');
   em.assign(program, toEntity(input));
   await em.flush();
+  await em.clearCache(settingsCache.program(programId)[0]);
   return program;
 }
 
@@ -86,5 +88,6 @@ export async function connectProvider(deps: CoreDeps, programId: number, provide
   if (existing) existing.signingSecret = signingSecret;
   else em.create(ProviderConnection, { program: programId, provider, signingSecret });
   await em.flush();
+  await em.clearCache(settingsCache.provider(programId, provider)[0]);
   return { provider, programId };
 }

@@ -6,6 +6,7 @@ import { Partner } from './entities/partner.ts';
 import { Program } from './entities/program.ts';
 import { Click } from './entities/click.ts';
 import { hostMatchesDomain } from './host-matches-domain.ts';
+import { settingsCache } from './settings-cache.ts';
 
 export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDays: number; programId: number };
 
@@ -19,7 +20,7 @@ export async function recordClick(deps: CoreDeps, job: ClickJob): Promise<ClickR
   const em = deps.em;
   const partner = await em.findOne(Partner, { code: job.partnerCode });
   if (!partner) throw new AppError('not_found', `No partner with referral code "${job.partnerCode}"`, { field: 'aff' });
-  const program = await em.findOneOrFail(Program, { id: partner.program });
+  const program = await em.findOneOrFail(Program, { id: partner.program }, { cache: settingsCache.program(partner.program) });
   if (program.domain && !hostMatchesDomain(new URL(job.affiliateUrl).hostname, program.domain)) {
     throw new AppError('invalid_request', 'affiliate_url host does not match the program domain', { field: 'affiliate_url' });
   }

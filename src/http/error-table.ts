@@ -32,6 +32,9 @@ export function renderError(err: AppError, headers: Record<string, string> = {})
     : { error: { code: err.code, message: err.message, ...err.fields } };
   const h: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...headers };
   if (typeof err.fields.retry_after_seconds === 'number') h['retry-after'] = String(err.fields.retry_after_seconds);
+  // The rest of an oversized body is left unread, so the connection cannot carry another request:
+  // say so, or a keep-alive client reuses a socket the server drops (test/faults/http-limits).
+  if (err.code === 'payload_too_large') h.connection = 'close';
   return new Response(JSON.stringify(body), { status: r.status, headers: h });
 }
 

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Job } from '../core/jobs.ts';
@@ -25,28 +27,50 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     return c;
   };
   const queues = new Map<QueueName, Queue>();
-  const events = new Map<QueueName, QueueEvents>();
+  const events = new Map<QueueName, Promise<QueueEvents>>();
   const workers: Worker[] = [];
   const queue = (name: QueueName) => {
     let q = queues.get(name);
     if (!q) queues.set(name, (q = new Queue(name, { connection: producer, prefix: opts.prefix })));
     return q;
   };
-  const queueEvents = async (name: QueueName) => {
+  const queueEvents = (name: QueueName) => {
     let e = events.get(name);
     if (!e) {
-      events.set(name, (e = new QueueEvents(name, { connection: connect(), prefix: opts.prefix })));
-      await e.waitUntilReady();
+      e = (async () => {
+        // Read the event stream from the Redis server's "now" rather than from BullMQ's default
+        // `$` (the stream's end when the first read is issued): an outcome added right after
+        // start-up cannot fall between the two, so `addAndWait` needs no extra poll (below).
+        const connection = connect();
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const [seconds] = await Promise.race([
+            connection.time(),
+            new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('redis not reachable')), 5_000); }),
+          ]);
+          const qe = new QueueEvents(name, { connection, prefix: opts.prefix, lastEventId: `${(Number(seconds) - 1) * 1000}-0` });
+          await qe.waitUntilReady();
+          return qe;
+        } catch (err) {
+          connections.splice(connections.indexOf(connection), 1);
+          connection.disconnect();
+          throw err;
+        } finally {
+          clearTimeout(timer);
+        }
+      })();
+      e.catch(() => events.delete(name));
+      events.set(name, e);
     }
     return e;
   };
-  const enqueue = async (name: QueueName, job: Job, o: JobOptions = {}) => {
+  const enqueue = async (name: QueueName, job: Job, o: JobOptions = {}, removeOnComplete: boolean | { age: number; count: number } = { age: 3600, count: 10_000 }) => {
     try {
       return await queue(name).add(job.kind, job, {
         jobId: o.jobId,
         attempts: o.attempts ?? DEFAULT_ATTEMPTS,
         backoff: { type: 'exponential', delay: o.backoffMs ?? DEFAULT_BACKOFF_MS },
-        removeOnComplete: { age: 3600, count: 10_000 },
+        removeOnComplete,
         removeOnFail: { age: 7 * 86_400 },
       });
     } catch (err) {
@@ -57,15 +81,39 @@ export function createBullQueue(opts: BullOptions): JobQueue {
   return {
     kind: 'bullmq',
     async add(name, job, o) { return (await enqueue(name, job, o)).id as string; },
-    async addAndWait(name, job, timeoutMs, o) {
-      const ev = await queueEvents(name);
-      const j = await enqueue(name, job, o);
-      try {
-        return await j.waitUntilFinished(ev, timeoutMs);
-      } catch (err) {
-        if (err instanceof Error && /timed out/i.test(err.message)) throw new JobTimeoutError(timeoutMs);
-        throw err;
+    async addAndWait(name, job, timeoutMs, o = {}) {
+      let ev: QueueEvents;
+      try { ev = await queueEvents(name); } catch (err) { throw new EnqueueError(err); }
+      if (o.jobId) {
+        // A caller's id may name a job that already finished: BullMQ's wait polls its state.
+        const j = await enqueue(name, job, o);
+        try {
+          return await j.waitUntilFinished(ev, timeoutMs);
+        } catch (err) {
+          if (err instanceof Error && /timed out/i.test(err.message)) throw new JobTimeoutError(timeoutMs);
+          throw err;
+        }
       }
+      // API calls: listen under an id of our own before adding, so the outcome cannot be missed
+      // and no state poll is needed; the job is removed once its outcome is published (the caller
+      // got it, the database holds the record). Two Redis calls fewer per request (bench).
+      const jobId = randomUUID();
+      // Per-job events (`completed:<id>`) are emitted untyped by QueueEvents.
+      const bus = ev as unknown as EventEmitter;
+      return new Promise((resolve, reject) => {
+        const settle = (fn: () => void) => {
+          clearTimeout(timer);
+          bus.off(`completed:${jobId}`, onCompleted);
+          bus.off(`failed:${jobId}`, onFailed);
+          fn();
+        };
+        const onCompleted = (e: { returnvalue: unknown }) => settle(() => resolve(e.returnvalue));
+        const onFailed = (e: { failedReason: string }) => settle(() => reject(new Error(e.failedReason)));
+        const timer = setTimeout(() => settle(() => reject(new JobTimeoutError(timeoutMs))), timeoutMs);
+        bus.on(`completed:${jobId}`, onCompleted);
+        bus.on(`failed:${jobId}`, onFailed);
+        enqueue(name, job, { ...o, jobId }, true).catch((err) => settle(() => reject(err)));
+      });
     },
     process(name, handler: JobHandler, concurrency) {
       const w = new Worker(name, async (j) => {
@@ -84,7 +132,7 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     },
     async close() {
       await this.closeWorkers();
-      await Promise.all([...events.values()].map((e) => e.close()));
+      await Promise.all([...events.values()].map((e) => e.then((q) => q.close(), () => {})));
       await Promise.all([...queues.values()].map((q) => q.close()));
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/jobs.ts';
 import { ProviderConnection } from '../../core/entities/provider-connection.ts';
 import { storeWebhookEvent } from '../../core/webhook-inbox.ts';
+import { settingsCache } from '../../core/settings-cache.ts';
 import { webhookJobOptions } from '../../workers/processors.ts';
 import { readLimited } from '../read-json.ts';
 import { route } from '../route.ts';
@@ -22,7 +23,7 @@ export function webhookRoute(ctx: AppContext) {
     if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) || !Number.isSafeInteger(programId) || programId <= 0) {
       throw new AppError('not_found', 'Unknown webhook endpoint');
     }
-    const connection = await ctx.db.em.fork().findOne(ProviderConnection, { program: programId, provider });
+    const connection = await ctx.db.em.fork().findOne(ProviderConnection, { program: programId, provider }, { cache: settingsCache.provider(programId, provider) });
     if (!connection) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
     const raw = await readLimited(event, WEBHOOK_BODY_LIMIT);
     const now = ctx.clock();

@@ -1,0 +1,478 @@
+/**
+ * `npm run bench`: end-to-end throughput of the production setup (PostgreSQL + BullMQ/Redis) on
+ * this machine. Starts `node src/main.ts serve` as a child process with its own database and
+ * queue prefix, seeds a program, then drives sales, partial refunds, signed Stripe webhooks and
+ * clicks with autocannon at several concurrencies. Each figure is compared with a raw-`pg`
+ * baseline doing the same database work as one sale, and every run ends with a consistency
+ * check against the database. Prints a Markdown table; writes `bench/results/<date>.json` and
+ * `bench/results/throughput.svg`.
+ *
+ * Environment: BENCH_DURATION (seconds per run, default 6), BENCH_CONCURRENCY (default
+ * 1,8,32,128), BENCH_CASES (default baseline,sale,refund,webhook,click), DATABASE_URL / REDIS_URL
+ * (the servers to use; a fresh database and a unique prefix are created and removed), and the
+ * service's own tuning variables (WORKER_CONCURRENCY, DB_POOL_MAX, ...) passed through;
+ * BENCH_NODE_OPTIONS becomes the service's NODE_OPTIONS (profiling); BENCH_TOPOLOGY=split runs one
+ * `http` and one `worker` process instead of `serve`; BENCH_LABEL is appended to the file name;
+ * BENCH_QUIET_WAIT (seconds, default 60) bounds the wait for an idle host before starting.
+ */
+import { execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import autocannon, { type Result as CannonResult } from 'autocannon';
+import {
+  REPO_ROOT, SHARED_REDIS_URL, createTempDatabase, deleteRedisPrefix, readAllProcessCpu, readCpuTimes, readHostCpu, readMemoryKiB, startService, type ServiceProcess, type TempDatabase,
+} from '../test/helpers/service-process.ts';
+import { expectedCommission, seedLoadFixture, signedStripeCheckout, type LoadFixture } from '../test/helpers/load-fixture.ts';
+import { runBaseline, baselinePoolSize } from './baseline.ts';
+import { markdownTable, throughputSvg, type Row } from './report.ts';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,8,32,128').split(',').map(Number);
+const CASES = (process.env.BENCH_CASES ?? 'baseline,sale,refund,webhook,click').split(',');
+const RATE_BPS = 1_000;
+const FEE_BPS = 200;
+const REFUND_CENTS = 50;
+const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
+const PASS_THROUGH = ['WORKER_CONCURRENCY', 'DB_POOL_MAX', 'JOB_WAIT_TIMEOUT_MS', 'WEBHOOK_RETRY_BASE_MS', 'WEBHOOK_ATTEMPTS', 'SWEEP_INTERVAL_MS', 'LOG_LEVEL'];
+
+/** Sale amounts vary (10.00 to 105.00) so commission sums catch a wrong row, not only a wrong count. */
+const amountOf = (i: number) => 1_000 + (i % 96) * 100;
+
+type Extra = Record<string, unknown>;
+/** What the load is aimed at: the HTTP base URL and every process of the service. */
+type Target = { url: string; pids: number[] };
+const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'split' ? 'split' : 'serve';
+type Run = Row & { extra?: Extra };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const id = randomBytes(3).toString('hex');
+  const prefix = `bench${id}`;
+  const machine = describeMachine();
+  const quiet = await waitForQuietHost(Number(process.env.BENCH_QUIET_WAIT ?? 60));
+  console.log(`host CPU busy before start: ${quiet.busyPct}% (${quiet.waitedSeconds}s waited for < 25%)`);
+  console.log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB; node ${process.version}; ${DURATION_S}s per run; connections ${LEVELS.join(', ')}`);
+
+  const db = await createTempDatabase('bench');
+  const services: ServiceProcess[] = [];
+  const runs: Run[] = [];
+  try {
+    const env: Record<string, string> = {
+      DATABASE_URL: db.url, REDIS_URL: SHARED_REDIS_URL, ADMIN_TOKEN, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', DEMO_SEED: 'false',
+    };
+    for (const k of PASS_THROUGH) if (process.env[k]) env[k] = process.env[k] as string;
+    // e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service.
+    if (process.env.BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS;
+    // serve: HTTP and workers in one process (the default deployment); split: one `http` and one
+    // `worker` process (the scale-out path), to show what a second process buys on this machine.
+    if (TOPOLOGY === 'split') {
+      services.push(await startService('http', env), await startService('worker', env, { workerReadyAfterMs: 1_500 }));
+    } else {
+      services.push(await startService('serve', env));
+    }
+    const svc: Target = { url: services[0].url, pids: services.map((p) => p.pid) };
+    console.log(`service (${TOPOLOGY}) pids ${svc.pids.join(', ')} at ${svc.url} (${Object.entries(env).filter(([k]) => PASS_THROUGH.includes(k)).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+
+    const f = await seedLoadFixture({ baseUrl: svc.url, adminToken: ADMIN_TOKEN, pool: db.pool, partners: 200, customers: 20_000, commissionRateBps: RATE_BPS, platformFeeBps: FEE_BPS, tag: 'b' });
+    console.log(`seeded program ${f.programId}: ${f.partnerCodes.length} partners, ${f.customers} customers/clicks (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+
+    // Warm-up (JIT, connection pools, Redis scripts), not measured.
+    await saleCase(svc, db, f, 8, 2, 'warm-', false);
+    await clickCase(svc, db, f, 8, 1, 'warmclick-', false);
+
+    const baseline = new Map<number, number>();
+    for (const c of LEVELS) {
+      if (!CASES.includes('baseline')) break;
+      const host0 = readHostCpu();
+      const procs0 = readAllProcessCpu();
+      const tb = performance.now();
+      let cores: Record<string, number> = {};
+      const b = await runBaseline(db.url, f, {
+        concurrency: c, durationMs: DURATION_S * 1000, prefix: `base${c}-`, rateBps: RATE_BPS, feeBps: FEE_BPS, amount: amountOf,
+        onLoadEnd: () => { cores = cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - tb) / 1000); },
+      });
+      const host1 = readHostCpu();
+      const hostBusyPct = Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total));
+      baseline.set(c, b.rps);
+      const l = ledger();
+      for (let i = 0; i < b.completed + b.errors; i++) { l.take(); l.ok.add(i); }
+      const check = await checkSales(db, f, `base${c}-`, l);
+      runs.push({ case: 'raw pg sale', concurrency: c, rps: b.rps, ratio: null, latency: b.latency, errors: b.errors, peakRssMiB: null, consistent: check.ok, note: `pool ${baselinePoolSize(c)}`, cpu: { serviceMsPerRequest: null, hostBusyPct, cores }, extra: { check } });
+      report(runs.at(-1) as Run);
+    }
+    const withRatio = (r: Run): Run => ({ ...r, ratio: baseline.has(r.concurrency) ? r.rps / (baseline.get(r.concurrency) as number) : NaN });
+    for (const c of LEVELS) if (CASES.includes('sale')) { runs.push(withRatio(await saleCase(svc, db, f, c, DURATION_S, `sale${c}-`, true))); report(runs.at(-1) as Run); }
+    if (CASES.includes('refund')) {
+      const { rows } = await db.pool.query<{ transaction_id: string }>(`select transaction_id from sale where program_id = $1 and transaction_id not like 'base%' order by id`, [f.programId]);
+      const targets = rows.map((r) => r.transaction_id);
+      let offset = 0;
+      for (const c of LEVELS) {
+        const r = await refundCase(svc, db, f, c, DURATION_S, `rf${c}-`, targets, offset);
+        offset += Number((r.extra as Extra).sent);
+        runs.push(withRatio(r));
+        report(runs.at(-1) as Run);
+      }
+    }
+    for (const c of LEVELS) {
+      if (!CASES.includes('webhook')) break;
+      const [ack, drain] = await webhookCase(svc, db, f, c, DURATION_S, `wh${c}x`);
+      runs.push(withRatio(ack), withRatio(drain));
+      report(ack);
+      report(drain);
+    }
+    for (const c of LEVELS) if (CASES.includes('click')) { runs.push(withRatio(await clickCase(svc, db, f, c, DURATION_S, `click${c}-`, true))); report(runs.at(-1) as Run); }
+
+    const peak = svc.pids.map(readMemoryKiB).reduce((sum, m) => sum + (m?.hwm ?? 0), 0);
+    // Partial or labelled runs never overwrite the chart of the full default run.
+    const partial = LEVELS.join() !== '1,8,32,128' || CASES.join() !== 'baseline,sale,refund,webhook,click';
+    const suffix = `${TOPOLOGY === 'split' ? '-split' : ''}${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}${partial ? '-partial' : ''}`;
+    const at = `${new Date().toISOString().replace(/:/g, '-').replace(/\..+$/, '')}${suffix}`;
+    const dir = `${REPO_ROOT}bench/results`;
+    mkdirSync(dir, { recursive: true });
+    const table = markdownTable(runs);
+    const result = {
+      date: new Date().toISOString(), machine, hostBusyBeforeStartPct: quiet.busyPct, node: process.version, durationSeconds: DURATION_S, levels: LEVELS,
+      serviceEnv: Object.fromEntries(Object.entries(env).filter(([k]) => PASS_THROUGH.includes(k))),
+      topology: TOPOLOGY,
+      servicePeakRssMiB: peak ? Math.round(peak / 1024) : null,
+      totalSeconds: Math.round((Date.now() - started) / 1000),
+      runs,
+    };
+    writeFileSync(`${dir}/${at}.json`, `${JSON.stringify(result, null, 2)}\n`);
+    const series = [...new Set(runs.map((r) => r.case))].map((name) => ({ name, points: runs.filter((r) => r.case === name).map((r) => ({ x: r.concurrency, y: r.rps })) }));
+    writeFileSync(`${dir}/throughput${suffix}.svg`, throughputSvg(series, `Throughput vs concurrency (${TOPOLOGY}, ${machine.cpus} cores, ${DURATION_S}s runs)`));
+    console.log(`\n${table}\n`);
+    console.log(`service peak RSS (VmHWM): ${result.servicePeakRssMiB} MiB; total ${result.totalSeconds}s`);
+    console.log(`wrote bench/results/${at}.json and bench/results/throughput${suffix}.svg`);
+    const bad = runs.filter((r) => r.errors > 0 || r.consistent === false);
+    if (bad.length) {
+      console.error(`\n${bad.length} run(s) had errors or failed the consistency check:`);
+      for (const r of bad) console.error(`  ${r.case} @${r.concurrency}: errors ${r.errors}, consistent ${r.consistent} ${JSON.stringify(r.extra)}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await Promise.all(services.map((p) => p.stop(20_000)));
+    await db.drop();
+    await deleteRedisPrefix(SHARED_REDIS_URL, prefix).catch(() => {});
+  }
+}
+
+function report(r: Run): void {
+  const ratio = r.ratio === null ? '' : ` (${(r.ratio * 100).toFixed(0)}% of raw pg)`;
+  console.log(`${r.case.padEnd(16)} c=${String(r.concurrency).padEnd(4)} ${r.rps.toFixed(0).padStart(6)} req/s${ratio}  p50 ${r.latency.p50} p90 ${r.latency.p90} p99 ${r.latency.p99} max ${r.latency.max} ms  errors ${r.errors}  rss ${r.peakRssMiB ?? '–'} MiB  cpu ${r.cpu?.serviceMsPerRequest ?? '–'} ms/req (sys ${r.cpu?.serviceSystemMsPerRequest ?? '–'}), host ${r.cpu?.hostBusyPct ?? '–'}%${r.cpu?.cores ? ` ${JSON.stringify(r.cpu.cores)}` : ''}  consistent ${r.consistent}`);
+}
+
+/**
+ * Other work on a shared machine skews every figure: wait (bounded) until the host is mostly idle
+ * and record how busy it was, so the report can say so.
+ */
+async function waitForQuietHost(maxSeconds: number): Promise<{ busyPct: number; waitedSeconds: number }> {
+  const started = Date.now();
+  let busyPct = 100;
+  while (true) {
+    const a = readHostCpu();
+    await sleep(1_000);
+    const b = readHostCpu();
+    busyPct = Math.round((100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total));
+    const waited = Math.round((Date.now() - started) / 1000);
+    if (busyPct < 25 || waited >= maxSeconds) return { busyPct, waitedSeconds: waited };
+  }
+}
+
+function describeMachine() {
+  const sh = (cmd: string) => { try { return execSync(cmd, { encoding: 'utf8' }).trim(); } catch { return null; } };
+  return {
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    nproc: sh('nproc'),
+    free: sh('free -h'),
+    postgres: sh(`psql "${process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'}" -Atc "show server_version"`),
+    redis: sh(`redis-cli -u ${SHARED_REDIS_URL} info server | grep redis_version`)?.replace('redis_version:', '') ?? null,
+  };
+}
+
+/** Resident memory of all the service's processes together, KiB. */
+const rssKiB = (t: Target) => t.pids.map(readMemoryKiB).reduce((sum, m) => sum + (m?.rss ?? 0), 0);
+function cpuTimes(t: Target): { user: number; system: number } | null {
+  const all = t.pids.map(readCpuTimes);
+  if (all.some((x) => x === null)) return null;
+  return all.reduce<{ user: number; system: number }>((a, x) => ({ user: a.user + (x?.user ?? 0), system: a.system + (x?.system ?? 0) }), { user: 0, system: 0 });
+}
+
+type Cannon = { res: CannonResult; peakRssMiB: number | null; serviceCpu: { user: number; system: number } | null; hostBusyPct: number; cpuShare: Record<string, number> };
+
+/**
+ * Where the host's CPU went during a run, in cores (1.0 = one core busy all the time): the
+ * service, PostgreSQL, Redis, this benchmark process (autocannon) and anything else running.
+ */
+function cpuShare(before: Map<number, { comm: string; ms: number }>, after: Map<number, { comm: string; ms: number }>, servicePids: number[], seconds: number): Record<string, number> {
+  const share: Record<string, number> = { service: 0, postgres: 0, redis: 0, bench: 0, other: 0 };
+  for (const [pid, a] of after) {
+    const d = a.ms - (before.get(pid)?.ms ?? 0);
+    if (d <= 0) continue;
+    const k = servicePids.includes(pid) ? 'service' : pid === process.pid ? 'bench' : a.comm === 'postgres' ? 'postgres' : a.comm.startsWith('redis-server') ? 'redis' : 'other';
+    share[k] += d;
+  }
+  for (const k of Object.keys(share)) share[k] = Math.round(share[k] / seconds / 10) / 100;
+  return share;
+}
+
+/**
+ * Runs autocannon while sampling the service's resident memory every 100 ms; also measures the
+ * service's CPU time and how busy the whole host was (all cores) during the run.
+ */
+async function cannon(svc: Target, connections: number, seconds: number, request: NonNullable<Parameters<typeof autocannon>[0]['requests']>[number]): Promise<Cannon> {
+  let peak = 0;
+  const sample = () => { const rss = rssKiB(svc); if (rss > peak) peak = rss; };
+  sample();
+  const timer = setInterval(sample, 100);
+  const cpu0 = cpuTimes(svc);
+  const host0 = readHostCpu();
+  const procs0 = readAllProcessCpu();
+  const t0 = performance.now();
+  try {
+    const res = await autocannon({ url: svc.url, connections, duration: seconds, timeout: 30, requests: [request] });
+    sample();
+    const cpu1 = cpuTimes(svc);
+    const host1 = readHostCpu();
+    return {
+      res, peakRssMiB: peak ? Math.round(peak / 1024) : null,
+      serviceCpu: cpu0 && cpu1 ? { user: cpu1.user - cpu0.user, system: cpu1.system - cpu0.system } : null,
+      hostBusyPct: Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total)),
+      cpuShare: cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - t0) / 1000),
+    };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const perRequest = (ms: number | null, n: number) => (ms === null || !n ? null : Math.round((100 * ms) / n) / 100);
+
+function rowOf(name: string, c: number, k: Cannon): Run {
+  const { res } = k;
+  return {
+    case: name, concurrency: c, rps: res['2xx'] / res.duration, ratio: null,
+    latency: { p50: res.latency.p50, p90: res.latency.p90, p99: res.latency.p99, max: res.latency.max },
+    errors: res.non2xx + res.errors + res.timeouts, peakRssMiB: k.peakRssMiB, consistent: null,
+    cpu: {
+      serviceMsPerRequest: perRequest(k.serviceCpu ? k.serviceCpu.user + k.serviceCpu.system : null, res['2xx']),
+      serviceSystemMsPerRequest: perRequest(k.serviceCpu?.system ?? null, res['2xx']),
+      hostBusyPct: k.hostBusyPct, cores: k.cpuShare,
+    },
+  };
+}
+
+/** Remembers the first few unexpected responses, for the report. */
+function sampler() {
+  const samples: string[] = [];
+  return { samples, add: (status: number, body: string) => { if (samples.length < 3) samples.push(`${status} ${body.slice(0, 300)}`); } };
+}
+
+/**
+ * Which requests of a run got which answer. autocannon stops at the deadline with requests in
+ * flight: the service may still commit those, so a row is only unexpected when its request was
+ * answered with a non-2xx or never built at all.
+ */
+function ledger() {
+  let next = 0;
+  const ok = new Set<number>();
+  const failed = new Set<number>();
+  return {
+    ok, failed,
+    take: () => next++,
+    get built() { return next; },
+    /** `ids` are the request numbers found in the database for this run. */
+    compare(ids: number[]) {
+      const found = new Set(ids);
+      const missing = [...ok].filter((i) => !found.has(i));
+      const unexpected = ids.filter((i) => failed.has(i) || i >= next || !Number.isInteger(i));
+      const inFlightCommitted = ids.filter((i) => !ok.has(i) && !failed.has(i)).length;
+      return { answered2xx: ok.size, rows: ids.length, missing: missing.length, unexpected: unexpected.length, duplicates: ids.length - found.size, inFlightCommitted };
+    },
+  };
+}
+type Ledger = ReturnType<typeof ledger>;
+
+async function saleCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string, measured: boolean): Promise<Run> {
+  const l = ledger();
+  const bad = sampler();
+  const body = (i: number) => JSON.stringify({ transaction_id: `${prefix}${i}`, amount_cents: amountOf(i), customer_key: f.customerKey(i % f.customers), currency: 'USD' });
+  const k = await cannon(svc, c, seconds, {
+    method: 'POST', path: '/api/v1/track/sale',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
+    setupRequest(req, ctx) { const i = l.take(); ctx.i = i; return { ...req, body: body(i) }; },
+    onResponse(status, text, ctx) {
+      if (status === 200) l.ok.add(ctx.i as number); else { l.failed.add(ctx.i as number); bad.add(status, text); }
+    },
+  });
+  const row = rowOf('sale', c, k);
+  if (!measured) return row;
+  const check = await checkSales(db, f, prefix, l);
+  return { ...row, consistent: check.ok, extra: { check, statusCodes: k.res.statusCodeStats, unexpected: bad.samples } };
+}
+
+/**
+ * Sales of a run: a row for every 2xx and none for a failed request, no duplicate transaction,
+ * exactly one commission and one platform fee per sale, commission amounts as expected (the
+ * amount is a function of the request number, so the sum is recomputed here independently).
+ */
+async function checkSales(db: TempDatabase, f: LoadFixture, prefix: string, l: Ledger) {
+  const { rows } = await db.pool.query<{ transaction_id: string; commissions: number; fees: number; commission_cents: string | null }>(
+    `select s.transaction_id, count(c.id)::int as commissions, count(pf.id)::int as fees, sum(c.amount_cents) as commission_cents
+       from sale s left join commission c on c.sale_id = s.id left join platform_fee pf on pf.sale_id = s.id
+      where s.program_id = $1 and s.transaction_id like $2 group by s.id`,
+    [f.programId, `${prefix}%`],
+  );
+  const ids = rows.map((r) => Number(r.transaction_id.slice(prefix.length)));
+  const expectedCents = ids.reduce((sum, i) => sum + expectedCommission(amountOf(i), RATE_BPS), 0);
+  const gotCents = rows.reduce((sum, r) => sum + Number(r.commission_cents ?? 0), 0);
+  const notOneCommission = rows.filter((r) => r.commissions !== 1 || r.fees !== 1).length;
+  const cmp = l.compare(ids);
+  const ok = cmp.missing === 0 && cmp.unexpected === 0 && cmp.duplicates === 0 && notOneCommission === 0 && gotCents === expectedCents;
+  return { ok, ...cmp, notOneCommission, commissionCents: gotCents, expectedCommissionCents: expectedCents };
+}
+
+async function refundCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string, targets: string[], offset: number): Promise<Run> {
+  const l = ledger();
+  const deductions = new Map<number, number>();
+  let skipped = 0;
+  const bad = sampler();
+  const k = await cannon(svc, c, seconds, {
+    method: 'POST', path: '/api/v1/track/refund',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
+    setupRequest(req, ctx) {
+      const i = l.take();
+      ctx.i = i;
+      return { ...req, body: JSON.stringify({ transaction_id: targets[(offset + i) % targets.length], refund_amount_cents: REFUND_CENTS, refund_id: `${prefix}${i}`, reason: 'refund' }) };
+    },
+    onResponse(status, text, ctx) {
+      const i = ctx.i as number;
+      if (status !== 200) { l.failed.add(i); bad.add(status, text); return; }
+      const b = JSON.parse(text);
+      if (b.status === 'refunded' || b.status === 'reversed') { l.ok.add(i); deductions.set(i, b.deductionAmount); } else { skipped++; l.failed.add(i); }
+    },
+  });
+  await waitForNotificationsDelivered(db, 60_000);
+  const { rows: mineRows } = await db.pool.query<{ refund_id: string; deduction_cents: string }>(
+    `select r.refund_id, r.deduction_cents from refund r join sale s on s.id = r.sale_id where s.program_id = $1 and r.refund_id like $2`,
+    [f.programId, `${prefix}%`],
+  );
+  const cmp = l.compare(mineRows.map((r) => Number(r.refund_id.slice(prefix.length))));
+  // The deduction each 2xx reported is the one stored.
+  const wrongDeduction = mineRows.filter((r) => { const i = Number(r.refund_id.slice(prefix.length)); return deductions.has(i) && deductions.get(i) !== Number(r.deduction_cents); }).length;
+  // Cumulative invariants on every refunded sale (all runs so far): no drift, no lost update.
+  const { rows: [inv] } = await db.pool.query(
+    `select count(*)::int as sales,
+            count(*) filter (where s.refunded_cents <> rs.applied)::int as bad_refunded_total,
+            count(*) filter (where c.reversed_cents <> rs.deducted)::int as bad_deduction_sum,
+            count(*) filter (where c.reversed_cents <> case when s.refunded_cents >= s.amount_cents then c.amount_cents
+                               else (2 * c.amount_cents * s.refunded_cents + s.amount_cents) / (2 * s.amount_cents) end)::int as bad_reversal,
+            count(*) filter (where c.status <> case when s.refunded_cents >= s.amount_cents then 'reversed' else 'refunded' end)::int as bad_status
+       from sale s join commission c on c.sale_id = s.id
+       join (select sale_id, sum(applied_cents) as applied, sum(deduction_cents) as deducted from refund group by sale_id) rs on rs.sale_id = s.id
+      where s.program_id = $1`,
+    [f.programId],
+  );
+  const ok = cmp.missing === 0 && cmp.unexpected === 0 && cmp.duplicates === 0 && wrongDeduction === 0
+    && inv.bad_refunded_total === 0 && inv.bad_deduction_sum === 0 && inv.bad_reversal === 0 && inv.bad_status === 0;
+  return {
+    ...rowOf('refund', c, k), consistent: ok,
+    extra: { check: { ok, ...cmp, skipped, wrongDeduction, refundedSales: inv }, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples },
+  };
+}
+
+/** Refunds enqueue partner notifications; let them drain so they do not load the next run. */
+async function waitForNotificationsDelivered(db: TempDatabase, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { rows: [r] } = await db.pool.query(`select count(*)::int as n from notification where delivered_at is null`);
+    if (r.n === 0) return;
+    await sleep(250);
+  }
+}
+
+/**
+ * Signed Stripe checkouts: the acknowledgement rate (HTTP), then the time until every accepted
+ * event is processed into a sale (drain). Returns the two rows.
+ */
+async function webhookCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string): Promise<[Run, Run]> {
+  const l = ledger();
+  const bad = sampler();
+  const t0 = performance.now();
+  const k = await cannon(svc, c, seconds, {
+    method: 'POST', path: `/api/v1/webhooks/stripe/${f.programId}`,
+    setupRequest(req, ctx) {
+      const i = l.take();
+      ctx.i = i;
+      const d = signedStripeCheckout(f, { eventId: `evt_${prefix}${i}`, paymentIntent: `pi_${prefix}${i}`, amountCents: amountOf(i), customerKey: f.customerKey(i % f.customers) });
+      return { ...req, headers: d.headers, body: d.body };
+    },
+    onResponse(status, text, ctx) {
+      const i = ctx.i as number;
+      if (status === 200 && JSON.parse(text).duplicate === false) l.ok.add(i);
+      else { l.failed.add(i); bad.add(status, text); }
+    },
+  });
+  const tAck = performance.now();
+  let peak = k.peakRssMiB ?? 0;
+  const deadline = Date.now() + 180_000;
+  let pending = -1;
+  while (Date.now() < deadline) {
+    const { rows: [r] } = await db.pool.query(`select count(*)::int as n from webhook_event where status = 'pending'`);
+    peak = Math.max(peak, Math.round(rssKiB(svc) / 1024));
+    pending = r.n;
+    if (pending === 0) break;
+    await sleep(100);
+  }
+  const tDone = performance.now();
+  const drainSeconds = (tDone - t0) / 1000;
+  const { rows: events } = await db.pool.query<{ dedupe_key: string; status: string }>(
+    `select dedupe_key, status from webhook_event where program_id = $1 and dedupe_key like $2`,
+    [f.programId, `evt_${prefix}%`],
+  );
+  const inbox = l.compare(events.map((e) => Number(e.dedupe_key.slice(`evt_${prefix}`.length))));
+  const notProcessed = events.filter((e) => e.status !== 'processed').length;
+  const sales = await checkSales(db, f, `pi_${prefix}`, l);
+  const ok = inbox.missing === 0 && inbox.unexpected === 0 && notProcessed === 0 && sales.ok && sales.rows === events.length;
+  const check = { ok, inbox, notProcessed, sales };
+  const ack = { ...rowOf('webhook ack', c, k), consistent: ok, extra: { check, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples } };
+  const drain: Run = {
+    case: 'webhook drained', concurrency: c, rps: events.length / drainSeconds, ratio: null,
+    latency: { p50: NaN, p90: NaN, p99: NaN, max: Math.round(tDone - t0) }, errors: pending === 0 ? 0 : pending, peakRssMiB: peak || null, consistent: ok,
+    note: 'max = ms until all processed',
+    extra: { processed: events.length - notProcessed, drainSeconds: Math.round(drainSeconds * 100) / 100, lagAfterLastAckSeconds: Math.round((tDone - tAck) / 10) / 100 },
+  };
+  return [ack, drain];
+}
+
+async function clickCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string, measured: boolean): Promise<Run> {
+  const l = ledger();
+  const bad = sampler();
+  const k = await cannon(svc, c, seconds, {
+    method: 'POST', path: '/api/v1/track/click',
+    headers: { 'content-type': 'application/json' },
+    setupRequest(req, ctx) {
+      const i = l.take();
+      ctx.i = i;
+      return { ...req, body: JSON.stringify({ affiliate_url: `https://shop.example/pricing?aff=${f.partnerCodes[i % f.partnerCodes.length]}&r=${prefix}${i}`, page_url: 'https://shop.example/pricing' }) };
+    },
+    onResponse(status, text, ctx) { if (status === 200) l.ok.add(ctx.i as number); else { l.failed.add(ctx.i as number); bad.add(status, text); } },
+  });
+  const row = rowOf('click', c, k);
+  if (!measured) return row;
+  const { rows } = await db.pool.query<{ affiliate_url: string }>(`select affiliate_url from click where program_id = $1 and affiliate_url like $2`, [f.programId, `%&r=${prefix}%`]);
+  const cmp = l.compare(rows.map((r) => Number(r.affiliate_url.split(`&r=${prefix}`)[1])));
+  const consistent = cmp.missing === 0 && cmp.unexpected === 0 && cmp.duplicates === 0;
+  return { ...row, consistent, extra: { check: { ok: consistent, ...cmp }, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples } };
+}
+
+const hardStop = setTimeout(() => { console.error('bench exceeded 20 minutes; aborting'); process.exit(2); }, 20 * 60_000);
+hardStop.unref();
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
