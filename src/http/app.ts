@@ -7,6 +7,7 @@ import { corsHeaders } from './browser-origin.ts';
 import { trackSaleRoute } from './routes/track-sale.ts';
 import { trackRefundRoute } from './routes/track-refund.ts';
 import { trackLeadRoute } from './routes/track-lead.ts';
+import { trackBrowserLeadRoute } from './routes/track-browser-lead.ts';
 import { trackClickRoute } from './routes/track-click.ts';
 import { trackTestRoute } from './routes/track-test.ts';
 import { cliStatusRoute } from './routes/cli-status.ts';
@@ -47,6 +48,7 @@ export function createHttpApp(ctx: AppContext): H3 {
   app.get('/demo', demoPageRoute());
   app.post('/api/v1/track/click', trackClickRoute(ctx));
   app.post('/api/v1/track/lead', trackLeadRoute(ctx));
+  app.post('/api/v1/track/browser-lead', trackBrowserLeadRoute(ctx));
   app.post('/api/v1/track/sale', trackSaleRoute(ctx));
   app.post('/api/v1/track/refund', trackRefundRoute(ctx));
   app.post('/api/v1/track/test', trackTestRoute(ctx));

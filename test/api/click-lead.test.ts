@@ -5,6 +5,7 @@ let h: Harness;
 let f: Fixture;
 const click = (body: Record<string, unknown>, headers: Record<string, string> = {}) => h.request('/api/v1/track/click', { body, headers });
 const lead = (body: Record<string, unknown>, headers: Record<string, string>) => h.request('/api/v1/track/lead', { body, headers });
+const browserLead = (body: Record<string, unknown>, headers: Record<string, string>) => h.request('/api/v1/track/browser-lead', { body, headers });
 
 beforeAll(async () => {
   h = await createHarness();
@@ -90,33 +91,48 @@ describe('POST /api/v1/track/lead', () => {
     expect((await lead({ customer_key: 'x' }, bearer('trk_live_unknownunknown'))).status).toBe(401);
   });
 
-  test('browser mode: no key; program id + a click of that program + a matching Origin', async () => {
+  // Spec, Authentication rules 1 and 3: lead calls carry a bearer key; missing or malformed is 401.
+  test.each([
+    ['no Authorization header', {}],
+    ['no Authorization header, a browser Origin and a browser body', { origin: 'https://shop.example' }],
+    ['a malformed header', { authorization: 'Token abc' }],
+    ['an empty bearer', { authorization: 'Bearer ' }],
+  ])('401 unauthorized (platform envelope): %s', async (_l, headers) => {
     const c = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
-    const ok = await lead({ program_id: f.programId, customer_key: 'b-1', click_id: c.body.click_id }, { origin: 'https://www.shop.example' });
+    const r = await lead({ program_id: f.programId, customer_key: 'nokey', click_id: c.body.click_id }, headers);
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ data: null, error: { status: 401, name: expect.any(String), message: expect.any(String), details: expect.any(Object), code: 'unauthorized' } });
+  });
+});
+
+describe('POST /api/v1/track/browser-lead (tracker signup, no key)', () => {
+  test('program id + a click of that program + a matching Origin', async () => {
+    const c = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
+    const ok = await browserLead({ program_id: f.programId, customer_key: 'b-1', click_id: c.body.click_id }, { origin: 'https://www.shop.example' });
     expect(ok.status).toBe(200);
-    const bad = await lead({ program_id: f.programId, customer_key: 'b-2', click_id: c.body.click_id }, { origin: 'https://evil.example' });
+    const bad = await browserLead({ program_id: f.programId, customer_key: 'b-2', click_id: c.body.click_id }, { origin: 'https://evil.example' });
     expect(bad.status).toBe(403);
     expect(bad.body.error.code).toBe('forbidden');
-    const noOrigin = await lead({ program_id: f.programId, customer_key: 'b-3', click_id: c.body.click_id }, {});
+    const noOrigin = await browserLead({ program_id: f.programId, customer_key: 'b-3', click_id: c.body.click_id }, {});
     expect(noOrigin.status).toBe(403);
-    const noClick = await lead({ program_id: f.programId, customer_key: 'b-4' }, { origin: 'https://shop.example' });
+    const noClick = await browserLead({ program_id: f.programId, customer_key: 'b-4' }, { origin: 'https://shop.example' });
     expect(noClick.status).toBe(400);
   });
 
-  test('browser mode never rebinds an existing customer; server mode may', async () => {
+  test('a browser lead never rebinds an existing customer; a keyed lead may', async () => {
     const c1 = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
     const c2 = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
     await lead({ customer_key: 'keep', click_id: c1.body.click_id }, bearer(f.liveKey));
-    const browser = await lead({ program_id: f.programId, customer_key: 'keep', click_id: c2.body.click_id }, { origin: 'https://shop.example' });
+    const browser = await browserLead({ program_id: f.programId, customer_key: 'keep', click_id: c2.body.click_id }, { origin: 'https://shop.example' });
     expect(browser.body.click_id).toBe(c1.body.click_id);
     const server = await lead({ customer_key: 'keep', click_id: c2.body.click_id }, bearer(f.liveKey));
     expect(server.body.click_id).toBe(c2.body.click_id);
   });
 
-  test('browser mode cannot bind to another program\'s click', async () => {
+  test('cannot bind to another program\'s click', async () => {
     const other = await createProgramFixture(h, { domain: 'shop.example' });
     const c = await click({ affiliate_url: `https://shop.example/?aff=${other.partnerCode}` });
-    const r = await lead({ program_id: f.programId, customer_key: 'x-1', click_id: c.body.click_id }, { origin: 'https://shop.example' });
+    const r = await browserLead({ program_id: f.programId, customer_key: 'x-1', click_id: c.body.click_id }, { origin: 'https://shop.example' });
     expect(r.status).toBe(400);
   });
 });

@@ -131,7 +131,7 @@ test('POST /api/v1/track/sale', () => run(jsonPost('/api/v1/track/sale', validSa
 test('POST /api/v1/track/refund', () => run(jsonPost('/api/v1/track/refund', validRefund, fc.option(auth, { nil: null }).map((a) => withAuth(a)))));
 test('POST /api/v1/track/click', () => run(jsonPost('/api/v1/track/click', validClick, fc.option(printable, { nil: null }).map((o): Record<string, string> => (o === null ? {} : { origin: o })))));
 test('POST /api/v1/track/lead (server mode)', () => run(jsonPost('/api/v1/track/lead', validLead, auth.map((a) => withAuth(a)))));
-test('POST /api/v1/track/lead (browser mode, no key)', () => run(jsonPost('/api/v1/track/lead', validBrowserLead,
+test('POST /api/v1/track/browser-lead (no key)', () => run(jsonPost('/api/v1/track/browser-lead', validBrowserLead,
   fc.constantFrom('http://localhost:3000', 'https://evil.example', 'null', '', 'not a url').map((origin): Record<string, string> => (origin ? { origin } : {})))));
 test('POST /api/v1/track/test', () => run(jsonPost('/api/v1/track/test', validTest, fc.option(auth, { nil: null }).chain((a) =>
   fc.constantFrom('http://localhost:3000', 'https://evil.example', '').map((origin) => withAuth(a, origin ? { origin } : {}))))));

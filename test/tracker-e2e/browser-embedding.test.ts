@@ -90,7 +90,7 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
     // The API base defaults to the script's origin: our server, answered with CORS for the merchant's origin.
     expect(answers).toEqual([
       { url: `${base}/api/v1/track/click`, status: 200, allowOrigin: merchant.url },
-      { url: `${base}/api/v1/track/lead`, status: 200, allowOrigin: merchant.url },
+      { url: `${base}/api/v1/track/browser-lead`, status: 200, allowOrigin: merchant.url },
     ]);
     expect(merchant.requests.filter((r) => r.path.startsWith('/api/'))).toEqual([]);
     expect(consoleErrors).toEqual([]);
@@ -106,7 +106,7 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
     expect(await signupOnPage(page, 'user-apibase', 'a@example.com')).toMatchObject({ success: true, click_id: clickId });
     expect(await callTracker(page, 'trackTest', { via: 'api base' })).toMatchObject({ success: true, data: { test_mode: true } });
 
-    expect(answers).toEqual(['click', 'lead', 'test'].map((kind) => ({ url: `${apiBase}/api/v1/track/${kind}`, status: 200, allowOrigin: base })));
+    expect(answers).toEqual(['click', 'browser-lead', 'test'].map((kind) => ({ url: `${apiBase}/api/v1/track/${kind}`, status: 200, allowOrigin: base })));
     expect(await rows(h).clicks(f.programId)).toMatchObject([{ id: clickId, partner: f.partnerId }]);
     expect(await rows(h).customers(f.programId)).toMatchObject([{ customerKey: 'user-apibase', click: clickId }]);
     expect(consoleErrors).toEqual([]);
@@ -131,7 +131,7 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
     const lead = await foreign.evaluate(async ([url, programId, click]) => {
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ program_id: programId, customer_key: 'thief', click_id: click }) });
       return { status: res.status, code: ((await res.json()) as { error: { code: string } }).error.code };
-    }, ['/api/v1/track/lead', f.programId, clickId] as const);
+    }, ['/api/v1/track/browser-lead', f.programId, clickId] as const);
     await foreignContext.close();
     expect(lead).toEqual({ status: 403, code: 'forbidden' });
     expect(await rows(h).clicks(f.programId)).toHaveLength(1);

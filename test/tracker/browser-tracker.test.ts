@@ -151,11 +151,11 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
     await visit(page, `${app.site.url}/landing?aff=partner1`);
     expect(await call(page, 'signup', '', 'a@example.com')).toMatchObject({ rejected: 'TypeError' });
     expect(await call(page, 'signup')).toMatchObject({ rejected: 'TypeError' });
-    expect(app.site.calls('/api/v1/track/lead')).toEqual([]);
+    expect(app.site.calls('/api/v1/track/browser-lead')).toEqual([]);
 
     // Called right after landing: waits for the click call, so it binds the new click.
     expect(await call(page, 'signup', 'user_42', 'a@example.com')).toEqual({ success: true, customer_id: 1 });
-    const [lead] = app.site.calls('/api/v1/track/lead');
+    const [lead] = app.site.calls('/api/v1/track/browser-lead');
     expect(lead.headers.authorization).toBeUndefined();
     expect(lead.headers.origin).toBe(app.site.url);
     expect(lead.json).toEqual({
@@ -186,8 +186,8 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
     await visit(page, `${app.site.url}/landing?aff=partner1`);
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id=clk_1'));
     expect(await call(page, 'signup', 'user_42', 'a@example.com')).toEqual({ success: true, customer_id: 1 });
-    expect(apiCalls(app.api).map((c) => c.path)).toEqual(['/api/v1/track/click', '/api/v1/track/lead']);
-    expect(app.api.calls('/api/v1/track/lead')[0].headers.origin).toBe(app.site.url);
+    expect(apiCalls(app.api).map((c) => c.path)).toEqual(['/api/v1/track/click', '/api/v1/track/browser-lead']);
+    expect(app.api.calls('/api/v1/track/browser-lead')[0].headers.origin).toBe(app.site.url);
     expect(apiCalls(app.site)).toEqual([]);
   });
 

@@ -48,7 +48,7 @@ export async function startTrackerSite(): Promise<TrackerSite> {
       clicks += 1;
       return { body: { success: true, click_id: `clk_${clicks}`, partner_code: aff, cookie_window_days: state.clickWindowDays } };
     });
-    server.on('POST', '/api/v1/track/lead', () => (state.leadStatus === 200
+    server.on('POST', '/api/v1/track/browser-lead', () => (state.leadStatus === 200
       ? { body: { success: true, customer_id: 1 } }
       : { status: state.leadStatus, body: { data: null, error: { status: state.leadStatus, name: 'Error', message: 'nope', details: {}, code: 'internal_error' } } }));
     server.on('POST', '/api/v1/track/test', (req) => ({ body: { success: true, received: req.json } }));

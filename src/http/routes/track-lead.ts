@@ -3,15 +3,15 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import type { LeadJob } from '../../core/jobs.ts';
 import type { LeadResult } from '../../core/bind-lead.ts';
-import { authenticate, enforceRateLimit, keyWarnings, type RequestAuth } from '../auth.ts';
-import { checkBrowserOrigin } from '../browser-origin.ts';
+import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
 import { recordTestEvent } from './track-test.ts';
 
 const id = z.string().trim().min(1).max(255);
-const common = {
+/** Fields shared by the keyed lead and the keyless browser lead. */
+export const leadFields = {
   customer_key: id.nullable().optional(),
   email: z.string().trim().max(320).nullable().optional(),
   click_id: id.nullable().optional(),
@@ -19,44 +19,35 @@ const common = {
   additional_data: z.record(z.string(), z.unknown()).nullable().optional(),
   visitor_id: z.string().max(255).nullable().optional(),
 };
+export const leadIdField = id;
 const atLeastOne = (b: { customer_key?: string | null; click_id?: string | null }) => !!(b.customer_key || b.click_id);
 const oneMsg = { message: 'customer_key or click_id is required', path: ['customer_key'] };
-export const serverLeadSchema = z.strictObject(common).refine(atLeastOne, oneMsg);
-/** Browser mode (tracker `signup`): no key; the program id and a click of that program are required. */
-export const browserLeadSchema = z.strictObject({ ...common, program_id: z.number().int().positive(), customer_key: id, click_id: id });
+export const serverLeadSchema = z.strictObject(leadFields).refine(atLeastOne, oneMsg);
 
 /** SHA-256 of the normalised address; the address itself is never stored. */
 export function hashEmail(email: string | null | undefined): string | null {
   return email ? createHash('sha256').update(email.trim().toLowerCase()).digest('hex') : null;
 }
 
-/** POST /api/v1/track/lead (bearer = server mode; no Authorization header = browser mode). */
+/**
+ * POST /api/v1/track/lead: bearer key only (spec, Authentication rules 1 and 3: a missing or
+ * malformed header is 401 `unauthorized`). Keyless browser leads use /api/v1/track/browser-lead.
+ */
 export function trackLeadRoute(ctx: AppContext) {
   return route(ctx, async (event) => {
-    const raw = event.req.headers.has('authorization') ? null : 'browser';
-    let auth: RequestAuth | null = null;
-    let programId: number;
-    let body: z.infer<typeof serverLeadSchema>;
-    if (raw === 'browser') {
-      const b = validate(browserLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
-      programId = (await checkBrowserOrigin(ctx, event, b.program_id)).id;
-      body = b;
-    } else {
-      auth = await authenticate(ctx, event);
-      await enforceRateLimit(ctx, auth);
-      body = validate(serverLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
-      programId = auth.programId;
-    }
-    if (auth?.mode === 'test') {
+    const auth = await authenticate(ctx, event);
+    await enforceRateLimit(ctx, auth);
+    const body = validate(serverLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
+    if (auth.mode === 'test') {
       // Test traffic never touches production data: a test key's lead is a test event.
-      return { ...(await recordTestEvent(ctx, programId, { lead: { customer_key: body.customer_key ?? null, click_id: body.click_id ?? null, event_name: body.event_name ?? null } })), ...keyWarnings(auth) };
+      return { ...(await recordTestEvent(ctx, auth.programId, { lead: { customer_key: body.customer_key ?? null, click_id: body.click_id ?? null, event_name: body.event_name ?? null } })), ...keyWarnings(auth) };
     }
     const job: LeadJob = {
-      kind: 'lead', programId, customerKey: body.customer_key ?? null, clickId: body.click_id ?? null,
+      kind: 'lead', programId: auth.programId, customerKey: body.customer_key ?? null, clickId: body.click_id ?? null,
       emailHash: hashEmail(body.email), eventName: body.event_name ?? null, additionalData: body.additional_data ?? null,
-      browser: raw === 'browser', receivedAt: ctx.clock().toISOString(),
+      browser: false, receivedAt: ctx.clock().toISOString(),
     };
     const r = (await runJob(ctx, job)) as LeadResult;
-    return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId, ...(auth ? keyWarnings(auth) : {}) };
+    return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId, ...keyWarnings(auth) };
   });
 }

@@ -130,7 +130,7 @@ function start(w: TrackerWindow): void {
           log('signup not sent:', allowed ? 'no click id' : 'no consent');
           return null;
         }
-        return post('/api/v1/track/lead', {
+        return post('/api/v1/track/browser-lead', {
           program_id: programId,
           customer_key: customerKey,
           email,

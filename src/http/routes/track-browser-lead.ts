@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import type { LeadJob } from '../../core/jobs.ts';
+import type { LeadResult } from '../../core/bind-lead.ts';
+import { checkBrowserOrigin } from '../browser-origin.ts';
+import { readJson } from '../read-json.ts';
+import { route, runJob } from '../route.ts';
+import { validate } from '../validate.ts';
+import { hashEmail, leadFields, leadIdField } from './track-lead.ts';
+
+/** The tracker's `signup`: no key; the program id and a click of that program are required. */
+export const browserLeadSchema = z.strictObject({ ...leadFields, program_id: z.number().int().positive(), customer_key: leadIdField, click_id: leadIdField });
+
+/**
+ * POST /api/v1/track/browser-lead: the keyless lead of the browser tracker. The program key never
+ * reaches the browser (spec, Authentication rule 7), so the request's Origin must match the
+ * program's domain, and a browser lead never rebinds an existing customer.
+ */
+export function trackBrowserLeadRoute(ctx: AppContext) {
+  return route(ctx, async (event) => {
+    const body = validate(browserLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
+    const programId = (await checkBrowserOrigin(ctx, event, body.program_id)).id;
+    const job: LeadJob = {
+      kind: 'lead', programId, customerKey: body.customer_key, clickId: body.click_id,
+      emailHash: hashEmail(body.email), eventName: body.event_name ?? null, additionalData: body.additional_data ?? null,
+      browser: true, receivedAt: ctx.clock().toISOString(),
+    };
+    const r = (await runJob(ctx, job)) as LeadResult;
+    return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId };
+  });
+}
