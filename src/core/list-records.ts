@@ -22,6 +22,13 @@ export const LISTABLE = {
   'api-keys': ApiKey, notifications: Notification, 'webhook-events': WebhookEvent, 'test-events': TestEvent, 'platform-fees': PlatformFee,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
+/** The lists whose rows have a `status` (the only ones a `status` filter applies to). */
+export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set(['commissions', 'api-keys', 'webhook-events']);
+
+/** Own keys only: `constructor` or `__proto__` is not a list. */
+export function isListableKind(name: unknown): name is ListableKind {
+  return typeof name === 'string' && Object.hasOwn(LISTABLE, name);
+}
 const HIDDEN = new Set(['keyHash', 'signingSecret']);
 
 /** camelCase entity → snake_case wire object, dates as ISO strings. */
@@ -33,10 +40,13 @@ export function toWire(entity: object): Record<string, unknown> {
 }
 
 export async function listRecords(deps: CoreDeps, programId: number, kind: ListableKind, opts: { limit: number; offset: number; status?: string }) {
+  if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list "${String(kind)}"`);
   const entity = LISTABLE[kind];
-  if (!entity) throw new AppError('not_found', `Unknown list "${kind}"`);
   const where: Record<string, unknown> = { program: programId };
-  if (opts.status) where.status = opts.status;
+  if (opts.status !== undefined) {
+    if (!STATUS_LISTS.has(kind)) throw new AppError('invalid_request', `The ${kind} list has no status; status filters apply to: ${[...STATUS_LISTS].join(', ')}`, { field: 'status' });
+    where.status = opts.status;
+  }
   const rows = await deps.em.fork().find(entity as never, where as never, { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never });
   return rows.map((r) => toWire(r as object));
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import type { NormalisedEvent, WebhookProvider } from './jobs.ts';
@@ -7,6 +8,34 @@ import { Sale } from './entities/sale.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { recordSale } from './record-sale.ts';
 import { applyRefund } from './apply-refund.ts';
+import { isDataError } from './data-error.ts';
+
+/** Width of the inbox's and the jobs' identifier columns (varchar(255)). */
+const ID_COLUMN_CHARS = 255;
+
+/**
+ * Over-long provider ids still deduplicate: a longer key is replaced by its digest (unique in
+ * practice, stable across redeliveries), never truncated into a collision with another event.
+ */
+export function storableDedupeKey(key: string): string {
+  return key.length <= ID_COLUMN_CHARS ? key : `sha256-${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/**
+ * Why a signed event's jobs could not be stored (an id or a metadata value longer than its
+ * column), or null. Such an event is kept in the inbox as `ignored` with this reason: retrying
+ * would fail the same way forever.
+ */
+export function unstorableJobsReason(event: NormalisedEvent): string | null {
+  for (const job of event.jobs) {
+    for (const [field, value] of Object.entries(job)) {
+      if (field !== 'refundReason' && typeof value === 'string' && value.length > ID_COLUMN_CHARS) {
+        return `unstorable_${field}: longer than ${ID_COLUMN_CHARS} characters`;
+      }
+    }
+  }
+  return null;
+}
 
 export type StoredWebhook = { inboxId: number; duplicate: boolean; status: WebhookEventStatus };
 
@@ -17,8 +46,15 @@ export type StoredWebhook = { inboxId: number; duplicate: boolean; status: Webho
 export async function storeWebhookEvent(deps: CoreDeps, input: {
   provider: WebhookProvider; programId: number; event: NormalisedEvent; payload: unknown; receivedAt: Date;
 }): Promise<StoredWebhook> {
-  const key = { provider: input.provider, program: input.programId, dedupeKey: input.event.dedupeKey };
-  const status: WebhookEventStatus = input.event.ignoredReason ? 'ignored' : 'pending';
+  const unstorable = input.event.ignoredReason ? null : unstorableJobsReason(input.event);
+  const event: NormalisedEvent = {
+    ...input.event,
+    dedupeKey: storableDedupeKey(input.event.dedupeKey),
+    eventType: input.event.eventType.slice(0, ID_COLUMN_CHARS),
+    ...(unstorable ? { jobs: [], ignoredReason: unstorable } : {}),
+  };
+  const key = { provider: input.provider, program: input.programId, dedupeKey: event.dedupeKey };
+  const status: WebhookEventStatus = event.ignoredReason ? 'ignored' : 'pending';
   // Insert first, no lookup: redeliveries are rare and the unique key decides. A plain statement,
   // not `em.insert`: the ORM walks every key of the two JSON documents before writing them, which
   // was a third of the acknowledgement's CPU (the webhook hot path, see `npm run bench`).
@@ -26,8 +62,8 @@ export async function storeWebhookEvent(deps: CoreDeps, input: {
     const [row] = await deps.em.fork().execute<Array<{ id: number }>>(
       `insert into webhook_event (provider, program_id, dedupe_key, event_type, payload, normalised, status, outcome, error, attempts, received_at, processed_at)
        values (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, null, ?, 0, ?, ?) returning id`,
-      [input.provider, input.programId, input.event.dedupeKey, input.event.eventType, JSON.stringify(input.payload ?? null), JSON.stringify(input.event),
-        status, input.event.ignoredReason ?? null, input.receivedAt, status === 'ignored' ? input.receivedAt : null],
+      [input.provider, input.programId, event.dedupeKey, event.eventType, JSON.stringify(input.payload ?? null), JSON.stringify(event),
+        status, event.ignoredReason ?? null, input.receivedAt, status === 'ignored' ? input.receivedAt : null],
     );
     return { inboxId: row.id, duplicate: false, status };
   } catch (err) {
@@ -61,6 +97,12 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
           // Most checkouts are not referred: their sale event ends without a sale, and waiting for
           // one would only fill the failed list. Same answer as the API's refund of an unknown sale.
           outcome.push({ kind: 'error', code: 'not_found', message: 'The sale event of this transaction was processed without recording a sale' });
+          continue;
+        }
+        if (isDataError(err)) {
+          // A value the database refuses fails identically on every retry: a final outcome.
+          deps.log.warn({ inboxId, err: (err as Error).message }, 'webhook job holds a value that cannot be stored');
+          outcome.push({ kind: 'error', code: 'invalid_request', message: 'A value of this event cannot be stored' });
           continue;
         }
         if (!(err instanceof AppError)) throw err;

@@ -1,10 +1,11 @@
 import type { H3Event } from 'h3';
 import { AppError } from '../core/errors.ts';
+import { describeJsonProblem, findUnstorableJson } from '../core/storable-json.ts';
 
 /**
  * Reads a JSON request body: 415 unless `application/json`, 413 past `limit` bytes (counted while
- * streaming, so a missing or lying Content-Length does not help), 400 for malformed JSON or a
- * non-object body.
+ * streaming, so a missing or lying Content-Length does not help), 400 for malformed JSON, a
+ * non-object body, or a string or nesting PostgreSQL cannot store (`storable-json.ts`).
  */
 export async function readJson(event: H3Event, limit: number): Promise<Record<string, unknown>> {
   const type = event.req.headers.get('content-type') ?? '';
@@ -19,6 +20,10 @@ export async function readJson(event: H3Event, limit: number): Promise<Record<st
     throw new AppError('invalid_request', 'Request body is not valid JSON');
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new AppError('invalid_request', 'Request body must be a JSON object');
+  // Before any schema or queue sees it: a NUL, a lone surrogate or 10k-deep nesting is the
+  // caller's error (400 naming the field), never a database or serialiser failure (500/503).
+  const problem = findUnstorableJson(value);
+  if (problem) throw new AppError('invalid_request', describeJsonProblem(problem), { field: problem.path || null, problem: problem.problem });
   return value as Record<string, unknown>;
 }
 

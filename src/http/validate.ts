@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 
 /** Parses with a zod schema; failures become 400 `invalid_request` listing each bad field. */
@@ -9,3 +9,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
   const first = issues[0];
   throw new AppError('invalid_request', `${first.field ? `${first.field}: ` : ''}${first.message}`, { issues });
 }
+
+/** Largest row id (PostgreSQL `int`/`serial`): a larger number can name no row, and comparing it with an int column is a database error. */
+export const MAX_ROW_ID = 2_147_483_647;
+export const rowId = z.number().int().positive().max(MAX_ROW_ID);

@@ -9,6 +9,7 @@ import { processWebhookEvent, markWebhookFailed, findStalePendingWebhooks } from
 import { deliverNotification, findUndeliveredNotifications } from '../core/deliver-notification.ts';
 import { approveDueCommissions } from '../core/approve-commission.ts';
 import type { JobContext } from './job-queue.ts';
+import { isDataError } from '../core/data-error.ts';
 
 /** What a track job returns through the queue: the use-case result, or an expected error. */
 export type TrackOutcome = { ok: true; result: unknown } | { ok: false; error: SerializedAppError };
@@ -29,6 +30,12 @@ export async function runTrackJob(ctx: AppContext, job: TrackJob): Promise<Track
     }
   } catch (err) {
     if (err instanceof AppError) return { ok: false, error: err.toJSON() };
+    if (isDataError(err)) {
+      // The request holds a value PostgreSQL refuses: the caller's error, the same on every
+      // attempt, so an answer (400) rather than a retry and a 503 "retrying is safe".
+      ctx.log.warn({ kind: job.kind, err: (err as Error).message }, 'job input cannot be stored');
+      return { ok: false, error: new AppError('invalid_request', 'A value in this request cannot be stored').toJSON() };
+    }
     throw err;
   }
 }

@@ -181,3 +181,6 @@ export const lemonSqueezyKit: ProviderKit = {
     return lemonSqueezyEvent('license_key_created', { type: 'license-keys', id: lemonSqueezyId(unique()), attributes: { status: 'active', test_mode: false } });
   },
 };
+
+/** Every webhook provider's kit: typed by the provider list, so a new provider needs its kit here. */
+export const PROVIDER_KITS: Record<WebhookProvider, ProviderKit> = { stripe: stripeKit, paddle: paddleKit, lemonsqueezy: lemonSqueezyKit };

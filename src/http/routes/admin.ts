@@ -9,14 +9,14 @@ import {
   connectProvider, createPartner, createProgram, partnerCreateSchema, programCreateSchema, programToJson, programUpdateSchema, updateProgram,
 } from '../../core/programs.ts';
 import { issueApiKey, retireApiKey, rotateApiKey } from '../../core/api-keys.ts';
-import { LISTABLE, getPartnerAccount, listRecords, toWire, type ListableKind } from '../../core/list-records.ts';
+import { LISTABLE, getPartnerAccount, isListableKind, listRecords, toWire } from '../../core/list-records.ts';
 import { approveCommission, markCommissionPaid } from '../../core/approve-commission.ts';
 import { markWithdrawalPaid, openWithdrawal } from '../../core/withdrawals.ts';
 import { resetWebhookEventsForReplay } from '../../core/webhook-inbox.ts';
 import { webhookJobOptions } from '../../workers/processors.ts';
 import { readJson } from '../read-json.ts';
 import { route, json } from '../route.ts';
-import { validate } from '../validate.ts';
+import { MAX_ROW_ID, rowId, validate } from '../validate.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest();
 
@@ -33,7 +33,7 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
   const body = async (event: H3Event) => (event.req.headers.get('content-length') === '0' ? {} : readJson(event, ctx.config.BODY_LIMIT_BYTES));
   const num = (event: H3Event, name: string) => {
     const v = Number(event.context.params?.[name]);
-    if (!Number.isSafeInteger(v) || v <= 0) throw new AppError('invalid_request', `${name} must be a positive integer`);
+    if (!Number.isSafeInteger(v) || v <= 0 || v > MAX_ROW_ID) throw new AppError('invalid_request', `${name} must be a positive integer`);
     return v;
   };
   const on = (method: 'get' | 'post' | 'patch' | 'put', path: string, fn: (e: H3Event) => Promise<object | Response>) =>
@@ -83,16 +83,16 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
     return { connected: true, provider: r.provider, program_id: r.programId, webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}` };
   });
   on('post', '/programs/:id/webhook-events/replay', async (e) => {
-    const { id } = validate(z.strictObject({ id: z.number().int().positive().optional() }), await body(e));
+    const { id } = validate(z.strictObject({ id: rowId.optional() }), await body(e));
     const ids = await resetWebhookEventsForReplay(ctx.deps(), num(e, 'id'), id);
     for (const inboxId of ids) await ctx.queue.add('webhook', { kind: 'webhook', inboxId }, webhookJobOptions(ctx, inboxId, true));
     return { replayed: ids };
   });
   on('get', '/programs/:id/:list', async (e) => {
-    const kind = e.context.params?.list as ListableKind;
-    if (!(kind in LISTABLE)) throw new AppError('not_found', `Unknown list; one of: ${Object.keys(LISTABLE).join(', ')}`);
+    const kind = e.context.params?.list;
+    if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list; one of: ${Object.keys(LISTABLE).join(', ')}`);
     const q = validate(z.object({
-      limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0), status: z.string().max(32).optional(),
+      limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0), status: z.string().regex(/^[a-z_]{1,32}$/, 'status is a lower-case word').optional(),
     }), Object.fromEntries(e.url.searchParams));
     return { [kind]: await listRecords(ctx.deps(), num(e, 'id'), kind, q) };
   });

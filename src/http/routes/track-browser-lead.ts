@@ -5,11 +5,11 @@ import type { LeadResult } from '../../core/bind-lead.ts';
 import { checkBrowserOrigin } from '../browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
-import { validate } from '../validate.ts';
+import { rowId, validate } from '../validate.ts';
 import { hashEmail, leadFields, leadIdField } from './track-lead.ts';
 
 /** The tracker's `signup`: no key; the program id and a click of that program are required. */
-export const browserLeadSchema = z.strictObject({ ...leadFields, program_id: z.number().int().positive(), customer_key: leadIdField, click_id: leadIdField });
+export const browserLeadSchema = z.strictObject({ ...leadFields, program_id: rowId, customer_key: leadIdField, click_id: leadIdField });
 
 /**
  * POST /api/v1/track/browser-lead: the keyless lead of the browser tracker. The program key never

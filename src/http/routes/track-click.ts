@@ -22,7 +22,9 @@ export function trackClickRoute(ctx: AppContext) {
     const body = validate(clickSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const aff = new URL(body.affiliate_url).searchParams.get('aff')?.trim();
     if (!aff) throw new AppError('invalid_request', 'affiliate_url must contain the aff query parameter', { field: 'affiliate_url' });
-    if (aff.length > 64) throw new AppError('not_found', `No partner with referral code "${aff.slice(0, 64)}…"`, { field: 'aff' });
+    // Referral codes are 2-64 of [A-Za-z0-9_-] (partner schema): anything else names no partner,
+    // and a decoded `%00` must not reach the database.
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(aff)) throw new AppError('not_found', `No partner with referral code "${aff.slice(0, 64).replace(/[^\x20-\x7e]/g, '?')}"`, { field: 'aff' });
     const job: ClickJob = {
       kind: 'click', partnerCode: aff, affiliateUrl: body.affiliate_url, pageUrl: body.page_url ?? null,
       referrerUrl: body.referrer_url || null, existingClickId: body.existing_click_id ?? null,

@@ -6,11 +6,11 @@ import { authenticate, enforceRateLimit } from '../auth.ts';
 import { checkBrowserOrigin } from '../browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
-import { validate } from '../validate.ts';
+import { validate, rowId } from '../validate.ts';
 import { renderSale } from './track-sale.ts';
 
 export const testEventSchema = z.strictObject({
-  program_id: z.number().int().positive().optional(),
+  program_id: rowId.optional(),
   data: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 

@@ -7,7 +7,9 @@ import { storeWebhookEvent } from '../../core/webhook-inbox.ts';
 import { settingsCache } from '../../core/settings-cache.ts';
 import { webhookJobOptions } from '../../workers/processors.ts';
 import { readLimited } from '../read-json.ts';
+import { describeJsonProblem, findUnstorableJson, toStorableJson } from '../../core/storable-json.ts';
 import { route } from '../route.ts';
+import { MAX_ROW_ID } from '../validate.ts';
 
 const WEBHOOK_BODY_LIMIT = 1_048_576;
 
@@ -20,7 +22,7 @@ export function webhookRoute(ctx: AppContext) {
   return route(ctx, async (event: H3Event) => {
     const provider = event.context.params?.provider as WebhookProvider;
     const programId = Number(event.context.params?.programId);
-    if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) || !Number.isSafeInteger(programId) || programId <= 0) {
+    if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) || !Number.isSafeInteger(programId) || programId <= 0 || programId > MAX_ROW_ID) {
       throw new AppError('not_found', 'Unknown webhook endpoint');
     }
     const connection = await ctx.db.em.fork().findOne(ProviderConnection, { program: programId, provider }, { cache: settingsCache.provider(programId, provider) });
@@ -34,8 +36,14 @@ export function webhookRoute(ctx: AppContext) {
       log.warn({ reason: verified.reason }, 'webhook signature rejected');
       throw new AppError('invalid_signature', 'Webhook signature verification failed', { reason: verified.reason });
     }
-    const normalised = adapter.normalise(verified.event, { programId, receivedAt: now.toISOString() });
-    const stored = await storeWebhookEvent(ctx.deps(), { provider, programId, event: normalised, payload: verified.event, receivedAt: now });
+    // A signed event is the provider's, and it is kept: NUL and lone surrogates (which PostgreSQL
+    // cannot store) become U+FFFD before the inbox write. Only nesting past the fixed depth is
+    // refused (400), since nothing could walk it safely.
+    const problem = findUnstorableJson(verified.event);
+    if (problem?.problem === 'too_deep') throw new AppError('invalid_request', describeJsonProblem(problem), { field: problem.path || null, problem: problem.problem });
+    const payload = problem ? toStorableJson(verified.event) : verified.event;
+    const normalised = adapter.normalise(payload, { programId, receivedAt: now.toISOString() });
+    const stored = await storeWebhookEvent(ctx.deps(), { provider, programId, event: normalised, payload, receivedAt: now });
     if (stored.status === 'pending') {
       try {
         await ctx.queue.add('webhook', { kind: 'webhook', inboxId: stored.inboxId }, webhookJobOptions(ctx, stored.inboxId));
