@@ -1,6 +1,7 @@
-import { pino, type Logger as PinoLogger } from 'pino';
+import type { Logger as PinoLogger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
+import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/orm.ts';
 import type { NotificationSender } from './core/deliver-notification.ts';
@@ -30,7 +31,7 @@ export type AppContext = {
 export type ContextOverrides = { clock?: Clock; notificationSender?: NotificationSender; log?: PinoLogger; migrate?: boolean };
 
 export async function createAppContext(config: Config, o: ContextOverrides = {}): Promise<AppContext> {
-  const log = o.log ?? pino({ level: config.LOG_LEVEL, redact: ['*.authorization', '*.signingSecret', '*.signing_secret', '*.key', '*.apiKey'] });
+  const log = o.log ?? createLogger(config);
   const clock = o.clock ?? (() => new Date());
   const db = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolMax: config.DB_POOL_MAX });
   if (o.migrate !== false) {

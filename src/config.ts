@@ -2,8 +2,13 @@ import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+export const ROLES = ['serve', 'http', 'worker', 'migrate'] as const;
+export type Role = (typeof ROLES)[number];
+
 /** Environment variables, read once at start. A bad value stops the process with a clear message. */
 export const configSchema = z.object({
+  /** Process role when `node src/main.ts` gets no role argument (`npm start`). */
+  ROLE: z.enum(ROLES, { error: `ROLE must be one of: ${ROLES.join(', ')}` }).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   /** PostgreSQL URL; unset = embedded PGlite under DATA_DIR. */
@@ -27,6 +32,10 @@ export const configSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   DOCS_URL: z.url().default('https://github.com/partner-conversion-tracker#api-keys'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (log collectors). */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  /** Port of the worker role's /healthz and /readyz listener; unset = no listener. */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Create a demo program with keys on first start in embedded mode. */
   DEMO_SEED: bool.default(true),
   /** Trust X-Forwarded-For for the client address (behind a proxy). */

@@ -2,34 +2,38 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from 'h3';
-import { loadConfig, type Config } from './config.ts';
+import { loadConfig, ROLES, type Config, type Role } from './config.ts';
+import { lockDataDir } from './lock-data-dir.ts';
 import { createAppContext, type AppContext } from './app-context.ts';
 import { createHttpApp } from './http/app.ts';
 import { startWorkers } from './workers/processors.ts';
 import { createDb, migrate } from './core/orm.ts';
 import { seedDemoProgram } from './demo-seed.ts';
 
-const ROLES = ['serve', 'http', 'worker', 'migrate'] as const;
-type Role = (typeof ROLES)[number];
-
 /**
- * Entry point: `node src/main.ts <role>`.
+ * Entry point: `node src/main.ts [role]` (or `ROLE=<role>`).
  * - serve (default): HTTP and workers in one process.
  * - http / worker: one side only, to scale each out on many machines (needs REDIS_URL).
  * - migrate: apply database migrations and exit.
  */
 async function main(): Promise<void> {
-  const role = (process.argv[2] ?? process.env.ROLE ?? 'serve') as Role;
-  if (!ROLES.includes(role)) throw new Error(`Unknown role "${role}"; use one of: ${ROLES.join(', ')}`);
   const config = loadConfig();
+  const role = resolveRole(process.argv[2], config.ROLE);
+  if ((role === 'http' || role === 'worker') && (!config.REDIS_URL || !config.DATABASE_URL)) {
+    throw new Error(`Role "${role}" needs DATABASE_URL and REDIS_URL: the embedded database and queue only work inside one "serve" process`);
+  }
+  // Embedded PGlite is single-process: hold DATA_DIR for our whole life (released on exit).
+  const unlock = config.DATABASE_URL || config.DATA_DIR.startsWith('memory:') ? null : await lockDataDir(config.DATA_DIR, role, {
+    onCompromised: (err) => { console.error(`lost the lock on ${config.DATA_DIR} (${err.message}); exiting to protect the data`); process.exit(1); },
+  });
   if (role === 'migrate') {
     const db = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
     const applied = await migrate(db);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
     await db.orm.close();
+    await unlock?.();
     return;
   }
-  if (role !== 'serve' && !config.REDIS_URL) throw new Error(`Role "${role}" needs REDIS_URL (and DATABASE_URL): the embedded queue only works inside one "serve" process`);
   if (!config.DATABASE_URL) config.ADMIN_TOKEN ??= embeddedAdminToken(config);
 
   const ctx = await createAppContext(config);
@@ -51,6 +55,7 @@ async function main(): Promise<void> {
     await server?.close();
     await workers?.stop();
     await ctx.close();
+    await unlock?.();
     ctx.log.info('shutdown complete');
     process.exit(0);
   };
@@ -58,8 +63,18 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** The role argument, else ROLE, else `serve`; both given and different is a mistake, not a choice. */
+function resolveRole(arg: string | undefined, fromEnv: Role | undefined): Role {
+  if (arg === undefined) return fromEnv ?? 'serve';
+  if (!(ROLES as readonly string[]).includes(arg)) throw new Error(`Unknown role "${arg}"; use one of: ${ROLES.join(', ')}`);
+  if (fromEnv && fromEnv !== arg) throw new Error(`The role argument "${arg}" contradicts ROLE=${fromEnv}; give one of them`);
+  return arg as Role;
+}
+
 /** Embedded mode without ADMIN_TOKEN: a random token kept in the data dir (the admin CLI reads it). */
 function embeddedAdminToken(config: Config): string {
+  // An in-memory database lives as long as this process: so does its token.
+  if (config.DATA_DIR.startsWith('memory:')) return randomBytes(24).toString('base64url');
   const file = join(config.DATA_DIR, 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(config.DATA_DIR, { recursive: true });
