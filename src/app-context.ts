@@ -11,6 +11,7 @@ import { createBullQueue } from './workers/bullmq-queue.ts';
 import { createProviderAdapters } from './providers/registry.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createKeyCache, type KeyCache } from './http/key-cache.ts';
+import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
 
 /** Everything built once per process and passed down explicitly (no globals). */
 export type AppContext = {
@@ -23,6 +24,8 @@ export type AppContext = {
   rateLimiter: RateLimiter;
   keyCache: KeyCache;
   notificationSender: NotificationSender;
+  /** This context's Prometheus registry and metrics (served at /metrics). */
+  metrics: Metrics;
   /** Fresh core dependencies with their own EntityManager fork. */
   deps(): CoreDeps;
   close(): Promise<void>;
@@ -50,12 +53,14 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     // In-app notifications are the stored rows themselves; delivery here means "published".
     async send(n) { log.info({ notificationId: n.id, kind: n.kind, programId: n.program, partnerId: n.partnerId }, 'notification delivered'); },
   };
+  const metrics = createMetrics();
+  const events = moneyEventsOf(metrics);
   const ctx: AppContext = {
-    config, db, queue, log, clock, notificationSender,
+    config, db, queue, log, clock, notificationSender, metrics,
     providers: createProviderAdapters(),
     rateLimiter: createRateLimiter(redis, config.QUEUE_PREFIX, log),
     keyCache: createKeyCache(5_000),
-    deps: () => ({ em: db.em.fork(), clock, log }),
+    deps: () => ({ em: db.em.fork(), clock, log, events }),
     async close() {
       await queue.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -18,6 +18,10 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   /** Bearer token of the admin API; unset = admin API disabled (the CLI still works). */
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  /** Bearer token of GET /metrics (Prometheus); unset = metrics endpoint disabled. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** Also serve /metrics alone on this port (the worker role has no other listener). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('tracker'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),

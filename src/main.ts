@@ -6,6 +6,7 @@ import { loadConfig, ROLES, type Config, type Role } from './config.ts';
 import { lockDataDir } from './lock-data-dir.ts';
 import { createAppContext, type AppContext } from './app-context.ts';
 import { createHttpApp } from './http/app.ts';
+import { createMetricsApp } from './http/routes/metrics.ts';
 import { startWorkers } from './workers/processors.ts';
 import { createDb, migrate } from './core/orm.ts';
 import { seedDemoProgram } from './demo-seed.ts';
@@ -43,6 +44,11 @@ async function main(): Promise<void> {
     await server.ready();
     ctx.log.info({ url: server.url, role }, 'HTTP server listening');
   }
+  const metricsServer = config.METRICS_PORT ? serve(createMetricsApp(ctx), { port: config.METRICS_PORT, hostname: config.HOST, silent: true, gracefulShutdown: false }) : null;
+  if (metricsServer) {
+    await metricsServer.ready();
+    ctx.log.info({ url: metricsServer.url }, 'metrics listener ready');
+  }
   if (!config.DATABASE_URL && config.DEMO_SEED) await printDemo(ctx, server?.url ?? `http://localhost:${config.PORT}/`);
 
   let stopping = false;
@@ -53,6 +59,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => { ctx.log.error('graceful shutdown timed out; exiting'); process.exit(1); }, 30_000);
     force.unref();
     await server?.close();
+    await metricsServer?.close();
     await workers?.stop();
     await ctx.close();
     await unlock?.();

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import type { CoreDeps } from './deps.ts';
+import type { CoreDeps, MoneyEvents } from './deps.ts';
 import type { RefundJob } from './jobs.ts';
 import { AppError, RetryableError } from './errors.ts';
 import { computeReversal } from './money.ts';
@@ -31,7 +31,9 @@ export type RefundResult =
  */
 export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
   if (job.test) return testRefund(deps, job);
-  return deps.em.fork().transactional(async (em) => {
+  // Reported once the transaction committed (a rolled-back refund moved no money).
+  let moved = null as Parameters<MoneyEvents['refundApplied']>[0] | null;
+  const result = await deps.em.fork().transactional(async (em): Promise<RefundResult> => {
     const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!sale) {
       // Paddle refunds (adjustments) carry no test flag of their own: the sale they name decides.
@@ -66,6 +68,8 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       requestedCents: plan.requestedCents, appliedCents: applied, deductionCents: 0,
       reason: job.refundReason || job.reason, source: job.retryIfSaleMissing ? 'provider' : 'api', createdAt: now,
     });
+    const money = { provider: sale.provider ?? null, currency: sale.currency, refundedCents: applied, deductionCents: 0 };
+    moved = money;
     if (!commission) {
       await em.flush();
       return noCommission();
@@ -78,6 +82,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       alreadyReversedCents: commission.reversedCents,
     });
     const status = sale.refundedCents >= sale.amountCents ? 'reversed' : 'refunded';
+    money.deductionCents = deduction;
     commission.reversedCents += deduction;
     commission.status = status;
     commission.reason = job.refundReason || job.reason || commission.reason;
@@ -105,6 +110,8 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       commissionId: commission.id, notificationIds: notes.map((n) => n.id),
     };
   });
+  if (moved) deps.events?.refundApplied(moved);
+  return result;
 }
 
 type RefundPlan =

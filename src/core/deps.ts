@@ -11,7 +11,16 @@ export type Logger = {
   error(obj: object, msg?: string): void;
 };
 
+/**
+ * Money moved by a committed use-case, reported for monitoring (the metrics module implements it;
+ * absent in tests that call use-cases directly). Amounts are minor units of `currency`, per event.
+ */
+export type MoneyEvents = {
+  saleRecorded(e: { provider: string | null; currency: string; amountCents: number; commissionCents: number | null }): void;
+  refundApplied(e: { provider: string | null; currency: string; refundedCents: number; deductionCents: number }): void;
+};
+
 /** What every use-case receives. `em` is a fork owned by the caller (one per job or request). */
-export type CoreDeps = { em: EntityManager; clock: Clock; log: Logger };
+export type CoreDeps = { em: EntityManager; clock: Clock; log: Logger; events?: MoneyEvents };
 
 export const DAY_MS = 86_400_000;

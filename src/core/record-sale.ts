@@ -36,7 +36,9 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
   if (job.test) return recordTestSale(deps, job, currency as Currency);
   if (!job.transactionId || !job.amountCents) throw new AppError('invalid_request', 'transaction_id and amount_cents are required');
   try {
-    return await deps.em.fork().transactional((em) => recordLiveSale({ ...deps, em }, job, currency as Currency));
+    const result = await deps.em.fork().transactional((em) => recordLiveSale({ ...deps, em }, job, currency as Currency));
+    if (result.kind === 'attributed') deps.events?.saleRecorded({ provider: job.provider, currency, amountCents: job.amountCents, commissionCents: result.commissionCents });
+    return result;
   } catch (err) {
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
     // The transaction id was already recorded (a retry, or a concurrent call that committed first):

@@ -16,6 +16,7 @@ import { registerAdminRoutes } from './routes/admin.ts';
 import { healthz, readyz } from './routes/health.ts';
 import { trackerScriptRoute } from './routes/tracker-script.ts';
 import { demoPageRoute } from './routes/demo-page.ts';
+import { metricsRoute } from './routes/metrics.ts';
 
 /** The HTTP application: every route, one error renderer, a request id and an access log. */
 export function createHttpApp(ctx: AppContext): H3 {
@@ -35,7 +36,11 @@ export function createHttpApp(ctx: AppContext): H3 {
     },
     onResponse(response, event) {
       response.headers.set('x-request-id', event.context.requestId as string);
-      const ms = Math.round((performance.now() - (event.context.startedAt as number)) * 10) / 10;
+      const elapsed = performance.now() - (event.context.startedAt as number);
+      // The route pattern, never the raw path: ids in paths would make a series per request.
+      const pattern = event.context.matchedRoute?.route ?? 'unmatched';
+      ctx.metrics.httpDuration.observe({ method: event.req.method, route: pattern, status: response.status }, elapsed / 1000);
+      const ms = Math.round(elapsed * 10) / 10;
       const entry = { reqId: event.context.requestId, method: event.req.method, path: event.url.pathname, status: response.status, ms, programId: event.context.programId };
       if (response.status >= 500) ctx.log.warn(entry, 'request failed');
       else ctx.log.info(entry, 'request');
@@ -46,6 +51,7 @@ export function createHttpApp(ctx: AppContext): H3 {
   app.get('/readyz', readyz(ctx));
   app.get('/tracker.js', trackerScriptRoute(ctx));
   app.get('/demo', demoPageRoute());
+  app.get('/metrics', metricsRoute(ctx));
   app.post('/api/v1/track/click', trackClickRoute(ctx));
   app.post('/api/v1/track/lead', trackLeadRoute(ctx));
   app.post('/api/v1/track/browser-lead', trackBrowserLeadRoute(ctx));

@@ -44,6 +44,7 @@ export function keyWarnings(auth: RequestAuth): { warnings?: Array<Record<string
 export async function enforceRateLimit(ctx: AppContext, auth: RequestAuth): Promise<void> {
   const d = await ctx.rateLimiter.hit(`key${auth.keyId}`, auth.rateLimitPerMinute, ctx.clock());
   if (!d.allowed) {
+    ctx.metrics.rateLimited.inc({ limiter: 'api_key' });
     throw new AppError('rate_limited', `Rate limit of ${auth.rateLimitPerMinute} requests per minute exceeded`, {}, { retry_after_seconds: d.retryAfterSeconds });
   }
 }

@@ -22,7 +22,10 @@ export async function checkBrowserOrigin(ctx: AppContext, event: H3Event, progra
   if (!ok) throw new AppError('forbidden', 'Origin does not match the program domain', { origin });
   const ip = event.req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() ?? 'direct';
   const d = await ctx.rateLimiter.hit(`browser${program.id}-${ctx.config.TRUST_PROXY ? ip : 'all'}`, program.rateLimitPerMinute, ctx.clock());
-  if (!d.allowed) throw new AppError('rate_limited', 'Too many requests', {}, { retry_after_seconds: d.retryAfterSeconds });
+  if (!d.allowed) {
+    ctx.metrics.rateLimited.inc({ limiter: 'browser' });
+    throw new AppError('rate_limited', 'Too many requests', {}, { retry_after_seconds: d.retryAfterSeconds });
+  }
   return program;
 }
 

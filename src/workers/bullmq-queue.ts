@@ -127,6 +127,10 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     async ping() {
       try { return (await producer.ping()) === 'PONG'; } catch { return false; }
     },
+    async counts(name) {
+      const c = await queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed');
+      return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
+    },
     async closeWorkers() {
       await Promise.all(workers.map((w) => w.close()));
     },

@@ -13,6 +13,9 @@ export type JobOptions = {
 };
 
 export type JobContext = { attempt: number; final: boolean };
+
+/** Jobs of one queue by state (metrics); `failed` holds jobs that used up their attempts. */
+export type QueueCounts = { waiting: number; active: number; delayed: number; failed: number };
 export type JobHandler = (job: Job, ctx: JobContext) => Promise<unknown>;
 
 /** Thrown by `addAndWait` when the result did not arrive in time (the job may still complete). */
@@ -43,6 +46,7 @@ export interface JobQueue {
   /** Starts consuming a queue (worker role). */
   process(queue: QueueName, handler: JobHandler, concurrency: number): void;
   ping(): Promise<boolean>;
+  counts(queue: QueueName): Promise<QueueCounts>;
   /** Stops taking jobs and waits for the running ones to finish. */
   closeWorkers(): Promise<void>;
   close(): Promise<void>;

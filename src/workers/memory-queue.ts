@@ -5,7 +5,7 @@ import {
 } from './job-queue.ts';
 
 type Entry = { id: string; job: Job; attempts: number; backoffMs: number; attempt: number; done: Promise<unknown>; settle: (ok: boolean, v: unknown) => void };
-type Lane = { handler?: JobHandler; concurrency: number; running: number; ready: Entry[] };
+type Lane = { handler?: JobHandler; concurrency: number; running: number; ready: Entry[]; delayed: number; failed: number };
 
 /**
  * In-process queue for embedded mode: same contract and retry semantics as the BullMQ one
@@ -22,7 +22,7 @@ export function createMemoryQueue(): JobQueue {
 
   const lane = (name: QueueName) => {
     let l = lanes.get(name);
-    if (!l) lanes.set(name, (l = { concurrency: 1, running: 0, ready: [] }));
+    if (!l) lanes.set(name, (l = { concurrency: 1, running: 0, ready: [], delayed: 0, failed: 0 }));
     return l;
   };
   const busy = () => timers.size > 0 || [...lanes.values()].some((l) => l.running > 0 || (l.handler && l.ready.length > 0));
@@ -37,8 +37,9 @@ export function createMemoryQueue(): JobQueue {
       l.handler(e.job, { attempt: e.attempt, final }).then(
         (v) => { e.settle(true, v); forget(e); },
         (err) => {
-          if (final) { e.settle(false, err); forget(e); return; }
-          const t = setTimeout(() => { timers.delete(t); l.ready.push(e); pump(name); }, e.backoffMs * 2 ** (e.attempt - 1));
+          if (final) { l.failed++; e.settle(false, err); forget(e); return; }
+          l.delayed++;
+          const t = setTimeout(() => { timers.delete(t); l.delayed--; l.ready.push(e); pump(name); }, e.backoffMs * 2 ** (e.attempt - 1));
           timers.add(t);
         },
       ).finally(() => {
@@ -81,6 +82,8 @@ export function createMemoryQueue(): JobQueue {
       pump(name);
     },
     async ping() { return !closed; },
+    // `failed` counts final failures since start: this queue keeps no failed jobs around.
+    async counts(name) { const l = lane(name); return { waiting: l.ready.length, active: l.running, delayed: l.delayed, failed: l.failed }; },
     async closeWorkers() {
       closed = true;
       if (busy()) await new Promise<void>((resolve) => { idle = resolve; });

@@ -8,8 +8,9 @@ import { recordClick } from '../core/record-click.ts';
 import { processWebhookEvent, markWebhookFailed, findStalePendingWebhooks } from '../core/webhook-inbox.ts';
 import { deliverNotification, findUndeliveredNotifications } from '../core/deliver-notification.ts';
 import { approveDueCommissions } from '../core/approve-commission.ts';
-import type { JobContext } from './job-queue.ts';
+import type { JobContext, QueueName } from './job-queue.ts';
 import { isDataError } from '../core/data-error.ts';
+import { instrumentJobHandler } from '../metrics/create-metrics.ts';
 
 /** What a track job returns through the queue: the use-case result, or an expected error. */
 export type TrackOutcome = { ok: true; result: unknown } | { ok: false; error: SerializedAppError };
@@ -86,9 +87,10 @@ async function handle(ctx: AppContext, job: Job, jc: JobContext): Promise<unknow
  */
 export function startWorkers(ctx: AppContext): { stop(): Promise<void> } {
   const c = ctx.config.WORKER_CONCURRENCY;
-  ctx.queue.process('track', (job, jc) => handle(ctx, job, jc), c);
-  ctx.queue.process('webhook', (job, jc) => handle(ctx, job, jc), Math.max(1, Math.ceil(c / 2)));
-  ctx.queue.process('notify', (job, jc) => handle(ctx, job, jc), 4);
+  const handler = (queue: QueueName) => instrumentJobHandler(ctx.metrics, queue, (job, jc) => handle(ctx, job, jc));
+  ctx.queue.process('track', handler('track'), c);
+  ctx.queue.process('webhook', handler('webhook'), Math.max(1, Math.ceil(c / 2)));
+  ctx.queue.process('notify', handler('notify'), 4);
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return;

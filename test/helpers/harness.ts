@@ -7,6 +7,7 @@ import { createAppContext, type AppContext } from '../../src/app-context.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { startWorkers } from '../../src/workers/processors.ts';
 import type { INotification } from '../../src/core/entities/notification.ts';
+import type { NotificationSender } from '../../src/core/deliver-notification.ts';
 
 /**
  * A real service for one test file: its own database (a fresh PostgreSQL database when
@@ -28,7 +29,10 @@ export type Harness = {
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** `notificationSender` replaces the recording one (then `sent` stays empty). */
+export type HarnessOptions = { notificationSender?: NotificationSender };
+
+export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const id = randomBytes(5).toString('hex');
   const baseUrl = process.env.DATABASE_URL;
   let dbName: string | null = null;
@@ -61,7 +65,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const ctx = await createAppContext(config, {
     clock: () => clock.now,
     log: pino({ level: config.LOG_LEVEL }),
-    notificationSender: { async send(n) { sent.push(n); } },
+    notificationSender: opts.notificationSender ?? { async send(n) { sent.push(n); } },
   });
   const workers = startWorkers(ctx);
   const app = createHttpApp(ctx);

@@ -34,6 +34,7 @@ export function webhookRoute(ctx: AppContext) {
     const verified = await adapter.verify(raw, event.req.headers, connection.signingSecret, now);
     if (!verified.ok) {
       log.warn({ reason: verified.reason }, 'webhook signature rejected');
+      ctx.metrics.webhooksRejected.inc({ provider });
       throw new AppError('invalid_signature', 'Webhook signature verification failed', { reason: verified.reason });
     }
     // A signed event is the provider's, and it is kept: NUL and lone surrogates (which PostgreSQL
@@ -52,6 +53,7 @@ export function webhookRoute(ctx: AppContext) {
         log.warn({ inboxId: stored.inboxId, err: (err as Error).message }, 'webhook stored but not enqueued; sweeper will retry');
       }
     }
+    ctx.metrics.webhooksReceived.inc({ provider, result: stored.duplicate ? 'duplicate' : stored.status });
     log.info({ inboxId: stored.inboxId, eventType: normalised.eventType, duplicate: stored.duplicate, status: stored.status, ignored: normalised.ignoredReason }, 'webhook received');
     return { received: true, id: stored.inboxId, duplicate: stored.duplicate, status: stored.status };
   });

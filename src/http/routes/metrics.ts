@@ -1,0 +1,32 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { H3, type H3Event } from 'h3';
+import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { refreshGauges } from '../../metrics/refresh-gauges.ts';
+import { route } from '../route.ts';
+
+const sha = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * GET /metrics: the Prometheus exposition of this process, guarded by its own bearer token
+ * (METRICS_TOKEN, never an API or admin key: a scraper's credential should read metrics and
+ * nothing else). Unset = disabled. The queue, inbox and outbox gauges are read now.
+ */
+export function metricsRoute(ctx: AppContext) {
+  return route(ctx, async (event: H3Event) => {
+    const token = ctx.config.METRICS_TOKEN;
+    const given = /^Bearer (.+)$/.exec(event.req.headers.get('authorization') ?? '')?.[1];
+    if (!token || !given || !timingSafeEqual(sha(token), sha(given))) {
+      throw new AppError('unauthorized', token ? 'Invalid metrics token' : 'Metrics are disabled; set METRICS_TOKEN');
+    }
+    await refreshGauges(ctx);
+    return new Response(await ctx.metrics.registry.metrics(), { headers: { 'content-type': ctx.metrics.registry.contentType } });
+  });
+}
+
+/** The listener of METRICS_PORT: /metrics alone, for the worker role (which serves no API). */
+export function createMetricsApp(ctx: AppContext): H3 {
+  const app = new H3();
+  app.get('/metrics', metricsRoute(ctx));
+  return app;
+}
