@@ -34,6 +34,10 @@ export const configSchema = z.object({
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Lifetime of a dashboard or portal sign-in. */
+  SESSION_TTL_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(12),
+  /** Lifetime of a partner invite link. */
+  INVITE_TTL_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(72),
   DOCS_URL: z.url().default('https://github.com/partner-conversion-tracker#api-keys'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (log collectors). */

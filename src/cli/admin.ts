@@ -13,8 +13,10 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
   partners:create PROGRAM --code CODE --name NAME [--email EMAIL]
   partners:account PROGRAM PARTNER              balance per currency, ledger, withdrawals
+  partners:invite PROGRAM PARTNER               one-time portal invite link (expires after INVITE_TTL_HOURS)
   list PROGRAM KIND [--limit N] [--offset N] [--status S]
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
+             provider-connections
   commissions:approve PROGRAM ID | commissions:pay PROGRAM ID
   withdrawals:open PROGRAM PARTNER --currency USD --amount-cents N | withdrawals:pay PROGRAM ID
   providers:connect PROGRAM stripe|paddle|lemonsqueezy --secret-env VAR   (or the secret on stdin)
@@ -94,6 +96,7 @@ const commands: Record<string, () => Promise<unknown>> = {
   'keys:retire': () => call('POST', `/programs/${need(2)[0]}/keys/${args[1]}/retire`, values['rotate-by'] ? { rotate_by: values['rotate-by'] } : {}),
   'keys:rotate': () => call('POST', `/programs/${need(2)[0]}/keys/${args[1]}/rotate`, values['grace-days'] ? { grace_days: Number(values['grace-days']) } : {}),
   'partners:create': () => call('POST', `/programs/${need(1)[0]}/partners`, flags()),
+  'partners:invite': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/invites`),
   'partners:account': () => call('GET', `/programs/${need(2)[0]}/partners/${args[1]}/account`),
   list: () => call('GET', `/programs/${need(2)[0]}/${args[1]}?${new URLSearchParams(flags() as Record<string, string>)}`),
   'commissions:approve': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/approve`),

@@ -15,11 +15,13 @@ import { PlatformFee } from './entities/platform-fee.ts';
 import { PartnerBalance } from './entities/partner-balance.ts';
 import { BalanceEntry } from './entities/balance-entry.ts';
 import { Withdrawal } from './entities/withdrawal.ts';
+import { ProviderConnection } from './entities/provider-connection.ts';
 
 /** What the admin API and CLI can list per program. Key hashes and secrets are never included. */
 export const LISTABLE = {
   clicks: Click, customers: Customer, sales: Sale, commissions: Commission, refunds: Refund, partners: Partner,
   'api-keys': ApiKey, notifications: Notification, 'webhook-events': WebhookEvent, 'test-events': TestEvent, 'platform-fees': PlatformFee,
+  'provider-connections': ProviderConnection,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
 /** The lists whose rows have a `status` (the only ones a `status` filter applies to). */
@@ -29,7 +31,11 @@ export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set(['commissions', '
 export function isListableKind(name: unknown): name is ListableKind {
   return typeof name === 'string' && Object.hasOwn(LISTABLE, name);
 }
-const HIDDEN = new Set(['keyHash', 'signingSecret']);
+const HIDDEN = new Set(['keyHash', 'signingSecret', 'passwordHash', 'tokenHash', 'csrfToken']);
+/** The lists whose rows name a payment provider (the only ones a `provider` filter applies to). */
+export const PROVIDER_LISTS: ReadonlySet<ListableKind> = new Set(['sales', 'webhook-events']);
+/** Large documents left out of lists; one webhook event's payload is read on its own. */
+const LIST_EXCLUDES: Partial<Record<ListableKind, string[]>> = { 'webhook-events': ['payload', 'normalised'] };
 
 /** camelCase entity → snake_case wire object, dates as ISO strings. */
 export function toWire(entity: object): Record<string, unknown> {
@@ -39,7 +45,8 @@ export function toWire(entity: object): Record<string, unknown> {
   ]));
 }
 
-export async function listRecords(deps: CoreDeps, programId: number, kind: ListableKind, opts: { limit: number; offset: number; status?: string }) {
+/** A page of a program's records, newest first, optionally filtered by status or provider. */
+export async function listRecords(deps: CoreDeps, programId: number, kind: ListableKind, opts: { limit: number; offset: number; status?: string; provider?: string }) {
   if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list "${String(kind)}"`);
   const entity = LISTABLE[kind];
   const where: Record<string, unknown> = { program: programId };
@@ -47,7 +54,13 @@ export async function listRecords(deps: CoreDeps, programId: number, kind: Lista
     if (!STATUS_LISTS.has(kind)) throw new AppError('invalid_request', `The ${kind} list has no status; status filters apply to: ${[...STATUS_LISTS].join(', ')}`, { field: 'status' });
     where.status = opts.status;
   }
-  const rows = await deps.em.fork().find(entity as never, where as never, { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never });
+  if (opts.provider !== undefined) {
+    if (!PROVIDER_LISTS.has(kind)) throw new AppError('invalid_request', `The ${kind} list has no provider; provider filters apply to: ${[...PROVIDER_LISTS].join(', ')}`, { field: 'provider' });
+    where.provider = opts.provider;
+  }
+  const rows = await deps.em.fork().find(entity as never, where as never, {
+    limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never, exclude: (LIST_EXCLUDES[kind] ?? []) as never,
+  });
   return rows.map((r) => toWire(r as object));
 }
 

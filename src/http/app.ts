@@ -13,6 +13,9 @@ import { trackTestRoute } from './routes/track-test.ts';
 import { cliStatusRoute } from './routes/cli-status.ts';
 import { webhookRoute } from './routes/webhook.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
+import { registerAdminDashboardRoutes } from './routes/admin-dashboard.ts';
+import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerPartnerRoutes } from './routes/partner.ts';
 import { healthz, readyz } from './routes/health.ts';
 import { trackerScriptRoute } from './routes/tracker-script.ts';
 import { demoPageRoute } from './routes/demo-page.ts';
@@ -61,6 +64,9 @@ export function createHttpApp(ctx: AppContext): H3 {
   app.options('/api/v1/track/**', (event) => new Response(null, { status: 204, headers: corsHeaders(event) }));
   app.get('/api/v1/cli/status', cliStatusRoute(ctx));
   app.post('/api/v1/webhooks/:provider/:programId', webhookRoute(ctx));
+  registerAdminDashboardRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerSessionRoutes(app, ctx);
+  registerPartnerRoutes(app, ctx);
   return app;
 }

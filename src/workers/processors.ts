@@ -1,3 +1,4 @@
+import { deleteStaleSessions } from '../core/sessions.ts';
 import type { AppContext } from '../app-context.ts';
 import type { Job, TrackJob } from '../core/jobs.ts';
 import { AppError, type SerializedAppError } from '../core/errors.ts';
@@ -108,6 +109,7 @@ export function startWorkers(ctx: AppContext): { stop(): Promise<void> } {
       }
       await enqueueNotifications(ctx, await findUndeliveredNotifications(ctx.deps(), cutoff));
       await approveDueCommissions(ctx.deps());
+      await deleteStaleSessions(ctx.deps());
     } catch (err) {
       ctx.log.warn({ err: (err as Error).message }, 'sweep failed; will retry next interval');
     } finally {

@@ -14,9 +14,11 @@ import { Notification } from './notification.ts';
 import { PlatformFee } from './platform-fee.ts';
 import { WebhookEvent } from './webhook-event.ts';
 import { ProviderConnection } from './provider-connection.ts';
+import { Session } from './session.ts';
+import { PartnerInvite } from './partner-invite.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
   Program, ApiKey, Partner, Click, Customer, Sale, TestEvent, Commission, Refund, PartnerBalance,
-  BalanceEntry, Withdrawal, Notification, PlatformFee, WebhookEvent, ProviderConnection,
+  BalanceEntry, Withdrawal, Notification, PlatformFee, WebhookEvent, ProviderConnection, Session, PartnerInvite,
 ];

@@ -19,6 +19,8 @@ export const Notification = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     createdAt: p.datetime(),
     deliveredAt: p.datetime().nullable(),
+    /** Set when the partner marked it read in the portal. */
+    readAt: p.datetime().nullable(),
   },
 });
 export type INotification = InferEntity<typeof Notification>;

@@ -10,6 +10,8 @@ export const Partner = defineEntity({
     code: p.string().unique(),
     name: p.string(),
     email: p.string().nullable(),
+    /** Portal password (bcrypt), set through an invite; null until the partner accepts one. */
+    passwordHash: p.string().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

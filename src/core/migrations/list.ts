@@ -1,5 +1,6 @@
 // Every migration, in order. Listed explicitly (no folder globbing) so the same list runs from
 // source on Node's type stripping, in tests and in production.
 import { Migration20261122023611_initial } from './Migration20261122023611_initial.ts';
+import { Migration20261123091142_portal } from './Migration20261123091142_portal.ts';
 
-export const MIGRATIONS = [Migration20261122023611_initial];
+export const MIGRATIONS = [Migration20261122023611_initial, Migration20261123091142_portal];

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
@@ -17,19 +16,11 @@ import { webhookJobOptions } from '../../workers/processors.ts';
 import { readJson } from '../read-json.ts';
 import { route, json } from '../route.ts';
 import { MAX_ROW_ID, rowId, validate } from '../validate.ts';
+import { requireOperator } from '../session-auth.ts';
 
-const sha = (s: string) => createHash('sha256').update(s).digest();
-
-/** The admin API (the spec's "dashboard"), guarded by the ADMIN_TOKEN bearer. */
+/** The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session. */
 export function registerAdminRoutes(app: H3, ctx: AppContext): void {
   const P = '/api/v1/admin';
-  const guard = (event: H3Event) => {
-    const token = ctx.config.ADMIN_TOKEN;
-    const given = /^Bearer (.+)$/.exec(event.req.headers.get('authorization') ?? '')?.[1];
-    if (!token || !given || !timingSafeEqual(sha(token), sha(given))) {
-      throw new AppError('unauthorized', token ? 'Invalid admin token' : 'The admin API is disabled; set ADMIN_TOKEN');
-    }
-  };
   const body = async (event: H3Event) => (event.req.headers.get('content-length') === '0' ? {} : readJson(event, ctx.config.BODY_LIMIT_BYTES));
   const num = (event: H3Event, name: string) => {
     const v = Number(event.context.params?.[name]);
@@ -37,7 +28,7 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
     return v;
   };
   const on = (method: 'get' | 'post' | 'patch' | 'put', path: string, fn: (e: H3Event) => Promise<object | Response>) =>
-    app[method](`${P}${path}`, route(ctx, async (e) => { guard(e); return fn(e); }));
+    app[method](`${P}${path}`, route(ctx, async (e) => { await requireOperator(ctx, e); return fn(e); }));
 
   on('post', '/programs', async (e) => json({ program: programToJson(await createProgram(ctx.deps(), validate(programCreateSchema, await body(e)))) }, 201));
   on('get', '/programs', async () => ({ programs: (await ctx.db.em.fork().find(Program, {}, { orderBy: { id: 'asc' } })).map(programToJson) }));
@@ -92,7 +83,7 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
     const kind = e.context.params?.list;
     if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list; one of: ${Object.keys(LISTABLE).join(', ')}`);
     const q = validate(z.object({
-      limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0), status: z.string().regex(/^[a-z_]{1,32}$/, 'status is a lower-case word').optional(),
+      limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0), status: z.string().regex(/^[a-z_]{1,32}$/, 'status is a lower-case word').optional(), provider: z.string().regex(/^[a-z_]{1,32}$/, 'provider is a lower-case word').optional(),
     }), Object.fromEntries(e.url.searchParams));
     return { [kind]: await listRecords(ctx.deps(), num(e, 'id'), kind, q) };
   });

@@ -1,0 +1,84 @@
+import type { CoreDeps } from './deps.ts';
+import { AppError } from './errors.ts';
+import { Partner } from './entities/partner.ts';
+import { Program } from './entities/program.ts';
+import { Commission, type CommissionStatus } from './entities/commission.ts';
+import { Sale } from './entities/sale.ts';
+import { Notification, type NotificationKind } from './entities/notification.ts';
+import { PartnerBalance } from './entities/partner-balance.ts';
+import { Withdrawal } from './entities/withdrawal.ts';
+
+// Everything here is read through the signed-in partner's own id: the partner API never takes a
+// program or partner id from the request, so a partner cannot name someone else's data.
+
+/** Notification kinds a partner sees (the advertiser's manual-review warnings are not theirs). */
+export const PARTNER_NOTIFICATION_KINDS: NotificationKind[] = ['partner_commission_refunded'];
+
+export type Page = { limit: number; offset: number };
+
+/** The partner and the program they refer for. @throws AppError `not_found`. */
+export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
+  const em = deps.em.fork();
+  const partner = await em.findOne(Partner, { id: partnerId });
+  if (!partner) throw new AppError('not_found', 'No such partner');
+  const program = await em.findOneOrFail(Program, { id: partner.program });
+  return {
+    partner: { id: partner.id, code: partner.code, name: partner.name, email: partner.email ?? null },
+    program: { id: program.id, name: program.name, domain: program.domain ?? null, commission_rate_bps: program.commissionRateBps, cookie_duration_days: program.cookieDurationDays },
+  };
+}
+
+/** The partner's commissions, newest first, with the sale amount and any refund reason. */
+export async function listPartnerCommissions(deps: CoreDeps, partnerId: number, page: Page & { status?: CommissionStatus }) {
+  const em = deps.em.fork();
+  const where = { partner: partnerId, ...(page.status ? { status: page.status } : {}) };
+  const [rows, total] = await em.findAndCount(Commission, where, { limit: page.limit, offset: page.offset, orderBy: { id: 'desc' } });
+  const sales = new Map((await em.find(Sale, { id: { $in: rows.map((c) => c.sale) } }, { fields: ['id', 'amountCents', 'refundedCents', 'transactionId'] })).map((s) => [s.id, s]));
+  return {
+    total,
+    commissions: rows.map((c) => ({
+      id: c.id, status: c.status, currency: c.currency, amount_cents: c.amountCents, reversed_cents: c.reversedCents,
+      net_cents: c.amountCents - c.reversedCents, rate_bps: c.rateBps, reason: c.reason ?? null,
+      sale_amount_cents: sales.get(c.sale)?.amountCents ?? null, sale_refunded_cents: sales.get(c.sale)?.refundedCents ?? null,
+      created_at: c.createdAt.toISOString(), credited_at: c.creditedAt?.toISOString() ?? null, paid_at: c.paidAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** Balance per currency (credited commissions less deductions and payouts) and the payouts. */
+export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
+  const em = deps.em.fork();
+  const [balances, withdrawals] = await Promise.all([
+    em.find(PartnerBalance, { partner: partnerId }, { orderBy: { currency: 'asc' } }),
+    em.find(Withdrawal, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
+  ]);
+  return {
+    balances: balances.map((b) => ({ currency: b.currency, balance_cents: b.balanceCents })),
+    payouts: withdrawals.map((w) => ({
+      id: w.id, currency: w.currency, amount_cents: w.amountCents, status: w.status, created_at: w.createdAt.toISOString(), paid_at: w.paidAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** The partner's in-app notifications, newest first, with the unread count. */
+export async function listPartnerNotifications(deps: CoreDeps, partnerId: number, page: Page) {
+  const em = deps.em.fork();
+  const where = { partnerId, kind: { $in: PARTNER_NOTIFICATION_KINDS } };
+  const [[rows, total], unread] = await Promise.all([
+    em.findAndCount(Notification, where, { limit: page.limit, offset: page.offset, orderBy: { id: 'desc' } }),
+    em.count(Notification, { ...where, readAt: null }),
+  ]);
+  return {
+    total,
+    unread_count: unread,
+    notifications: rows.map((n) => ({ id: n.id, kind: n.kind, commission_id: n.commissionId ?? null, payload: n.payload, created_at: n.createdAt.toISOString(), read_at: n.readAt?.toISOString() ?? null })),
+  };
+}
+
+/** Marks the given notifications (or all when `ids` is omitted) read; returns the unread count. */
+export async function markPartnerNotificationsRead(deps: CoreDeps, partnerId: number, ids?: number[]): Promise<{ unread_count: number }> {
+  const em = deps.em.fork();
+  const where = { partnerId, kind: { $in: PARTNER_NOTIFICATION_KINDS }, readAt: null };
+  await em.nativeUpdate(Notification, ids ? { ...where, id: { $in: ids } } : where, { readAt: deps.clock() });
+  return { unread_count: await em.count(Notification, where) };
+}

@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { CoreDeps } from './deps.ts';
+import { Session, type SessionKind } from './entities/session.ts';
+
+/** A session as the HTTP edge needs it. `token` (the cookie value) only exists at creation. */
+export type ActiveSession = { id: number; kind: SessionKind; partnerId: number | null; csrfToken: string; expiresAt: Date };
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** Opens a session lasting `ttlMs`; returns the cookie value once (only its hash is stored). */
+export async function startSession(deps: CoreDeps, input: { kind: SessionKind; partnerId?: number; ttlMs: number }): Promise<ActiveSession & { token: string }> {
+  const em = deps.em.fork();
+  const now = deps.clock();
+  const token = randomBytes(32).toString('base64url');
+  const row = em.create(Session, {
+    kind: input.kind, tokenHash: hashToken(token), csrfToken: randomBytes(24).toString('base64url'),
+    partner: input.partnerId ?? null, createdAt: now, expiresAt: new Date(now.getTime() + input.ttlMs),
+  });
+  await em.flush();
+  return { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt, token };
+}
+
+/** The live session behind a cookie value, or null (unknown, ended or expired). */
+export async function findSession(deps: CoreDeps, token: string): Promise<ActiveSession | null> {
+  const row = await deps.em.fork().findOne(Session, { tokenHash: hashToken(token), endedAt: null, expiresAt: { $gt: deps.clock() } });
+  return row ? { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt } : null;
+}
+
+/** Sign-out: the session stops working at once. Unknown tokens are ignored. */
+export async function endSession(deps: CoreDeps, token: string): Promise<void> {
+  await deps.em.fork().nativeUpdate(Session, { tokenHash: hashToken(token), endedAt: null }, { endedAt: deps.clock() });
+}
+
+/** Drops sessions that expired or ended more than a day ago (called by the sweeper). */
+export async function deleteStaleSessions(deps: CoreDeps): Promise<number> {
+  const cutoff = new Date(deps.clock().getTime() - 86_400_000);
+  return deps.em.fork().nativeDelete(Session, { $or: [{ expiresAt: { $lt: cutoff } }, { endedAt: { $lt: cutoff } }] });
+}

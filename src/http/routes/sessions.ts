@@ -1,0 +1,71 @@
+import type { H3, H3Event } from 'h3';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { endSession, startSession } from '../../core/sessions.ts';
+import { acceptPartnerInvite, describePartnerInvite, verifyPartnerPassword } from '../../core/partner-invites.ts';
+import type { SessionKind } from '../../core/entities/session.ts';
+import { readJson } from '../read-json.ts';
+import { json, route } from '../route.ts';
+import { validate } from '../validate.ts';
+import { bcryptHasher } from '../password-hasher.ts';
+import { requireAdminToken, requireSession, sessionCookieHeader, sessionToken } from '../session-auth.ts';
+
+const operatorSignIn = z.strictObject({ token: z.string().min(1).max(512) });
+const partnerSignIn = z.strictObject({ login: z.string().trim().min(1).max(255), password: z.string().min(1).max(200) });
+const acceptInvite = z.strictObject({ password: z.string().max(200) });
+const INVITE_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
+
+/**
+ * Browser sessions of the dashboard (`/api/v1/dashboard/session`, the operator's admin token
+ * exchanged for a cookie) and of the partner portal (`/api/v1/partner/session`, a password set
+ * through a one-time invite at `/api/v1/partner/invites/:token`).
+ */
+export function registerSessionRoutes(app: H3, ctx: AppContext): void {
+  const body = (e: H3Event) => readJson(e, ctx.config.BODY_LIMIT_BYTES);
+  const ttlMs = () => ctx.config.SESSION_TTL_HOURS * 3_600_000;
+
+  const open = async (e: H3Event, kind: SessionKind, partnerId?: number) => {
+    const s = await startSession(ctx.deps(), { kind, partnerId, ttlMs: ttlMs() });
+    const cookie = sessionCookieHeader(ctx, e, kind, s.token, ttlMs() / 1000);
+    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 201, { 'set-cookie': cookie, 'cache-control': 'no-store' });
+  };
+  const describe = (kind: SessionKind) => route(ctx, async (e) => {
+    const s = await requireSession(ctx, e, kind);
+    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 200, { 'cache-control': 'no-store' });
+  });
+  const close = (kind: SessionKind) => route(ctx, async (e) => {
+    await requireSession(ctx, e, kind);
+    await endSession(ctx.deps(), sessionToken(e, kind) as string);
+    return json({ signed_out: true }, 200, { 'set-cookie': sessionCookieHeader(ctx, e, kind, '', 0) });
+  });
+
+  app.post('/api/v1/dashboard/session', route(ctx, async (e) => {
+    const { token } = validate(operatorSignIn, await body(e));
+    requireAdminToken(ctx, token);
+    return open(e, 'operator');
+  }));
+  app.get('/api/v1/dashboard/session', describe('operator'));
+  app.delete('/api/v1/dashboard/session', close('operator'));
+
+  app.post('/api/v1/partner/session', route(ctx, async (e) => {
+    const { login, password } = validate(partnerSignIn, await body(e));
+    const { partnerId } = await verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password);
+    return open(e, 'partner', partnerId);
+  }));
+  app.get('/api/v1/partner/session', describe('partner'));
+  app.delete('/api/v1/partner/session', close('partner'));
+
+  const inviteToken = (e: H3Event) => {
+    const t = e.context.params?.token ?? '';
+    return INVITE_TOKEN.test(t) ? t : '-'.repeat(20);
+  };
+  app.get('/api/v1/partner/invites/:token', route(ctx, async (e) => {
+    const d = await describePartnerInvite(ctx.deps(), inviteToken(e));
+    return { partner_name: d.partnerName, partner_code: d.partnerCode, expires_at: d.expiresAt.toISOString() };
+  }));
+  app.post('/api/v1/partner/invites/:token', route(ctx, async (e) => {
+    const { password } = validate(acceptInvite, await body(e));
+    const { partnerId } = await acceptPartnerInvite(ctx.deps(), bcryptHasher, inviteToken(e), password);
+    return open(e, 'partner', partnerId);
+  }));
+}

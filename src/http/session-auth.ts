@@ -1,0 +1,77 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { getCookie, type H3Event } from 'h3';
+import type { AppContext } from '../app-context.ts';
+import { AppError } from '../core/errors.ts';
+import { findSession, type ActiveSession } from '../core/sessions.ts';
+import type { SessionKind } from '../core/entities/session.ts';
+
+/** Cookie of each kind of browser session; scoped to the API paths that read it. */
+export const SESSION_COOKIES = {
+  operator: { name: 'dashboard_session', path: '/api/v1' },
+  partner: { name: 'portal_session', path: '/api/v1/partner' },
+} as const satisfies Record<SessionKind, { name: string; path: string }>;
+
+/** Header that must repeat the session's CSRF token on every write made with a session cookie. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+const sha = (s: string) => createHash('sha256').update(s).digest();
+export const sameSecret = (a: string, b: string) => timingSafeEqual(sha(a), sha(b));
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Strict (never sent on a
+ * cross-site request), Secure when the service is reached over HTTPS. Max-Age 0 deletes it.
+ */
+export function sessionCookieHeader(ctx: AppContext, event: H3Event, kind: SessionKind, value: string, maxAgeSeconds: number): string {
+  const { name, path } = SESSION_COOKIES[kind];
+  const secure = event.url.protocol === 'https:' || ctx.config.PUBLIC_BASE_URL?.startsWith('https:') ? '; Secure' : '';
+  return `${name}=${value}; Path=${path}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Strict${secure}`;
+}
+
+/** The cookie value of a session kind, if the request carries one. */
+export function sessionToken(event: H3Event, kind: SessionKind): string | undefined {
+  const v = getCookie(event, SESSION_COOKIES[kind].name);
+  return v && /^[A-Za-z0-9_-]{20,100}$/.test(v) ? v : undefined;
+}
+
+/**
+ * Authenticates a request by its session cookie and, for writes, its CSRF header.
+ * @throws AppError `unauthorized` (no live session), `forbidden` (write without the CSRF token).
+ */
+export async function requireSession(ctx: AppContext, event: H3Event, kind: SessionKind): Promise<ActiveSession> {
+  const token = sessionToken(event, kind);
+  const session = token ? await findSession(ctx.deps(), token) : null;
+  if (!session || session.kind !== kind) throw new AppError('unauthorized', 'Sign in first (no session, or it expired)');
+  if (!SAFE_METHODS.has(event.req.method)) checkCsrf(event, session);
+  event.context.session = session;
+  return session;
+}
+
+/** Writes made with a cookie must carry the session's CSRF token, which a cross-site form cannot know. */
+export function checkCsrf(event: H3Event, session: ActiveSession): void {
+  const given = event.req.headers.get(CSRF_HEADER);
+  if (!given || !sameSecret(given, session.csrfToken)) throw new AppError('forbidden', `Missing or wrong ${CSRF_HEADER} header`);
+}
+
+/**
+ * The admin API guard: the operator's admin token as a bearer (CLI, scripts), or the dashboard's
+ * operator session cookie (with the CSRF header on writes).
+ */
+export async function requireOperator(ctx: AppContext, event: H3Event): Promise<void> {
+  const header = event.req.headers.get('authorization');
+  if (header) {
+    requireAdminToken(ctx, /^Bearer (.+)$/.exec(header)?.[1]);
+    return;
+  }
+  if (!ctx.config.ADMIN_TOKEN) throw new AppError('unauthorized', 'The admin API is disabled; set ADMIN_TOKEN');
+  await requireSession(ctx, event, 'operator');
+}
+
+/** @throws AppError `unauthorized` unless `given` is the configured admin token. */
+export function requireAdminToken(ctx: AppContext, given: string | undefined): void {
+  const token = ctx.config.ADMIN_TOKEN;
+  if (!token || !given || !sameSecret(token, given)) {
+    throw new AppError('unauthorized', token ? 'Invalid admin token' : 'The admin API is disabled; set ADMIN_TOKEN');
+  }
+}
