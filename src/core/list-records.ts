@@ -34,8 +34,6 @@ export function isListableKind(name: unknown): name is ListableKind {
 const HIDDEN = new Set(['keyHash', 'signingSecret', 'passwordHash', 'tokenHash', 'csrfToken']);
 /** The lists whose rows name a payment provider (the only ones a `provider` filter applies to). */
 export const PROVIDER_LISTS: ReadonlySet<ListableKind> = new Set(['sales', 'webhook-events']);
-/** Large documents left out of lists; one webhook event's payload is read on its own. */
-const LIST_EXCLUDES: Partial<Record<ListableKind, string[]>> = { 'webhook-events': ['payload', 'normalised'] };
 
 /** camelCase entity → snake_case wire object, dates as ISO strings. */
 export function toWire(entity: object): Record<string, unknown> {
@@ -58,9 +56,7 @@ export async function listRecords(deps: CoreDeps, programId: number, kind: Lista
     if (!PROVIDER_LISTS.has(kind)) throw new AppError('invalid_request', `The ${kind} list has no provider; provider filters apply to: ${[...PROVIDER_LISTS].join(', ')}`, { field: 'provider' });
     where.provider = opts.provider;
   }
-  const rows = await deps.em.fork().find(entity as never, where as never, {
-    limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never, exclude: (LIST_EXCLUDES[kind] ?? []) as never,
-  });
+  const rows = await deps.em.fork().find(entity as never, where as never, { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never });
   return rows.map((r) => toWire(r as object));
 }
 
