@@ -3,7 +3,7 @@ import { PinoPretty } from 'pino-pretty';
 import type { Config } from './config.ts';
 
 /** Never logged: API keys, provider secrets, the Authorization header. */
-const REDACT = ['*.authorization', '*.signingSecret', '*.signing_secret', '*.key', '*.apiKey'];
+const REDACT = ['*.authorization', '*.signingSecret', '*.signing_secret', '*.secret', '*.key', '*.apiKey'];
 
 /**
  * pino, writing readable local-time lines when a person watches the terminal and JSON lines when a

@@ -19,7 +19,13 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
              provider-connections
   commissions:approve PROGRAM ID | commissions:pay PROGRAM ID
   withdrawals:open PROGRAM PARTNER --currency USD --amount-cents N | withdrawals:pay PROGRAM ID
-  providers:connect PROGRAM stripe|paddle|lemonsqueezy --secret-env VAR   (or the secret on stdin)
+  providers:connect PROGRAM PROVIDER [--label live|test] --secret-env VAR   (or the secret on stdin)
+                  connects with exactly this one secret, replacing any others
+  secrets:add PROGRAM PROVIDER --label live|test [--expires-at ISO] --secret-env VAR   (or on stdin)
+  secrets:list PROGRAM PROVIDER                 id, label, created, expiry, fingerprint (never the secret)
+  secrets:expire PROGRAM PROVIDER ID [--at ISO] stops verifying with it at ISO (default now)
+  secrets:remove PROGRAM PROVIDER ID
+       PROVIDER: stripe paddle lemonsqueezy
   webhooks:replay PROGRAM [--id INBOX_ID]       replays one or all failed webhook events
 
 The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
@@ -86,6 +92,14 @@ async function readStdin(): Promise<string> {
   return s.trim();
 }
 
+/** A secret never comes as a flag value: it would land in shell history and process lists. */
+async function readSecret(): Promise<string> {
+  const envName = values['secret-env'] as string | undefined;
+  const secret = envName ? process.env[envName] : await readStdin();
+  if (!secret) throw new Error('Give the signing secret through --secret-env VAR or on stdin (never as a flag: it would land in shell history)');
+  return secret;
+}
+
 const commands: Record<string, () => Promise<unknown>> = {
   'programs:create': () => call('POST', '/programs', flags()),
   'programs:list': () => call('GET', '/programs'),
@@ -105,11 +119,17 @@ const commands: Record<string, () => Promise<unknown>> = {
   'withdrawals:pay': () => call('POST', `/programs/${need(2)[0]}/withdrawals/${args[1]}/pay`),
   'providers:connect': async () => {
     need(2);
-    const envName = values['secret-env'] as string | undefined;
-    const secret = envName ? process.env[envName] : await readStdin();
-    if (!secret) throw new Error('Give the signing secret through --secret-env VAR or on stdin (never as a flag: it would land in shell history)');
-    return call('PUT', `/programs/${args[0]}/providers/${args[1]}`, { signing_secret: secret });
+    return call('PUT', `/programs/${args[0]}/providers/${args[1]}`, { signing_secret: await readSecret(), ...(values.label ? { label: values.label } : {}) });
   },
+  'secrets:add': async () => {
+    need(2);
+    if (!values.label) throw new Error('--label live|test is required');
+    const expiresAt = values['expires-at'] ? { expires_at: values['expires-at'] } : {};
+    return call('POST', `/programs/${args[0]}/providers/${args[1]}/secrets`, { secret: await readSecret(), label: values.label, ...expiresAt });
+  },
+  'secrets:list': () => call('GET', `/programs/${need(2)[0]}/providers/${args[1]}/secrets`),
+  'secrets:expire': () => call('POST', `/programs/${need(3)[0]}/providers/${args[1]}/secrets/${args[2]}/expire`, values.at ? { at: values.at } : {}),
+  'secrets:remove': () => call('DELETE', `/programs/${need(3)[0]}/providers/${args[1]}/secrets/${args[2]}`),
   'webhooks:replay': () => call('POST', `/programs/${need(1)[0]}/webhook-events/replay`, values.id ? { id: Number(values.id) } : {}),
 };
 

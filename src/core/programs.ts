@@ -3,8 +3,6 @@ import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program, RECURRING_POLICIES, type IProgram } from './entities/program.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
-import { ProviderConnection } from './entities/provider-connection.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from './jobs.ts';
 import { settingsCache } from './settings-cache.ts';
 
 const bps = z.number().int().min(0).max(10_000);
@@ -76,18 +74,4 @@ export async function createPartner(deps: CoreDeps, programId: number, input: z.
   const partner = em.create(Partner, { program: programId, code: input.code, name: input.name, email: input.email ?? null });
   await em.flush();
   return partner;
-}
-
-/** Stores (or replaces) a provider's webhook signing secret. The secret is never returned. */
-export async function connectProvider(deps: CoreDeps, programId: number, provider: WebhookProvider, signingSecret: string): Promise<{ provider: WebhookProvider; programId: number }> {
-  if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider)) throw new AppError('invalid_request', `Unknown provider "${provider}"`);
-  if (signingSecret.length < 8) throw new AppError('invalid_request', 'The signing secret looks too short');
-  const em = deps.em.fork();
-  if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
-  const existing = await em.findOne(ProviderConnection, { program: programId, provider });
-  if (existing) existing.signingSecret = signingSecret;
-  else em.create(ProviderConnection, { program: programId, provider, signingSecret });
-  await em.flush();
-  await em.clearCache(settingsCache.provider(programId, provider)[0]);
-  return { provider, programId };
 }

@@ -12,4 +12,5 @@ export const SETTINGS_CACHE_MS = 5_000;
 export const settingsCache = {
   program: (programId: number): [string, number] => [`program-${programId}`, SETTINGS_CACHE_MS],
   provider: (programId: number, provider: string): [string, number] => [`provider-${programId}-${provider}`, SETTINGS_CACHE_MS],
+  providerSecrets: (programId: number, provider: string): [string, number] => [`provider-secrets-${programId}-${provider}`, SETTINGS_CACHE_MS],
 };

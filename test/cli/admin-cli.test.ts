@@ -52,3 +52,23 @@ test('configuration: a bad value fails with a clear message naming the variable'
   expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL/);
   expect(loadConfig({}).PORT).toBe(3000);
 });
+
+test('provider secrets through the CLI: add (from an env var), list without the secret, expire, remove', async () => {
+  const { program } = await admin('programs:create', '--name', 'Rotation');
+  const id = String(program.id);
+  const env = { ...process.env, ADMIN_TOKEN, OLD_SECRET: 'whsec_cli_old_secret', NEW_SECRET: 'whsec_cli_new_secret' };
+  await run(process.execPath, ['src/cli/admin.ts', 'providers:connect', id, 'stripe', '--secret-env', 'OLD_SECRET', '--url', url], { env });
+  const added = await run(process.execPath, ['src/cli/admin.ts', 'secrets:add', id, 'stripe', '--label', 'test', '--secret-env', 'NEW_SECRET', '--url', url], { env });
+  expect(added.stdout).not.toContain('whsec_cli_new_secret');
+  const { secret } = JSON.parse(added.stdout);
+  expect(secret).toEqual({ id: expect.any(Number), label: 'test', created_at: expect.any(String), expires_at: null, fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/) });
+
+  const listed = await admin('secrets:list', id, 'stripe');
+  expect(listed.secrets.map((s: { label: string }) => s.label)).toEqual(['live', 'test']);
+  expect(JSON.stringify(listed)).not.toMatch(/whsec_cli/);
+
+  const expired = await admin('secrets:expire', id, 'stripe', String(listed.secrets[0].id), '--at', '2030-01-01T00:00:00Z');
+  expect(expired.secret.expires_at).toBe('2030-01-01T00:00:00.000Z');
+  expect(await admin('secrets:remove', id, 'stripe', String(secret.id))).toEqual({ removed: true });
+  expect((await admin('secrets:list', id, 'stripe')).secrets).toHaveLength(1);
+});

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import type { WebhookProvider } from '../jobs.ts';
 
-/** A connected payment provider. The signing secret is never returned by any API nor logged. */
+/** A connected payment provider; its signing secrets are `ProviderSecret` rows. */
 export const ProviderConnection = defineEntity({
   name: 'ProviderConnection',
   uniques: [{ properties: ['program', 'provider'] }],
@@ -10,8 +10,6 @@ export const ProviderConnection = defineEntity({
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk(),
     provider: p.string().$type<WebhookProvider>(),
-    /** Needed in clear to verify HMAC signatures; hidden from serialisation. */
-    signingSecret: p.string().hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -2,5 +2,6 @@
 // source on Node's type stripping, in tests and in production.
 import { Migration20261122023611_initial } from './Migration20261122023611_initial.ts';
 import { Migration20261123091142_portal } from './Migration20261123091142_portal.ts';
+import { Migration20261123093000_provider_secrets } from './Migration20261123093000_provider_secrets.ts';
 
-export const MIGRATIONS = [Migration20261122023611_initial, Migration20261123091142_portal];
+export const MIGRATIONS = [Migration20261122023611_initial, Migration20261123091142_portal, Migration20261123093000_provider_secrets];

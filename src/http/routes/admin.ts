@@ -2,10 +2,9 @@ import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../core/errors.ts';
-import { WEBHOOK_PROVIDERS } from '../../core/jobs.ts';
 import { Program } from '../../core/entities/program.ts';
 import {
-  connectProvider, createPartner, createProgram, partnerCreateSchema, programCreateSchema, programToJson, programUpdateSchema, updateProgram,
+  createPartner, createProgram, partnerCreateSchema, programCreateSchema, programToJson, programUpdateSchema, updateProgram,
 } from '../../core/programs.ts';
 import { issueApiKey, retireApiKey, rotateApiKey } from '../../core/api-keys.ts';
 import { LISTABLE, getPartnerAccount, isListableKind, listRecords, toWire } from '../../core/list-records.ts';
@@ -17,6 +16,7 @@ import { readJson } from '../read-json.ts';
 import { route, json } from '../route.ts';
 import { MAX_ROW_ID, rowId, validate } from '../validate.ts';
 import { requireOperator } from '../session-auth.ts';
+import { registerProviderSecretRoutes } from './admin-provider-secrets.ts';
 
 /** The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session. */
 export function registerAdminRoutes(app: H3, ctx: AppContext): void {
@@ -27,7 +27,7 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
     if (!Number.isSafeInteger(v) || v <= 0 || v > MAX_ROW_ID) throw new AppError('invalid_request', `${name} must be a positive integer`);
     return v;
   };
-  const on = (method: 'get' | 'post' | 'patch' | 'put', path: string, fn: (e: H3Event) => Promise<object | Response>) =>
+  const on = (method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, fn: (e: H3Event) => Promise<object | Response>) =>
     app[method](`${P}${path}`, route(ctx, async (e) => { await requireOperator(ctx, e); return fn(e); }));
 
   on('post', '/programs', async (e) => json({ program: programToJson(await createProgram(ctx.deps(), validate(programCreateSchema, await body(e)))) }, 201));
@@ -65,14 +65,7 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
   on('post', '/programs/:id/withdrawals/:wid/pay', async (e) => ({ withdrawal: toWire(await markWithdrawalPaid(ctx.deps(), num(e, 'id'), num(e, 'wid'))) }));
   on('post', '/programs/:id/commissions/:cid/approve', async (e) => ({ commission: toWire(await approveCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
   on('post', '/programs/:id/commissions/:cid/pay', async (e) => ({ commission: toWire(await markCommissionPaid(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
-  on('put', '/programs/:id/providers/:provider', async (e) => {
-    const provider = z.enum(WEBHOOK_PROVIDERS).safeParse(e.context.params?.provider);
-    if (!provider.success) throw new AppError('not_found', 'Unknown provider');
-    const { signing_secret } = validate(z.strictObject({ signing_secret: z.string().min(8).max(500) }), await body(e));
-    const r = await connectProvider(ctx.deps(), num(e, 'id'), provider.data, signing_secret);
-    const base = ctx.config.PUBLIC_BASE_URL ?? '';
-    return { connected: true, provider: r.provider, program_id: r.programId, webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}` };
-  });
+  registerProviderSecretRoutes(on, ctx, { body, num });
   on('post', '/programs/:id/webhook-events/replay', async (e) => {
     const { id } = validate(z.strictObject({ id: rowId.optional() }), await body(e));
     const ids = await resetWebhookEventsForReplay(ctx.deps(), num(e, 'id'), id);

@@ -2,9 +2,9 @@ import type { H3Event } from 'h3';
 import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/jobs.ts';
-import { ProviderConnection } from '../../core/entities/provider-connection.ts';
+import { loadVerificationSecrets, selectUnexpiredSecrets } from '../../core/provider-secrets.ts';
 import { storeWebhookEvent } from '../../core/webhook-inbox.ts';
-import { settingsCache } from '../../core/settings-cache.ts';
+import { verifyWithSecrets } from '../../providers/verify-with-secrets.ts';
 import { webhookJobOptions } from '../../workers/processors.ts';
 import { readLimited } from '../read-json.ts';
 import { describeJsonProblem, findUnstorableJson, toStorableJson } from '../../core/storable-json.ts';
@@ -14,9 +14,10 @@ import { MAX_ROW_ID } from '../validate.ts';
 const WEBHOOK_BODY_LIMIT = 1_048_576;
 
 /**
- * POST /api/v1/webhooks/:provider/:programId. Verifies the signature over the raw bytes, stores
- * the event in the inbox (unique per provider/program/dedupe key), enqueues its processing and
- * acknowledges at once. No attribution work happens here.
+ * POST /api/v1/webhooks/:provider/:programId. Verifies the signature over the raw bytes with each
+ * unexpired secret of the connection in turn, stores the event in the inbox (unique per
+ * provider/program/dedupe key), enqueues its processing and acknowledges at once. No attribution
+ * work happens here.
  */
 export function webhookRoute(ctx: AppContext) {
   return route(ctx, async (event: H3Event) => {
@@ -25,13 +26,13 @@ export function webhookRoute(ctx: AppContext) {
     if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) || !Number.isSafeInteger(programId) || programId <= 0 || programId > MAX_ROW_ID) {
       throw new AppError('not_found', 'Unknown webhook endpoint');
     }
-    const connection = await ctx.db.em.fork().findOne(ProviderConnection, { program: programId, provider }, { cache: settingsCache.provider(programId, provider) });
-    if (!connection) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
+    const secrets = await loadVerificationSecrets(ctx.db.em.fork(), programId, provider);
+    if (!secrets) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
     const raw = await readLimited(event, WEBHOOK_BODY_LIMIT);
     const now = ctx.clock();
     const log = ctx.log.child({ provider, programId, reqId: event.context.requestId });
     const adapter = ctx.providers[provider];
-    const verified = await adapter.verify(raw, event.req.headers, connection.signingSecret, now);
+    const verified = await verifyWithSecrets(adapter, raw, event.req.headers, selectUnexpiredSecrets(secrets, now), now);
     if (!verified.ok) {
       log.warn({ reason: verified.reason }, 'webhook signature rejected');
       ctx.metrics.webhooksRejected.inc({ provider });
@@ -43,7 +44,9 @@ export function webhookRoute(ctx: AppContext) {
     const problem = findUnstorableJson(verified.event);
     if (problem?.problem === 'too_deep') throw new AppError('invalid_request', describeJsonProblem(problem), { field: problem.path || null, problem: problem.problem });
     const payload = problem ? toStorableJson(verified.event) : verified.event;
-    const normalised = adapter.normalise(payload, { programId, receivedAt: now.toISOString() });
+    // An event verified by a `test` secret (a sandbox or test-mode endpoint) is test traffic
+    // whatever its payload says.
+    const normalised = adapter.normalise(payload, { programId, receivedAt: now.toISOString(), testConnection: verified.label === 'test' });
     const stored = await storeWebhookEvent(ctx.deps(), { provider, programId, event: normalised, payload, receivedAt: now });
     if (stored.status === 'pending') {
       try {
@@ -54,7 +57,7 @@ export function webhookRoute(ctx: AppContext) {
       }
     }
     ctx.metrics.webhooksReceived.inc({ provider, result: stored.duplicate ? 'duplicate' : stored.status });
-    log.info({ inboxId: stored.inboxId, eventType: normalised.eventType, duplicate: stored.duplicate, status: stored.status, ignored: normalised.ignoredReason }, 'webhook received');
+    log.info({ inboxId: stored.inboxId, secretId: verified.secretId, secretLabel: verified.label, eventType: normalised.eventType, duplicate: stored.duplicate, status: stored.status, ignored: normalised.ignoredReason }, 'webhook received');
     return { received: true, id: stored.inboxId, duplicate: stored.duplicate, status: stored.status };
   });
 }

@@ -1,0 +1,151 @@
+/**
+ * Provider connections and their signing secrets (admin API and CLI). A connection holds several
+ * secrets, each labelled `live` or `test`; the webhook route tries every unexpired one in turn.
+ * Rotation: add the new secret, schedule the old one to expire once the provider has switched
+ * (Stripe keeps signing with both for up to 24 h), so deliveries signed with either verify during
+ * the overlap. Secrets never leave this module except towards verification: summaries carry a
+ * short fingerprint instead.
+ */
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { CoreDeps } from './deps.ts';
+import { AppError } from './errors.ts';
+import { Program } from './entities/program.ts';
+import { ProviderConnection, type IProviderConnection } from './entities/provider-connection.ts';
+import { ProviderSecret, type IProviderSecret, type ProviderSecretLabel } from './entities/provider-secret.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from './jobs.ts';
+import { settingsCache } from './settings-cache.ts';
+
+/** Verification tries every secret, so their number is bounded. */
+export const MAX_SECRETS_PER_CONNECTION = 10;
+
+/** What the admin API shows of a secret: never the secret itself. */
+export type ProviderSecretSummary = {
+  id: number;
+  label: ProviderSecretLabel;
+  createdAt: Date;
+  expiresAt: Date | null;
+  /** First 8 hex characters of the secret's SHA-256: enough to tell secrets apart, not to guess one. */
+  fingerprint: string;
+};
+
+/** A secret as the webhook route needs it to verify a delivery. */
+export type VerificationSecret = { id: number; label: ProviderSecretLabel; secret: string; expiresAt: Date | null };
+
+export type NewProviderSecret = { secret: string; label: ProviderSecretLabel; expiresAt: Date | null };
+
+export function computeSecretFingerprint(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 8);
+}
+
+function summarise(row: IProviderSecret): ProviderSecretSummary {
+  return { id: row.id, label: row.label, createdAt: row.createdAt, expiresAt: row.expiresAt ?? null, fingerprint: computeSecretFingerprint(row.secret) };
+}
+
+/**
+ * Connects a provider with exactly one secret, replacing any others (the original one-secret
+ * workflow: re-connecting with a new secret takes effect at once). Throws `not_found` for an
+ * unknown program, `invalid_request` for an unknown provider or a too short secret.
+ */
+export async function connectProvider(
+  deps: CoreDeps, programId: number, provider: WebhookProvider, secret: string, label: ProviderSecretLabel = 'live',
+): Promise<{ provider: WebhookProvider; programId: number; secret: ProviderSecretSummary }> {
+  checkSecret(secret);
+  const em = deps.em.fork();
+  const connection = await findOrCreateConnection(em, programId, provider);
+  await em.nativeDelete(ProviderSecret, { connection: connection.id });
+  const row = em.create(ProviderSecret, { connection: connection.id, label, secret, createdAt: deps.clock(), expiresAt: null });
+  await em.flush();
+  await clearSecretsCache(em, programId, provider);
+  return { provider, programId, secret: summarise(row) };
+}
+
+/** Adds a secret beside the existing ones (connecting the provider if needed). */
+export async function addProviderSecret(deps: CoreDeps, programId: number, provider: WebhookProvider, input: NewProviderSecret): Promise<ProviderSecretSummary> {
+  checkSecret(input.secret);
+  const em = deps.em.fork();
+  const connection = await findOrCreateConnection(em, programId, provider);
+  if ((await em.count(ProviderSecret, { connection: connection.id })) >= MAX_SECRETS_PER_CONNECTION) {
+    throw new AppError('invalid_request', `A connection holds at most ${MAX_SECRETS_PER_CONNECTION} secrets; remove an old one first`);
+  }
+  const row = em.create(ProviderSecret, { connection: connection.id, label: input.label, secret: input.secret, createdAt: deps.clock(), expiresAt: input.expiresAt });
+  await em.flush();
+  await clearSecretsCache(em, programId, provider);
+  return summarise(row);
+}
+
+/** Every secret of the connection, expired ones included, oldest first. Throws `not_found`. */
+export async function listProviderSecrets(deps: CoreDeps, programId: number, provider: WebhookProvider): Promise<ProviderSecretSummary[]> {
+  const em = deps.em.fork();
+  const connection = await findConnectionOrFail(em, programId, provider);
+  const rows = await em.find(ProviderSecret, { connection: connection.id }, { orderBy: { id: 'asc' } });
+  return rows.map(summarise);
+}
+
+/** Schedules the secret to stop verifying at `at` (now when null). Throws `not_found`. */
+export async function expireProviderSecret(deps: CoreDeps, programId: number, provider: WebhookProvider, secretId: number, at: Date | null): Promise<ProviderSecretSummary> {
+  const em = deps.em.fork();
+  const row = await findSecretOrFail(em, programId, provider, secretId);
+  row.expiresAt = at ?? deps.clock();
+  await em.flush();
+  await clearSecretsCache(em, programId, provider);
+  return summarise(row);
+}
+
+/** Deletes the secret at once. Throws `not_found`. */
+export async function removeProviderSecret(deps: CoreDeps, programId: number, provider: WebhookProvider, secretId: number): Promise<void> {
+  const em = deps.em.fork();
+  const row = await findSecretOrFail(em, programId, provider, secretId);
+  em.remove(row);
+  await em.flush();
+  await clearSecretsCache(em, programId, provider);
+}
+
+/**
+ * The secrets the webhook route tries, read through the settings cache; `null` when the provider
+ * is not connected. Expiry is left to the caller, checked against its clock at each delivery, so
+ * a cached list still stops accepting an expired secret on time.
+ */
+export async function loadVerificationSecrets(em: EntityManager, programId: number, provider: WebhookProvider): Promise<VerificationSecret[] | null> {
+  const connection = await em.findOne(ProviderConnection, { program: programId, provider }, { cache: settingsCache.provider(programId, provider) });
+  if (!connection) return null;
+  const rows = await em.find(ProviderSecret, { connection: connection.id }, { orderBy: { id: 'asc' }, cache: settingsCache.providerSecrets(programId, provider) });
+  return rows.map((row) => ({ id: row.id, label: row.label, secret: row.secret, expiresAt: row.expiresAt ?? null }));
+}
+
+/** The secrets that still verify at `now`. */
+export function selectUnexpiredSecrets(secrets: readonly VerificationSecret[], now: Date): VerificationSecret[] {
+  return secrets.filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now.getTime());
+}
+
+function checkSecret(secret: string): void {
+  if (secret.length < 8) throw new AppError('invalid_request', 'The signing secret looks too short');
+}
+
+async function findOrCreateConnection(em: EntityManager, programId: number, provider: WebhookProvider): Promise<IProviderConnection> {
+  if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider)) throw new AppError('invalid_request', `Unknown provider "${provider}"`);
+  if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
+  const existing = await em.findOne(ProviderConnection, { program: programId, provider });
+  if (existing) return existing;
+  const created = em.create(ProviderConnection, { program: programId, provider });
+  await em.flush();
+  await em.clearCache(settingsCache.provider(programId, provider)[0]);
+  return created;
+}
+
+async function findConnectionOrFail(em: EntityManager, programId: number, provider: WebhookProvider): Promise<IProviderConnection> {
+  const connection = await em.findOne(ProviderConnection, { program: programId, provider });
+  if (!connection) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
+  return connection;
+}
+
+async function findSecretOrFail(em: EntityManager, programId: number, provider: WebhookProvider, secretId: number): Promise<IProviderSecret> {
+  const connection = await findConnectionOrFail(em, programId, provider);
+  const row = await em.findOne(ProviderSecret, { id: secretId, connection: connection.id });
+  if (!row) throw new AppError('not_found', 'No such secret on this connection');
+  return row;
+}
+
+async function clearSecretsCache(em: EntityManager, programId: number, provider: WebhookProvider): Promise<void> {
+  await em.clearCache(settingsCache.providerSecrets(programId, provider)[0]);
+}

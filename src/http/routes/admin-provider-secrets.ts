@@ -1,0 +1,68 @@
+import type { H3Event } from 'h3';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/jobs.ts';
+import {
+  addProviderSecret, connectProvider, expireProviderSecret, listProviderSecrets, removeProviderSecret, type ProviderSecretSummary,
+} from '../../core/provider-secrets.ts';
+import { json } from '../route.ts';
+import { validate } from '../validate.ts';
+
+const secretValue = z.string().min(8).max(500);
+const label = z.enum(['live', 'test']);
+const isoTime = z.iso.datetime({ offset: true });
+const connectSchema = z.strictObject({ signing_secret: secretValue, label: label.default('live') });
+const addSecretSchema = z.strictObject({ secret: secretValue, label, expires_at: isoTime.nullable().default(null) });
+const expireSchema = z.strictObject({ at: isoTime.nullable().default(null) });
+
+type Route = (method: 'get' | 'post' | 'put' | 'delete', path: string, fn: (e: H3Event) => Promise<object | Response>) => void;
+type Helpers = { body: (e: H3Event) => Promise<unknown>; num: (e: H3Event, name: string) => number };
+
+/** Never the secret: id, label, times and a short fingerprint. */
+function secretToWire(s: ProviderSecretSummary) {
+  return { id: s.id, label: s.label, created_at: s.createdAt.toISOString(), expires_at: s.expiresAt?.toISOString() ?? null, fingerprint: s.fingerprint };
+}
+
+function providerOf(e: H3Event): WebhookProvider {
+  const provider = z.enum(WEBHOOK_PROVIDERS).safeParse(e.context.params?.provider);
+  if (!provider.success) throw new AppError('not_found', 'Unknown provider');
+  return provider.data;
+}
+
+/**
+ * Provider connections and their signing secrets. `PUT` connects with exactly one secret
+ * (replacing others); the `secrets` routes add, list, expire and remove secrets one by one, for
+ * rotations and for live and test endpoints side by side.
+ */
+export function registerProviderSecretRoutes(on: Route, ctx: AppContext, { body, num }: Helpers): void {
+  on('put', '/programs/:id/providers/:provider', async (e) => {
+    const provider = providerOf(e);
+    const input = validate(connectSchema, await body(e));
+    const r = await connectProvider(ctx.deps(), num(e, 'id'), provider, input.signing_secret, input.label);
+    const base = ctx.config.PUBLIC_BASE_URL ?? '';
+    return { connected: true, provider: r.provider, program_id: r.programId, webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}` };
+  });
+  on('post', '/programs/:id/providers/:provider/secrets', async (e) => {
+    const provider = providerOf(e);
+    const input = validate(addSecretSchema, await body(e));
+    const secret = await addProviderSecret(ctx.deps(), num(e, 'id'), provider, {
+      secret: input.secret, label: input.label, expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    });
+    return json({ secret: secretToWire(secret) }, 201);
+  });
+  on('get', '/programs/:id/providers/:provider/secrets', async (e) => {
+    const secrets = await listProviderSecrets(ctx.deps(), num(e, 'id'), providerOf(e));
+    return { secrets: secrets.map(secretToWire) };
+  });
+  on('post', '/programs/:id/providers/:provider/secrets/:secretId/expire', async (e) => {
+    const provider = providerOf(e);
+    const { at } = validate(expireSchema, await body(e));
+    const secret = await expireProviderSecret(ctx.deps(), num(e, 'id'), provider, num(e, 'secretId'), at ? new Date(at) : null);
+    return { secret: secretToWire(secret) };
+  });
+  on('delete', '/programs/:id/providers/:provider/secrets/:secretId', async (e) => {
+    await removeProviderSecret(ctx.deps(), num(e, 'id'), providerOf(e), num(e, 'secretId'));
+    return { removed: true };
+  });
+}
