@@ -33,7 +33,7 @@ const CASES = (process.env.BENCH_CASES ?? 'baseline,sale,refund,webhook,click').
 const RATE_BPS = 1_000;
 const FEE_BPS = 200;
 const REFUND_CENTS = 50;
-const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
+const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
 const PASS_THROUGH = ['WORKER_CONCURRENCY', 'DB_POOL_MAX', 'JOB_WAIT_TIMEOUT_MS', 'WEBHOOK_RETRY_BASE_MS', 'WEBHOOK_ATTEMPTS', 'SWEEP_INTERVAL_MS', 'LOG_LEVEL'];
 
 /** Sale amounts vary (10.00 to 105.00) so commission sums catch a wrong row, not only a wrong count. */
@@ -62,6 +62,9 @@ async function main(): Promise<void> {
   try {
     const env: Record<string, string> = {
       DATABASE_URL: db.url, REDIS_URL: SHARED_REDIS_URL, ADMIN_TOKEN, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', DEMO_SEED: 'false',
+      // One load generator is one client: the per-client limits stay on (their cost is measured)
+      // with budgets it cannot reach.
+      CLICK_LIMIT_PER_MINUTE: '100000000', BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000', WEBHOOK_LIMIT_PER_MINUTE: '100000000', STATUS_LIMIT_PER_MINUTE: '100000000',
     };
     for (const k of PASS_THROUGH) if (process.env[k]) env[k] = process.env[k] as string;
     // e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service.

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(100_000_000).default(fallback);
+/** `false` (0), `true` (1) or the number of trusted proxies in front of the service. */
+const proxyHops = z.union([z.enum(['true', 'false']).transform((v) => (v === 'true' ? 1 : 0)), z.coerce.number().int().min(0).max(10)]);
 
 export const ROLES = ['serve', 'http', 'worker', 'migrate'] as const;
 export type Role = (typeof ROLES)[number];
@@ -17,7 +20,7 @@ export const configSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   /** Bearer token of the admin API; unset = admin API disabled (the CLI still works). */
-  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  ADMIN_TOKEN: z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional(),
   /** Bearer token of GET /metrics (Prometheus); unset = metrics endpoint disabled. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Also serve /metrics alone on this port (the worker role has no other listener). */
@@ -46,8 +49,19 @@ export const configSchema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Create a demo program with keys on first start in embedded mode. */
   DEMO_SEED: bool.default(true),
-  /** Trust X-Forwarded-For for the client address (behind a proxy). */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Number of trusted proxies in front of the service (`true` = 1). The client address is then the
+   * X-Forwarded-For entry appended by the outermost of them (counted from the right, never the
+   * leftmost, which the client writes); 0 = the socket address.
+   */
+  TRUST_PROXY: proxyHops.default(0),
+  /** Per-client-address limits of the unauthenticated routes, and of the status route per key. */
+  CLICK_LIMIT_PER_MINUTE: perMinute(120),
+  BROWSER_LEAD_LIMIT_PER_MINUTE: perMinute(20),
+  /** Counted before the body is read; a provider's deliveries come from few addresses. */
+  WEBHOOK_LIMIT_PER_MINUTE: perMinute(1_200),
+  ADMIN_AUTH_FAILURES_PER_MINUTE: perMinute(10),
+  STATUS_LIMIT_PER_MINUTE: perMinute(60),
 });
 export type Config = z.infer<typeof configSchema>;
 

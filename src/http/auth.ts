@@ -42,7 +42,7 @@ export function keyWarnings(auth: RequestAuth): { warnings?: Array<Record<string
 
 /** Per-key fixed-window rate limit (spec: 429 `rate_limited` with `retry_after_seconds`). */
 export async function enforceRateLimit(ctx: AppContext, auth: RequestAuth): Promise<void> {
-  const d = await ctx.rateLimiter.hit(`key${auth.keyId}`, auth.rateLimitPerMinute, ctx.clock());
+  const d = await ctx.rateLimiter.hit(`key${auth.keyId}`, auth.rateLimitPerMinute);
   if (!d.allowed) {
     ctx.metrics.rateLimited.inc({ limiter: 'api_key' });
     throw new AppError('rate_limited', `Rate limit of ${auth.rateLimitPerMinute} requests per minute exceeded`, {}, { retry_after_seconds: d.retryAfterSeconds });

@@ -20,12 +20,6 @@ export async function checkBrowserOrigin(ctx: AppContext, event: H3Event, progra
   try { host = origin ? new URL(origin).hostname : null; } catch { host = null; }
   const ok = host !== null && (program.domain ? hostMatchesDomain(host, program.domain) : LOCAL.test(host));
   if (!ok) throw new AppError('forbidden', 'Origin does not match the program domain', { origin });
-  const ip = event.req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() ?? 'direct';
-  const d = await ctx.rateLimiter.hit(`browser${program.id}-${ctx.config.TRUST_PROXY ? ip : 'all'}`, program.rateLimitPerMinute, ctx.clock());
-  if (!d.allowed) {
-    ctx.metrics.rateLimited.inc({ limiter: 'browser' });
-    throw new AppError('rate_limited', 'Too many requests', {}, { retry_after_seconds: d.retryAfterSeconds });
-  }
   return program;
 }
 

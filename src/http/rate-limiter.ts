@@ -1,42 +1,58 @@
 import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../core/deps.ts';
 
 export type RateDecision = { allowed: boolean; retryAfterSeconds: number; remaining: number };
-export type RateLimiter = { hit(key: string, limitPerMinute: number, now: Date): Promise<RateDecision> };
+export type RateLimiter = {
+  /** Counts one request against `key` (at most `limitPerMinute` per rolling one-minute window). */
+  hit(key: string, limitPerMinute: number): Promise<RateDecision>;
+  /** Whether `key` is already over `limitPerMinute`, without counting (admin auth failures). */
+  blocked(key: string, limitPerMinute: number): Promise<RateDecision>;
+};
 
-const WINDOW_MS = 60_000;
+const WINDOW_SECONDS = 60;
 
 /**
- * Fixed one-minute windows per API key: Redis-backed (shared by every HTTP process) when Redis is
- * configured, in memory otherwise. If Redis cannot answer, the request is allowed (fail open) and
- * the outage is logged: rate limiting must not turn a Redis blip into lost sales.
+ * One-minute windows through `rate-limiter-flexible`: Redis-backed (shared by every HTTP process)
+ * when Redis is configured, in memory otherwise. If Redis cannot answer, a per-process memory
+ * limiter stands in (its `insuranceLimiter`), so a Redis blip neither loses sales nor lifts the
+ * limits; an unexpected failure lets the request through and is logged.
  */
 export function createRateLimiter(redis: Redis | null, prefix: string, log: Logger): RateLimiter {
-  const local = new Map<string, { window: number; count: number }>();
-  const decide = (count: number, limit: number, window: number, now: number): RateDecision => ({
-    allowed: count <= limit,
-    remaining: Math.max(0, limit - count),
-    retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000)),
+  const limiters = new Map<number, RateLimiterAbstract>();
+  const limiterFor = (points: number): RateLimiterAbstract => {
+    let l = limiters.get(points);
+    if (!l) {
+      const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}-rl` });
+      l = redis
+        ? new RateLimiterRedis({ storeClient: redis, points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}:rl`, insuranceLimiter: memory })
+        : memory;
+      limiters.set(points, l);
+    }
+    return l;
+  };
+  const decision = (res: RateLimiterRes, limit: number, allowed: boolean): RateDecision => ({
+    allowed, remaining: Math.max(0, res.remainingPoints ?? 0), retryAfterSeconds: Math.max(1, Math.ceil((res.msBeforeNext ?? 1000) / 1000)),
   });
+  const open = (err: unknown, limit: number): RateDecision => {
+    log.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter unavailable; allowing request');
+    return { allowed: true, retryAfterSeconds: 0, remaining: limit };
+  };
   return {
-    async hit(key, limit, at) {
-      const now = at.getTime();
-      const window = Math.floor(now / WINDOW_MS);
-      if (!redis) {
-        const cur = local.get(key);
-        const entry = cur && cur.window === window ? cur : { window, count: 0 };
-        entry.count++;
-        local.set(key, entry);
-        if (local.size > 10_000) for (const [k, v] of local) if (v.window < window) local.delete(k);
-        return decide(entry.count, limit, window, now);
-      }
+    async hit(key, limit) {
       try {
-        const rkey = `${prefix}:rl:${key}:${window}`;
-        const res = await redis.multi().incr(rkey).pexpire(rkey, WINDOW_MS * 2).exec();
-        return decide(Number(res?.[0]?.[1] ?? 0), limit, window, now);
+        return decision(await limiterFor(limit).consume(key), limit, true);
       } catch (err) {
-        log.warn({ err: (err as Error).message }, 'rate limiter unavailable; allowing request');
-        return { allowed: true, retryAfterSeconds: 0, remaining: limit };
+        if (err instanceof RateLimiterRes) return decision(err, limit, false);
+        return open(err, limit);
+      }
+    },
+    async blocked(key, limit) {
+      try {
+        const res = await limiterFor(limit).get(key);
+        return res ? decision(res, limit, res.consumedPoints < limit) : { allowed: true, retryAfterSeconds: 0, remaining: limit };
+      } catch (err) {
+        return open(err, limit);
       }
     },
   };

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { AppError } from '../core/errors.ts';
 import { findSession, type ActiveSession } from '../core/sessions.ts';
 import type { SessionKind } from '../core/entities/session.ts';
+import { clientAddress } from './client-address.ts';
 
 /** Cookie of each kind of browser session; scoped to the API paths that read it. */
 export const SESSION_COOKIES = {
@@ -61,17 +62,30 @@ export function checkCsrf(event: H3Event, session: ActiveSession): void {
 export async function requireOperator(ctx: AppContext, event: H3Event): Promise<void> {
   const header = event.req.headers.get('authorization');
   if (header) {
-    requireAdminToken(ctx, /^Bearer (.+)$/.exec(header)?.[1]);
+    await requireAdminToken(ctx, event, /^Bearer (.+)$/.exec(header)?.[1]);
     return;
   }
   if (!ctx.config.ADMIN_TOKEN) throw new AppError('unauthorized', 'The admin API is disabled; set ADMIN_TOKEN');
   await requireSession(ctx, event, 'operator');
 }
 
-/** @throws AppError `unauthorized` unless `given` is the configured admin token. */
-export function requireAdminToken(ctx: AppContext, given: string | undefined): void {
+/**
+ * Failed attempts are counted per client address and logged; past the limit the client is refused
+ * (429) until its window ends, right token or not, so the token cannot be guessed at speed.
+ * @throws AppError `unauthorized` unless `given` is the configured admin token; `rate_limited`.
+ */
+export async function requireAdminToken(ctx: AppContext, event: H3Event, given: string | undefined): Promise<void> {
+  const failures = ctx.config.ADMIN_AUTH_FAILURES_PER_MINUTE;
+  const client = clientAddress(event, ctx.config.TRUST_PROXY);
+  const blocked = await ctx.rateLimiter.blocked(`admin-fail-${client}`, failures);
+  if (!blocked.allowed) {
+    ctx.metrics.rateLimited.inc({ limiter: 'admin_auth' });
+    throw new AppError('rate_limited', 'Too many failed admin authentications from this client', {}, { retry_after_seconds: blocked.retryAfterSeconds });
+  }
   const token = ctx.config.ADMIN_TOKEN;
   if (!token || !given || !sameSecret(token, given)) {
+    await ctx.rateLimiter.hit(`admin-fail-${client}`, failures);
+    ctx.log.warn({ client, path: event.url.pathname, reqId: event.context.requestId }, 'admin authentication failed');
     throw new AppError('unauthorized', token ? 'Invalid admin token' : 'The admin API is disabled; set ADMIN_TOKEN');
   }
 }

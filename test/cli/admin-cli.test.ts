@@ -44,7 +44,7 @@ test('the provider secret is read from an env var, never from a flag, and never 
 test('errors exit non-zero with the error code', async () => {
   await expect(run(process.execPath, ['src/cli/admin.ts', 'programs:show', '999999', '--url', url], { env: { ...process.env, ADMIN_TOKEN } }))
     .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('not_found') });
-  await expect(run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], { env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token' } }))
+  await expect(run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], { env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token-wrong-token' } }))
     .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unauthorized') });
 });
 

@@ -33,11 +33,13 @@ export async function createFaultEnv(o: {
   const db = await createTempDatabase('fault');
   const prefix = `fault${randomBytes(4).toString('hex')}`;
   const redisUrl = o.redisUrl ?? SHARED_REDIS_URL;
-  const adminToken = `fault-admin-${randomBytes(8).toString('hex')}`;
+  const adminToken = `fault-admin-${randomBytes(16).toString('hex')}`;
   const procs: ServiceProcess[] = [];
   const baseEnv = {
     DATABASE_URL: db.url, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, ADMIN_TOKEN: adminToken, DEMO_SEED: 'false',
     // info: the worker's readiness is its "workers started" line.
+    // One test process is one client: per-client limits are out of reach unless a scenario sets them.
+    CLICK_LIMIT_PER_MINUTE: '100000000', BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000', WEBHOOK_LIMIT_PER_MINUTE: '100000000', STATUS_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL: 'info', WORKER_CONCURRENCY: '8', DB_POOL_MAX: '10', SWEEP_INTERVAL_MS: '1000', WEBHOOK_RETRY_BASE_MS: '200',
     ...o.env,
   };

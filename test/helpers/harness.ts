@@ -27,7 +27,7 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdef';
 
 /** `notificationSender` replaces the recording one (then `sent` stays empty). */
 export type HarnessOptions = { notificationSender?: NotificationSender };
@@ -58,6 +58,8 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     WORKER_CONCURRENCY: '8',
     SWEEP_INTERVAL_MS: '60000',
     WEBHOOK_RETRY_BASE_MS: '100',
+    // In-process requests have no client address (all one client): limits out of reach unless a test sets them.
+    CLICK_LIMIT_PER_MINUTE: '100000000', BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000', WEBHOOK_LIMIT_PER_MINUTE: '100000000', STATUS_LIMIT_PER_MINUTE: '100000000',
     ...env,
   });
   const clock = { now: new Date(), advanceDays(days: number) { this.now = new Date(this.now.getTime() + days * 86_400_000); } };

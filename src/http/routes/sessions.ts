@@ -41,7 +41,7 @@ export function registerSessionRoutes(app: H3, ctx: AppContext): void {
 
   app.post('/api/v1/dashboard/session', route(ctx, async (e) => {
     const { token } = validate(operatorSignIn, await body(e));
-    requireAdminToken(ctx, token);
+    await requireAdminToken(ctx, e, token);
     return open(e, 'operator');
   }));
   app.get('/api/v1/dashboard/session', describe('operator'));

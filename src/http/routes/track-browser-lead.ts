@@ -4,6 +4,7 @@ import type { LeadJob } from '../../core/jobs.ts';
 import type { LeadResult } from '../../core/bind-lead.ts';
 import { checkBrowserOrigin } from '../browser-origin.ts';
 import { readJson } from '../read-json.ts';
+import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { rowId, validate } from '../validate.ts';
 import { hashEmail, leadFields, leadIdField } from './track-lead.ts';
@@ -18,6 +19,7 @@ export const browserLeadSchema = z.strictObject({ ...leadFields, program_id: row
  */
 export function trackBrowserLeadRoute(ctx: AppContext) {
   return route(ctx, async (event) => {
+    await enforceClientLimit(ctx, event, 'browser-lead');
     const body = validate(browserLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const programId = (await checkBrowserOrigin(ctx, event, body.program_id)).id;
     const job: LeadJob = {

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.ts';
 import type { ClickJob } from '../../core/jobs.ts';
 import type { ClickResult } from '../../core/record-click.ts';
 import { readJson } from '../read-json.ts';
+import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
 
@@ -19,6 +20,7 @@ export const clickSchema = z.strictObject({
 /** POST /api/v1/track/click (no authentication). */
 export function trackClickRoute(ctx: AppContext) {
   return route(ctx, async (event) => {
+    await enforceClientLimit(ctx, event, 'click');
     const body = validate(clickSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const aff = new URL(body.affiliate_url).searchParams.get('aff')?.trim();
     if (!aff) throw new AppError('invalid_request', 'affiliate_url must contain the aff query parameter', { field: 'affiliate_url' });

@@ -5,6 +5,7 @@ import type { SaleResult } from '../../core/record-sale.ts';
 import { authenticate, enforceRateLimit } from '../auth.ts';
 import { checkBrowserOrigin } from '../browser-origin.ts';
 import { readJson } from '../read-json.ts';
+import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { validate, rowId } from '../validate.ts';
 import { renderSale } from './track-sale.ts';
@@ -23,6 +24,7 @@ export function trackTestRoute(ctx: AppContext) {
     const keyed = event.req.headers.has('authorization');
     const auth = keyed ? await authenticate(ctx, event) : null;
     if (auth) await enforceRateLimit(ctx, auth);
+    else await enforceClientLimit(ctx, event, 'browser-test');
     const body = validate(testEventSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const programId = auth ? auth.programId : (await checkBrowserOrigin(ctx, event, body.program_id ?? 0)).id;
     return recordTestEvent(ctx, programId, body.data ?? null);

@@ -7,6 +7,7 @@ import { storeWebhookEvent } from '../../core/webhook-inbox.ts';
 import { verifyWithSecrets } from '../../providers/verify-with-secrets.ts';
 import { webhookJobOptions } from '../../workers/processors.ts';
 import { readLimited } from '../read-json.ts';
+import { enforceClientLimit } from '../client-limit.ts';
 import { describeJsonProblem, findUnstorableJson, toStorableJson } from '../../core/storable-json.ts';
 import { route } from '../route.ts';
 import { MAX_ROW_ID } from '../validate.ts';
@@ -26,6 +27,7 @@ export function webhookRoute(ctx: AppContext) {
     if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) || !Number.isSafeInteger(programId) || programId <= 0 || programId > MAX_ROW_ID) {
       throw new AppError('not_found', 'Unknown webhook endpoint');
     }
+    await enforceClientLimit(ctx, event, 'webhook');
     const secrets = await loadVerificationSecrets(ctx.db.em.fork(), programId, provider);
     if (!secrets) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
     const raw = await readLimited(event, WEBHOOK_BODY_LIMIT);
