@@ -6,6 +6,7 @@ import { loadConfig, ROLES, type Config, type Role } from './config.ts';
 import { lockDataDir } from './lock-data-dir.ts';
 import { createAppContext, type AppContext } from './app-context.ts';
 import { createHttpApp } from './http/app.ts';
+import { ensureDashboardBundle } from './http/routes/dashboard-app.ts';
 import { createMetricsApp } from './http/routes/metrics.ts';
 import { startWorkers } from './workers/processors.ts';
 import { createDb, migrate } from './core/orm.ts';
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   if (!config.DATABASE_URL) config.ADMIN_TOKEN ??= embeddedAdminToken(config);
 
   const ctx = await createAppContext(config);
+  // Build the dashboard bundle now when its sources are newer, rather than on the first page view.
+  if (role !== 'worker') await ensureDashboardBundle(ctx).catch((err: Error) => ctx.log.error({ err: err.message }, 'dashboard bundle not built; /dashboard answers 503'));
   const workers = role === 'http' ? null : startWorkers(ctx);
   const server = role === 'worker' ? null : serve(createHttpApp(ctx), { port: config.PORT, hostname: config.HOST, silent: true, gracefulShutdown: false });
   if (server) {

@@ -16,6 +16,7 @@ import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminDashboardRoutes } from './routes/admin-dashboard.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerPartnerRoutes } from './routes/partner.ts';
+import { registerDashboardApp } from './routes/dashboard-app.ts';
 import { healthz, readyz } from './routes/health.ts';
 import { trackerScriptRoute } from './routes/tracker-script.ts';
 import { demoPageRoute } from './routes/demo-page.ts';
@@ -68,5 +69,6 @@ export function createHttpApp(ctx: AppContext): H3 {
   registerAdminRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
   registerPartnerRoutes(app, ctx);
+  registerDashboardApp(app, ctx);
   return app;
 }

@@ -1,0 +1,280 @@
+/**
+ * The dashboard and the partner portal in a real Chromium against the real server: the operator's
+ * and the partner's journeys end to end, with axe-core on every page and no CSP violation.
+ * `SCREENSHOTS_DIR=docs/screenshots npx vitest run test/dashboard-e2e` also writes the README's
+ * screenshots.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, bearer, createHarness, type Harness } from '../helpers/harness.ts';
+import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
+import { ensureFreshTrackerBundle, signupOnPage, visit } from '../tracker-e2e/e2e-helpers.ts';
+import { checkoutSession, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
+import { waitFor } from '../webhooks/wait-for.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';
+const SHOTS = process.env.SCREENSHOTS_DIR;
+
+let h: Harness;
+let base: string;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const problems: string[] = []; // page errors and CSP violations of every page
+
+async function newPage(width: number, height: number): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  // Injected through the DevTools protocol: the page's own CSP (script-src 'self') stays in force.
+  await context.addInitScript({ content: AXE_SOURCE });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
+  page.on('console', (m) => { if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text())) problems.push(`${page.url()}: ${m.text()}`); });
+  return page;
+}
+
+/** axe-core on the current page: no serious or critical violation. */
+async function expectAccessible(page: Page, label: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
+  });
+  expect(violations, `axe on ${label}`).toEqual([]);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function postStripe(programId: number, event: object): Promise<number> {
+  const body = JSON.stringify(event);
+  const r = await fetch(`${base}/api/v1/webhooks/stripe/${programId}`, {
+    method: 'POST', body, headers: { 'content-type': 'application/json', 'stripe-signature': signStripe(body, { timestamp: Math.floor(h.clock.now.getTime() / 1000), secret: STRIPE_SECRET }) },
+  });
+  const json = await r.json();
+  expect(r.status, JSON.stringify(json)).toBe(200);
+  return json.id as number;
+}
+
+async function eventStatus(programId: number, id: number): Promise<string> {
+  return (await h.admin('GET', `/programs/${programId}/webhook-events/${id}`)).webhook_event.status;
+}
+
+/** Clicks a tab of the dashboard's program navigation. */
+async function tab(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Program pages' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 1 }).waitFor();
+}
+
+const enabled = browserTestsEnabled();
+
+describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
+  beforeAll(async () => {
+    await ensureFreshTrackerBundle();
+    // Two quick attempts, so a refund that arrives before its sale fails fast and can be replayed.
+    h = await createHarness({ WEBHOOK_ATTEMPTS: '2', WEBHOOK_RETRY_BASE_MS: '50' });
+    base = await h.listen();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await h?.close();
+  });
+
+  test('operator and partner walk through the whole flow', { timeout: 180_000 }, async () => {
+    const op = await newPage(1440, 900);
+
+    // The operator signs in with the admin token.
+    await op.goto(`${base}/dashboard`);
+    await op.getByRole('heading', { name: 'Dashboard sign in' }).waitFor();
+    await expectAccessible(op, 'dashboard sign-in');
+    await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await op.getByRole('button', { name: 'Sign in' }).click();
+    await op.getByRole('heading', { name: 'Programs' }).waitFor();
+    const cookies = await op.context().cookies();
+    expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1' });
+    await expectAccessible(op, 'programs');
+
+    // Creates a program.
+    await op.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Shop');
+    await op.getByLabel('Commission rate (%)').fill('10');
+    await op.getByRole('button', { name: 'Create program' }).click();
+    await op.waitForURL(/\/dashboard\/programs\/\d+$/);
+    const programId = Number(/programs\/(\d+)/.exec(op.url())?.[1]);
+    await op.getByRole('heading', { name: 'Overview: Acme Shop' }).waitFor();
+
+    // Issues a key: shown once.
+    await tab(op, 'API keys');
+    await expectAccessible(op, 'API keys');
+    await op.getByRole('button', { name: 'Issue key' }).click();
+    const key = (await op.getByTestId('new-key').textContent())?.trim() ?? '';
+    expect(key).toMatch(/^trk_live_/);
+    expect((await h.request('/api/v1/cli/status', { headers: bearer(key) })).status).toBe(200);
+    await op.getByRole('button', { name: 'I stored it, hide it' }).click();
+    await op.reload();
+    await op.getByRole('cell', { name: `${key.slice(0, 13)}…` }).waitFor();
+    expect(await op.content()).not.toContain(key);
+
+    // Connects Stripe: the webhook URL to paste is shown.
+    await tab(op, 'Providers');
+    await op.getByRole('combobox', { name: /^Provider/ }).selectOption('stripe');
+    await op.getByRole('textbox', { name: /^Webhook signing secret/ }).fill(STRIPE_SECRET);
+    await op.getByRole('button', { name: 'Connect' }).click();
+    expect(await op.getByTestId('webhook-url').textContent()).toBe(`${base}/api/v1/webhooks/stripe/${programId}`);
+    await op.getByRole('cell', { name: 'stripe', exact: true }).waitFor();
+    await expectAccessible(op, 'providers');
+
+    // Adds a partner and creates the invite link.
+    await tab(op, 'Partners');
+    const code = `jane${Date.now().toString(36)}`;
+    await op.getByRole('textbox', { name: 'Name', exact: true }).fill('Jane Partner');
+    await op.getByRole('textbox', { name: /^Referral code/ }).fill(code);
+    await op.getByRole('button', { name: 'Add partner' }).click();
+    await op.getByRole('cell', { name: code, exact: true }).waitFor();
+    await op.getByRole('button', { name: 'Create invite link for Jane Partner' }).click();
+    const inviteUrl = (await op.getByTestId('invite-url').textContent())?.trim() ?? '';
+    expect(inviteUrl).toMatch(new RegExp(`^${base}/portal/invite/[\\w-]{40,}$`));
+    await expectAccessible(op, 'partners');
+
+    // The partner accepts the invite on a phone-sized screen and sees their link.
+    const pp = await newPage(375, 812);
+    await pp.goto(inviteUrl);
+    await pp.getByText('You were invited as').waitFor();
+    await expectAccessible(pp, 'portal invite');
+    await pp.getByLabel('New password', { exact: false }).first().fill('jane partner password');
+    await pp.getByLabel('Repeat the password').fill('jane partner password');
+    await pp.getByRole('button', { name: 'Set password and sign in' }).click();
+    await pp.waitForURL(`${base}/portal`);
+    const link = await pp.getByTestId('referral-link').inputValue();
+    expect(link).toBe(`${base}/demo?program=${programId}&aff=${code}`);
+    await expectAccessible(pp, 'portal home');
+    // The invite link worked once.
+    await pp.goto(inviteUrl);
+    await pp.getByRole('alert').filter({ hasText: 'already used' }).waitFor();
+
+    // A visitor comes through that link and signs up; the checkout carries the tracker keys.
+    const visitor = await newPage(1280, 800);
+    await visit(visitor, link);
+    await signupOnPage(visitor, 'customer-42', 'customer@example.com');
+
+    // A refund that Stripe delivers before the sale: it fails after its attempts.
+    const refundEvent = stripeEvent('refund.updated', stripeRefund({
+      id: 're_e2e1', payment_intent: 'pi_e2e1', charge: 'ch_e2e1', amount: 2_500, metadata: { refund_reason: 'Arrived damaged' },
+    }), { id: 'evt_e2e_refund' });
+    const refundInbox = await postStripe(programId, refundEvent);
+    await waitFor(async () => (await eventStatus(programId, refundInbox)) === 'failed', 15_000);
+
+    // The sale: a signed Stripe checkout.session.completed with the customer key.
+    const saleEvent = stripeEvent('checkout.session.completed', checkoutSession({
+      id: 'cs_e2e1', amount_subtotal: 10_000, amount_total: 10_000, payment_intent: 'pi_e2e1', livemode: true,
+      metadata: { tracker_customer_key: 'customer-42', program_id: String(programId) },
+      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+    }), { id: 'evt_e2e_sale' });
+    const saleInbox = await postStripe(programId, saleEvent);
+    await waitFor(async () => (await eventStatus(programId, saleInbox)) === 'processed', 15_000);
+
+    // The event log shows both, with the payload of one event.
+    await tab(op, 'Webhook events');
+    const saleRow = op.locator(`tr[data-event-id="${saleInbox}"]`);
+    await expect.poll(() => saleRow.getByTestId('event-status').textContent()).toBe('processed');
+    await expect.poll(() => op.locator(`tr[data-event-id="${refundInbox}"]`).getByTestId('event-status').textContent()).toBe('failed');
+    await saleRow.getByRole('button', { name: `Payload of event ${saleInbox}` }).click();
+    const payload = JSON.parse((await op.getByTestId('payload').textContent()) ?? '{}');
+    expect(payload).toMatchObject({ id: 'evt_e2e_sale', type: 'checkout.session.completed', data: { object: { id: 'cs_e2e1' } } });
+    await expectAccessible(op, 'event log');
+
+    // The sale appears for the partner (commission 10 % of 100.00).
+    await pp.goto(`${base}/portal`);
+    await expect.poll(() => pp.getByTestId('net').first().textContent()).toBe('10.00 USD');
+
+    // The failed refund is replayed from the log and turns processed.
+    await op.getByRole('combobox', { name: /^Status/ }).selectOption('failed');
+    await op.getByRole('button', { name: 'Filter' }).click();
+    await op.getByRole('button', { name: `Replay event ${refundInbox}` }).click();
+    await op.getByRole('status').filter({ hasText: 'Replaying 1 event' }).waitFor();
+    await op.getByRole('combobox', { name: /^Status/ }).selectOption('');
+    await expect.poll(async () => {
+      await op.getByRole('button', { name: 'Filter' }).click();
+      return op.locator(`tr[data-event-id="${refundInbox}"]`).getByTestId('event-status').textContent();
+    }, { timeout: 15_000 }).toBe('processed');
+    await shot(op, 'event-log');
+
+    // The partial refund: the partner is notified with the reason, the merchant sees the new amount.
+    await pp.reload();
+    await expect.poll(() => pp.getByTestId('unread').textContent()).toContain('1 unread');
+    expect(await pp.getByTestId('reason').textContent()).toBe('Arrived damaged');
+    expect(await pp.getByTestId('net').first().textContent()).toBe('7.50 USD');
+    await expectAccessible(pp, 'portal after refund');
+
+    await tab(op, 'Records');
+    await op.getByRole('link', { name: 'commissions' }).click();
+    const commissionRow = op.locator('tbody tr').first();
+    await expect.poll(() => commissionRow.textContent()).toContain('refunded');
+    expect(await commissionRow.textContent()).toContain('2.50 USD'); // reversed of 10.00
+    await expectAccessible(op, 'records');
+    await tab(op, 'Notifications');
+    await op.getByText('Partner notified of a refund').waitFor();
+    await expectAccessible(op, 'notifications');
+
+    // Approval and payout update the partner's balance.
+    await tab(op, 'Approvals & payouts');
+    await op.getByRole('button', { name: /^Approve commission/ }).click();
+    await op.getByRole('status').filter({ hasText: 'Commission approved' }).waitFor();
+    await pp.reload();
+    await pp.locator('[data-balance="USD"]').filter({ hasText: '7.50 USD' }).waitFor();
+    await op.getByLabel('Amount (minor units)').fill('750');
+    await op.getByRole('button', { name: 'Open payout for Jane Partner' }).click();
+    await op.getByRole('button', { name: /^Mark payout paid/ }).click();
+    await op.getByRole('status').filter({ hasText: 'Payout marked paid' }).waitFor();
+    await expectAccessible(op, 'approvals and payouts');
+    await pp.reload();
+    await pp.locator('[data-balance="USD"]').filter({ hasText: '0.00 USD' }).waitFor();
+    await pp.getByText('7.50 USD, paid').waitFor();
+    await shot(pp, 'partner-portal');
+
+    // The overview counts it all.
+    await tab(op, 'Overview');
+    await expect.poll(() => op.locator('[data-stat="sales"]').textContent()).toBe('1');
+    expect(await op.locator('[data-stat="clicks"]').textContent()).toBe('1');
+    expect(await op.locator('[data-stat="leads"]').textContent()).toBe('1');
+    expect(await op.locator('[data-stat="revenue"]').textContent()).toBe('100.00 USD');
+    expect(await op.locator('[data-stat="commissions"]').textContent()).toBe('7.50 USD');
+    await expectAccessible(op, 'overview');
+    await shot(op, 'overview');
+    await tab(op, 'Settings');
+    await expectAccessible(op, 'settings');
+
+    // Sign-out ends both sessions.
+    await pp.getByRole('button', { name: 'Sign out' }).click();
+    await pp.getByRole('heading', { name: 'Partner portal sign in' }).waitFor();
+    await expectAccessible(pp, 'portal sign-in');
+    await op.getByRole('button', { name: 'Sign out' }).click();
+    await op.getByRole('heading', { name: 'Dashboard sign in' }).waitFor();
+    await op.goto(`${base}/dashboard/programs/${programId}`);
+    await op.getByRole('heading', { name: 'Dashboard sign in' }).waitFor();
+
+    expect(problems).toEqual([]);
+  });
+
+  test('the app is served with a strict CSP and no third-party origin', async () => {
+    for (const path of ['/dashboard', '/dashboard/programs/1/events', '/portal', '/portal/invite/abc']) {
+      const r = await fetch(`${base}${path}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      expect(r.headers.get('referrer-policy')).toBe('no-referrer');
+      const html = await r.text();
+      expect(html).not.toMatch(/https?:\/\//);
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    }
+    expect((await fetch(`${base}/dashboard/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+  });
+});
