@@ -43,6 +43,7 @@ export function createApi(kind: SessionKind) {
     post: <T = any>(path: string, body: unknown = {}) => request<T>(kind, 'POST', path, body),
     patch: <T = any>(path: string, body: unknown) => request<T>(kind, 'PATCH', path, body),
     put: <T = any>(path: string, body: unknown) => request<T>(kind, 'PUT', path, body),
+    del: <T = any>(path: string) => request<T>(kind, 'DELETE', path),
     /** Restores the session after a reload (the cookie survives; the CSRF token is asked again). */
     async resume(): Promise<boolean> {
       try {

@@ -130,7 +130,8 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.getByRole('textbox', { name: /^Webhook signing secret/ }).fill(STRIPE_SECRET);
     await op.getByRole('button', { name: 'Connect' }).click();
     expect(await op.getByTestId('webhook-url').textContent()).toBe(`${base}/api/v1/webhooks/stripe/${programId}`);
-    await op.getByRole('cell', { name: 'stripe', exact: true }).waitFor();
+    await op.getByRole('heading', { name: 'stripe', exact: true }).waitFor();
+    await op.getByRole('region', { name: 'stripe signing secrets' }).getByRole('cell', { name: 'live', exact: true }).waitFor();
     await expectAccessible(op, 'providers');
 
     // Adds a partner and creates the invite link.
