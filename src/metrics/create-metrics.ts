@@ -40,7 +40,7 @@ export function createMetrics() {
     refunds: new Counter({ ...r, name: 'tracker_refunds_total', help: 'Refunds applied to live sales, by the sale\'s provider and currency', labelNames: ['provider', 'currency'] as const }),
     refundAmount: new Counter({ ...r, name: 'tracker_refund_amount_cents_total', help: 'Amount refunded on live sales, minor units', labelNames: ['provider', 'currency'] as const }),
     commissionReversed: new Counter({ ...r, name: 'tracker_commission_reversed_cents_total', help: 'Commission reversed by refunds, minor units', labelNames: ['provider', 'currency'] as const }),
-    rateLimited: new Counter({ ...r, name: 'tracker_rate_limit_rejections_total', help: 'Requests answered 429 rate_limited, by limiter (api_key, status, admin_auth, and per client: click, browser-lead, browser-test, webhook)', labelNames: ['limiter'] as const }),
+    rateLimited: new Counter({ ...r, name: 'tracker_rate_limit_rejections_total', help: 'Requests answered 429 rate_limited, by limiter (api_key, status, admin_auth, portal_auth, and per client: click, browser-lead, browser-test, webhook)', labelNames: ['limiter'] as const }),
     scrapeErrors: new Counter({ ...r, name: 'tracker_metrics_scrape_errors_total', help: 'Scrape-time reads that failed (the gauges keep their last value)', labelNames: ['source'] as const }),
   };
   return metrics;

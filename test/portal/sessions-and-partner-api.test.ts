@@ -297,3 +297,21 @@ describe('admin API for the dashboard', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('partner sign-in failures are limited per client', () => {
+  test('past ADMIN_AUTH_FAILURES_PER_MINUTE wrong passwords the client gets 429, even with the right one', async () => {
+    const limited = await createHarness({ ADMIN_AUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      const f = await createProgramFixture(limited);
+      const { invite_url } = await limited.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/invites`);
+      const token = new URL(invite_url).pathname.split('/').pop();
+      expect((await limited.request(`/api/v1/partner/invites/${token}`, { body: { password: 'the right password' } })).status).toBe(201);
+      for (let i = 0; i < 3; i++) expect((await limited.request('/api/v1/partner/session', { body: { login: f.partnerCode, password: `wrong password ${i}` } })).status).toBe(401);
+      const r = await limited.request('/api/v1/partner/session', { body: { login: f.partnerCode, password: 'the right password' } });
+      expect(r.status).toBe(429);
+      expect(r.body.error.code).toBe('rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+});

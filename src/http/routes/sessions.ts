@@ -4,6 +4,8 @@ import type { AppContext } from '../../app-context.ts';
 import { endSession, startSession } from '../../core/sessions.ts';
 import { acceptPartnerInvite, describePartnerInvite, verifyPartnerPassword } from '../../core/partner-invites.ts';
 import type { SessionKind } from '../../core/entities/session.ts';
+import { AppError } from '../../core/errors.ts';
+import { clientAddress } from '../client-address.ts';
 import { readJson } from '../read-json.ts';
 import { json, route } from '../route.ts';
 import { validate } from '../validate.ts';
@@ -49,8 +51,21 @@ export function registerSessionRoutes(app: H3, ctx: AppContext): void {
 
   app.post('/api/v1/partner/session', route(ctx, async (e) => {
     const { login, password } = validate(partnerSignIn, await body(e));
-    const { partnerId } = await verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password);
-    return open(e, 'partner', partnerId);
+    // Failed sign-ins share the admin token's per-client budget, so passwords cannot be guessed at speed.
+    const failures = ctx.config.ADMIN_AUTH_FAILURES_PER_MINUTE;
+    const key = `portal-fail-${clientAddress(e, ctx.config.TRUST_PROXY)}`;
+    const blocked = await ctx.rateLimiter.blocked(key, failures);
+    if (!blocked.allowed) {
+      ctx.metrics.rateLimited.inc({ limiter: 'portal_auth' });
+      throw new AppError('rate_limited', 'Too many failed sign-ins from this client', {}, { retry_after_seconds: blocked.retryAfterSeconds });
+    }
+    try {
+      const { partnerId } = await verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password);
+      return await open(e, 'partner', partnerId);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthorized') await ctx.rateLimiter.hit(key, failures);
+      throw err;
+    }
   }));
   app.get('/api/v1/partner/session', describe('partner'));
   app.delete('/api/v1/partner/session', close('partner'));
