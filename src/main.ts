@@ -8,6 +8,7 @@ import { createAppContext, type AppContext } from './app-context.ts';
 import { createHttpApp } from './http/app.ts';
 import { ensureDashboardBundle } from './http/routes/dashboard-app.ts';
 import { createMetricsApp } from './http/routes/metrics.ts';
+import { createHealthApp } from './http/health-app.ts';
 import { startWorkers } from './workers/processors.ts';
 import { createDb, migrate } from './core/orm.ts';
 import { seedDemoProgram } from './demo-seed.ts';
@@ -52,6 +53,14 @@ async function main(): Promise<void> {
     await metricsServer.ready();
     ctx.log.info({ url: metricsServer.url }, 'metrics listener ready');
   }
+  // Orchestrators probe workers too; off unless a port is given (a worker needs no open port).
+  const health = role === 'worker' && config.WORKER_HEALTH_PORT !== undefined
+    ? serve(createHealthApp(ctx), { port: config.WORKER_HEALTH_PORT, hostname: config.HOST, silent: true, gracefulShutdown: false })
+    : null;
+  if (health) {
+    await health.ready();
+    ctx.log.info({ url: health.url, role }, 'health listener on /healthz and /readyz');
+  }
   if (!config.DATABASE_URL && config.DEMO_SEED) await printDemo(ctx, server?.url ?? `http://localhost:${config.PORT}/`);
 
   let stopping = false;
@@ -63,6 +72,7 @@ async function main(): Promise<void> {
     force.unref();
     await server?.close();
     await metricsServer?.close();
+    await health?.close();
     await workers?.stop();
     await ctx.close();
     await unlock?.();

@@ -5,7 +5,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { Job } from '../core/jobs.ts';
 import type { Logger } from '../core/deps.ts';
 import {
-  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError,
+  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError, QUEUE_NAMES,
   type JobHandler, type JobOptions, type JobQueue, type QueueName,
 } from './job-queue.ts';
 
@@ -130,6 +130,10 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     async counts(name) {
       const c = await queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed');
       return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
+    },
+    async consumers() {
+      const counts = await Promise.all(QUEUE_NAMES.map((n) => queue(n).getWorkersCount()));
+      return Object.fromEntries(QUEUE_NAMES.map((n, i) => [n, counts[i]])) as Record<QueueName, number>;
     },
     async closeWorkers() {
       await Promise.all(workers.map((w) => w.close()));

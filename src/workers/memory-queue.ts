@@ -1,6 +1,6 @@
 import type { Job } from '../core/jobs.ts';
 import {
-  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError,
+  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError, QUEUE_NAMES,
   type JobHandler, type JobOptions, type JobQueue, type QueueName,
 } from './job-queue.ts';
 
@@ -84,6 +84,9 @@ export function createMemoryQueue(): JobQueue {
     async ping() { return !closed; },
     // `failed` counts final failures since start: this queue keeps no failed jobs around.
     async counts(name) { const l = lane(name); return { waiting: l.ready.length, active: l.running, delayed: l.delayed, failed: l.failed }; },
+    async consumers() {
+      return Object.fromEntries(QUEUE_NAMES.map((n) => [n, !closed && lane(n).handler ? 1 : 0])) as Record<QueueName, number>;
+    },
     async closeWorkers() {
       closed = true;
       if (busy()) await new Promise<void>((resolve) => { idle = resolve; });

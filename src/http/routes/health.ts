@@ -1,17 +1,30 @@
 import type { AppContext } from '../../app-context.ts';
+import { QUEUE_NAMES } from '../../workers/job-queue.ts';
 import { json } from '../route.ts';
 
 /** GET /healthz: the process is up. */
 export const healthz = () => ({ status: 'ok' });
 
-/** GET /readyz: the database and the queue answer (503 otherwise, for load balancers). */
+/**
+ * GET /readyz: the database and the queue answer, and a worker consumes every queue — without
+ * one an `http` process would accept calls that can only end in a 503 after JOB_WAIT_TIMEOUT_MS,
+ * so a load balancer should not send it traffic yet. 503 with the reasons otherwise. Served by the
+ * HTTP app and by the worker role's health listener.
+ */
 export function readyz(ctx: AppContext) {
   return async () => {
-    const [database, queue] = await Promise.all([
+    const [database, queue, consumers] = await Promise.all([
       ctx.db.em.fork().execute('select 1').then(() => true, () => false),
       ctx.queue.ping().catch(() => false),
+      ctx.queue.consumers().catch(() => null),
     ]);
-    const ok = database && queue;
-    return json({ status: ok ? 'ready' : 'unavailable', database, queue: ctx.queue.kind, queue_ok: queue }, ok ? 200 : 503);
+    const idle = consumers ? QUEUE_NAMES.filter((q) => consumers[q] < 1) : [...QUEUE_NAMES];
+    const reasons = [
+      ...(database ? [] : ['the database does not answer']),
+      ...(queue ? [] : [`the queue (${ctx.queue.kind}) does not answer`]),
+      ...(queue && idle.length ? [`no worker is consuming the queue(s) ${idle.join(', ')}: start one (npm run start:worker)`] : []),
+    ];
+    const ok = reasons.length === 0;
+    return json({ status: ok ? 'ready' : 'unavailable', database, queue: ctx.queue.kind, queue_ok: queue, workers: consumers ?? {}, ...(ok ? {} : { reasons }) }, ok ? 200 : 503);
   };
 }
