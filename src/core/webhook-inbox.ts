@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
-import type { NormalisedEvent, WebhookProvider } from './jobs.ts';
+import type { NormalisedEvent, RefundJob, SaleJob, WebhookProvider } from './jobs.ts';
+import { Notification } from './entities/notification.ts';
+import { ignoredReasonInfo } from './ignored-reasons.ts';
 import { AppError, RetryableError } from './errors.ts';
 import { WebhookEvent, type IWebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
 import { Sale } from './entities/sale.ts';
@@ -37,7 +39,7 @@ export function unstorableJobsReason(event: NormalisedEvent): string | null {
   return null;
 }
 
-export type StoredWebhook = { inboxId: number; duplicate: boolean; status: WebhookEventStatus };
+export type StoredWebhook = { inboxId: number; duplicate: boolean; status: WebhookEventStatus; ignoredReason?: string | null };
 
 /**
  * Persists a verified webhook in the inbox. A redelivery (same provider, program and dedupe key)
@@ -65,7 +67,7 @@ export async function storeWebhookEvent(deps: CoreDeps, input: {
       [input.provider, input.programId, event.dedupeKey, event.eventType, JSON.stringify(input.payload ?? null), JSON.stringify(event),
         status, event.ignoredReason ?? null, input.receivedAt, status === 'ignored' ? input.receivedAt : null],
     );
-    return { inboxId: row.id, duplicate: false, status };
+    return { inboxId: row.id, duplicate: false, status, ignoredReason: event.ignoredReason };
   } catch (err) {
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
     const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
@@ -79,7 +81,7 @@ export async function storeWebhookEvent(deps: CoreDeps, input: {
  * `unsupported_currency`...) are final outcomes; a refund whose sale is missing throws
  * RetryableError so the queue retries it with backoff.
  */
-export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Promise<{ status: WebhookEventStatus; outcome: unknown[] }> {
+export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Promise<{ status: WebhookEventStatus; outcome: unknown[]; notificationIds?: number[] }> {
   const em = deps.em.fork();
   // The raw payload is kept for people, never read here: not loading it spares parsing and
   // change-tracking a large document per event (drain rate, `npm run bench`).
@@ -114,12 +116,64 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
     await em.flush();
     throw err instanceof RetryableError ? err : new RetryableError(row.error);
   }
-  row.status = 'processed';
+  // Nothing recorded is never silent: the row says why, the log warns, and money that reached
+  // the merchant without reaching a partner is put in front of the advertiser.
+  const ignored = nothingRecordedReason(row.normalised.jobs, outcome);
+  const notificationIds: number[] = [];
+  row.status = ignored ? 'ignored' : 'processed';
   row.outcome = outcome;
-  row.error = null;
+  row.error = ignored?.reason ?? null;
   row.processedAt = deps.clock();
+  const note = ignored && ignoredReasonInfo(ignored.reason).notify && ignored.job.kind === 'sale'
+    ? em.create(Notification, {
+      program: row.program, kind: 'advertiser_unattributed_payment', partnerId: null, commissionId: null,
+      payload: unattributedPaymentPayload(row, ignored.reason, ignored.job), createdAt: row.processedAt,
+    })
+    : null;
   await em.flush();
-  return { status: 'processed', outcome };
+  if (note) notificationIds.push(note.id);
+  if (ignored) {
+    const info = ignoredReasonInfo(ignored.reason);
+    deps.log[info.level]({ inboxId, provider: row.provider, programId: row.program, eventType: row.eventType, reason: ignored.reason, transactionId: ignored.job.transactionId },
+      'provider event recorded no sale or refund');
+  }
+  return { status: row.status, outcome, notificationIds };
+}
+
+/**
+ * The reason an event's jobs recorded nothing (every job ended in a rejection or an expired
+ * window), or null when at least one sale or refund was recorded (duplicates and skips count:
+ * they are prior successes).
+ */
+export function nothingRecordedReason(jobs: Array<SaleJob | RefundJob>, outcome: unknown[]): { reason: string; job: SaleJob | RefundJob } | null {
+  let first: { reason: string; job: SaleJob | RefundJob } | null = null;
+  for (const [i, job] of jobs.entries()) {
+    const o = outcome[i] as { kind?: string; code?: string } | undefined;
+    let reason: string | null = null;
+    if (o?.kind === 'window_expired') reason = 'attribution_window_expired';
+    else if (o?.kind === 'error') {
+      if (job.kind === 'refund' && o.code === 'not_found') reason = 'sale_not_recorded';
+      else if (o.code === 'invalid_request') reason = 'unstorable_value';
+      else if (job.kind === 'sale' && o.code === 'no_attribution') {
+        reason = job.clickId ? 'unknown_click_id' : job.customerKey ? 'unknown_customer' : 'no_tracker_metadata';
+      } else reason = o.code ?? 'rejected';
+    }
+    if (reason === null) return null;
+    first ??= { reason, job };
+  }
+  return first;
+}
+
+function unattributedPaymentPayload(row: Pick<IWebhookEvent, 'id' | 'provider' | 'eventType'>, reason: string, job: SaleJob): Record<string, unknown> {
+  const what = `A ${row.provider} payment of ${job.amountCents} ${job.currency} (minor units; transaction ${job.transactionId})`;
+  const message = reason === 'unsupported_currency'
+    ? `${what} was not attributed: only USD, EUR and VND are recorded. If a partner should earn on it, report it in a supported currency with POST /api/v1/track/sale.`
+    : `${what} was not attributed: its tracker_click_id "${job.clickId}" matches no click of this program. Check what your checkout puts into the metadata (a click id from another program or environment, or an altered value); no partner was credited.`;
+  return {
+    reason, message, provider: row.provider, event_type: row.eventType, webhook_event_id: row.id,
+    transaction_id: job.transactionId, amount_cents: job.amountCents, currency: job.currency,
+    click_id: job.clickId, customer_key: job.customerKey,
+  };
 }
 
 /**
@@ -130,7 +184,7 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
  */
 async function saleEventRecordedNoSale(em: CoreDeps['em'], refundRow: Pick<IWebhookEvent, 'provider' | 'program'>, transactionId: string): Promise<boolean> {
   const saleEvents = await em.execute(
-    `select id from webhook_event where provider = ? and program_id = ? and status = 'processed' and normalised -> 'jobs' @> ?::jsonb limit 1`,
+    `select id from webhook_event where provider = ? and program_id = ? and status in ('processed', 'ignored') and normalised -> 'jobs' @> ?::jsonb limit 1`,
     [refundRow.provider, refundRow.program, JSON.stringify([{ kind: 'sale', transactionId }])],
   );
   if (!saleEvents.length) return false;
@@ -146,9 +200,11 @@ export async function markWebhookFailed(deps: CoreDeps, inboxId: number, error: 
 /** Puts failed (or all of a program's failed) rows back to pending for a replay; returns their ids. */
 export async function resetWebhookEventsForReplay(deps: CoreDeps, programId: number, inboxId?: number): Promise<number[]> {
   const em = deps.em.fork();
-  const rows = await em.find(WebhookEvent, inboxId ? { id: inboxId, program: programId } : { program: programId, status: 'failed' }, { fields: ['id', 'status'] });
+  const rows = await em.find(WebhookEvent, inboxId ? { id: inboxId, program: programId } : { program: programId, status: 'failed' }, { fields: ['id', 'status', 'normalised'] });
   if (inboxId && !rows.length) throw new AppError('not_found', 'No such webhook event in this program');
-  for (const r of rows) if (r.status !== 'ignored') r.status = 'pending';
+  // An event ignored while running its jobs (`unknown_customer` before the lead was tracked...)
+  // can be replayed by id; one ignored while normalising has no jobs to run.
+  for (const r of rows) if (r.status !== 'ignored' || r.normalised.jobs.length > 0) r.status = 'pending';
   await em.flush();
   return rows.filter((r) => r.status === 'pending').map((r) => r.id);
 }

@@ -66,6 +66,7 @@ async function handle(ctx: AppContext, job: Job, jc: JobContext): Promise<unknow
         for (const o of res.outcome as Array<{ kind?: string; notificationIds?: number[] }>) {
           if (o?.kind === 'applied' && o.notificationIds) await enqueueNotifications(ctx, o.notificationIds);
         }
+        if (res.notificationIds?.length) await enqueueNotifications(ctx, res.notificationIds);
         return res;
       } catch (err) {
         if (jc.final) {

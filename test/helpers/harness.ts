@@ -20,6 +20,8 @@ export type Harness = {
   /** Moves the injected clock. */
   clock: { now: Date; advanceDays(days: number): void };
   sent: INotification[];
+  /** Log lines at or above the harness's LOG_LEVEL (default silent: none). */
+  logs: Array<Record<string, unknown>>;
   request(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
   admin(method: string, path: string, body?: unknown): Promise<any>;
   /** Starts a real HTTP server on a random port; returns its base URL. */
@@ -64,9 +66,11 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
   });
   const clock = { now: new Date(), advanceDays(days: number) { this.now = new Date(this.now.getTime() + days * 86_400_000); } };
   const sent: INotification[] = [];
+  const logs: Array<Record<string, unknown>> = [];
   const ctx = await createAppContext(config, {
     clock: () => clock.now,
-    log: pino({ level: config.LOG_LEVEL }),
+    // Lines are kept for assertions (`logs`) and echoed when TEST_LOG_LEVEL asks for them.
+    log: pino({ level: config.LOG_LEVEL }, { write(line: string) { logs.push(JSON.parse(line)); if (process.env.TEST_LOG_LEVEL) process.stdout.write(line); } }),
     notificationSender: opts.notificationSender ?? { async send(n) { sent.push(n); } },
   });
   const workers = startWorkers(ctx);
@@ -86,7 +90,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     return { status: res.status, body, headers: res.headers };
   };
   return {
-    ctx, clock, sent, request,
+    ctx, clock, sent, logs, request,
     mode: baseUrl ? 'production' : 'embedded',
     async admin(method, path, body) {
       const r = await request(`/api/v1/admin${path}`, { method, body, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });

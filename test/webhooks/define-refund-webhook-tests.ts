@@ -154,17 +154,17 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       for (const tx of sales) expect((await w.sale(f.programId, tx))?.refunded_cents).toBe(10000);
     });
 
-    test('refund of a payment whose event recorded no sale (not referred) → final not_found outcome, not retried into failed', async () => {
+    test('refund of a payment whose event recorded no sale (not referred) → ignored as sale_not_recorded, not retried into failed', async () => {
       const f = await w.newProgram();
       const ref = newRef('unref');
-      // Most of a merchant's checkouts carry no tracker keys: processed, no sale.
+      // A checkout without tracker keys: no sale, and the inbox row says why.
       const payment = kit.payment({ ref, amountCents: 10000, keys: null });
       const sale = await w.send(f.programId, payment.event);
-      const saleRow = await w.waitForInbox(f.programId, sale.body.id, 'processed');
-      expect(saleRow.outcome).toEqual([expect.objectContaining({ kind: 'error', code: 'no_attribution' })]);
+      const saleRow = await w.waitForInbox(f.programId, sale.body.id, 'ignored');
+      expect(saleRow).toMatchObject({ error: 'no_tracker_metadata', outcome: [expect.objectContaining({ kind: 'error', code: 'no_attribution' })] });
       const refund = await w.send(f.programId, kit.refund(refundInput(ref, 10000, 10000, 10000)));
-      const row = await w.waitForInbox(f.programId, refund.body.id, 'processed');
-      expect(row).toMatchObject({ attempts: 1, error: null, outcome: [expect.objectContaining({ kind: 'error', code: 'not_found' })] });
+      const row = await w.waitForInbox(f.programId, refund.body.id, 'ignored');
+      expect(row).toMatchObject({ attempts: 1, error: 'sale_not_recorded', outcome: [expect.objectContaining({ kind: 'error', code: 'not_found' })] });
       expect(await w.inbox(f.programId, 'failed')).toEqual([]);
     });
 

@@ -45,7 +45,8 @@ describe.each(WEBHOOK_PROVIDERS.map((p) => [p, PROVIDER_KITS[p]] as const))('%s'
     const r = await deliver(kit, JSON.stringify(payment(kit, key)));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const row = await inboxRow(kit, r.body.id);
-    expect(row.status).toBe('processed');
+    // Processed to the end: the made-up click id is the reason nothing was recorded.
+    expect(row).toMatchObject({ status: 'ignored', error: 'unknown_click_id' });
     expect(row.attempts).toBe(1);
     expect(JSON.stringify(row.payload)).toContain('user\uFFFDone');
   });

@@ -5,6 +5,7 @@ import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/jobs.ts';
 import { loadVerificationSecrets, selectUnexpiredSecrets } from '../../core/provider-secrets.ts';
 import { storeWebhookEvent } from '../../core/webhook-inbox.ts';
 import { verifyWithSecrets } from '../../providers/verify-with-secrets.ts';
+import { ignoredReasonInfo } from '../../core/ignored-reasons.ts';
 import { webhookJobOptions } from '../../workers/processors.ts';
 import { readLimited } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
@@ -59,7 +60,10 @@ export function webhookRoute(ctx: AppContext) {
       }
     }
     ctx.metrics.webhooksReceived.inc({ provider, result: stored.duplicate ? 'duplicate' : stored.status });
-    log.info({ inboxId: stored.inboxId, secretId: verified.secretId, secretLabel: verified.label, eventType: normalised.eventType, duplicate: stored.duplicate, status: stored.status, ignored: normalised.ignoredReason }, 'webhook received');
+    log.info({ inboxId: stored.inboxId, secretId: verified.secretId, secretLabel: verified.label, eventType: normalised.eventType, duplicate: stored.duplicate, status: stored.status, ignored: stored.ignoredReason }, 'webhook received');
+    if (stored.ignoredReason) {
+      log[ignoredReasonInfo(stored.ignoredReason).level]({ inboxId: stored.inboxId, eventType: normalised.eventType, reason: stored.ignoredReason }, 'provider event recorded no sale or refund');
+    }
     return { received: true, id: stored.inboxId, duplicate: stored.duplicate, status: stored.status };
   });
 }
