@@ -55,8 +55,11 @@ if (!command || values.help) {
 }
 
 const baseUrl = String(values.url ?? process.env.ADMIN_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
+const urlSource = values.url ? '--url' : process.env.ADMIN_URL ? 'ADMIN_URL' : `the default (PORT ${process.env.PORT ? 'from the environment' : 'unset: 3000'})`;
 const tokenFile = join(process.env.DATA_DIR ?? './.data', 'admin-token');
 const token = (values.token as string | undefined) ?? process.env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined);
+// Said in every error: which server and which credential this run used, so a person can fix the right one.
+const tokenSource = values.token ? '--token' : process.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : existsSync(tokenFile) ? `the file ${tokenFile}` : 'nowhere';
 
 /** `--kebab-case value` flags → snake_case body fields; numbers and null are parsed. */
 function flags(skip: string[] = []): Record<string, unknown> {
@@ -74,14 +77,20 @@ const need = (n: number) => {
 };
 
 async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  if (!token) throw new Error('No admin token: pass --token, set ADMIN_TOKEN, or run next to the embedded server data dir');
+  if (!token) throw new Error(`No admin token: pass --token, set ADMIN_TOKEN, or run in the directory of the embedded server (it writes ${tokenFile}; set DATA_DIR if it uses another one)`);
   const res = await fetch(`${baseUrl}/api/v1/admin${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
-  }).catch((err) => { throw new Error(`cannot reach ${baseUrl}: ${err.cause?.code ?? err.message}`); });
+  }).catch((err) => {
+    throw new Error(`cannot reach ${baseUrl} (URL from ${urlSource}): ${err.cause?.code ?? err.message}. Start the server (npm start), or point --url / ADMIN_URL at it.`);
+  });
   const data = await res.json().catch(() => null) as { error?: { code: string; message: string } } | null;
-  if (!res.ok) throw new Error(`${res.status} ${data?.error?.code ?? ''}: ${data?.error?.message ?? 'request failed'}`);
+  if (res.status === 401) {
+    throw new Error(`401 ${data?.error?.code ?? 'unauthorized'}: ${baseUrl} (URL from ${urlSource}) refused the admin token from ${tokenSource}. `
+      + 'Use the ADMIN_TOKEN the server was started with, or the admin-token file in its DATA_DIR.');
+  }
+  if (!res.ok) throw new Error(`${res.status} ${data?.error?.code ?? ''}: ${data?.error?.message ?? 'request failed'} (${method} ${baseUrl}/api/v1/admin${path})`);
   return data;
 }
 

@@ -48,6 +48,15 @@ test('errors exit non-zero with the error code', async () => {
     .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unauthorized') });
 });
 
+test('errors name the URL and the token source used, and what to do', async () => {
+  const wrong = run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], { env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token-wrong-token' } });
+  await expect(wrong).rejects.toMatchObject({ stderr: expect.stringContaining(`${url} (URL from --url) refused the admin token from ADMIN_TOKEN`) });
+  const { freePort } = await import('../helpers/service-process.ts');
+  const nobody = `http://127.0.0.1:${await freePort()}`;
+  const refused = run(process.execPath, ['src/cli/admin.ts', 'programs:list'], { env: { ...process.env, ADMIN_URL: nobody, ADMIN_TOKEN } });
+  await expect(refused).rejects.toMatchObject({ stderr: expect.stringMatching(new RegExp(`cannot reach ${nobody} \\(URL from ADMIN_URL\\): ECONNREFUSED\\. Start the server`)) });
+});
+
 test('configuration: a bad value fails with a clear message naming the variable', () => {
   expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL/);
   expect(loadConfig({}).PORT).toBe(3000);
