@@ -49,7 +49,7 @@ export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promis
   for (const program of programs) {
     const due = await deps.em.fork().find(
       Commission,
-      { program: program.id, status: { $in: ['pending', 'refunded'] }, creditedAt: null, createdAt: { $lte: new Date(now - program.holdPeriodDays * DAY_MS) } },
+      { program: program.id, status: { $in: ['pending', 'refunded'] }, creditedAt: null, heldForReview: false, createdAt: { $lte: new Date(now - program.holdPeriodDays * DAY_MS) } },
       { fields: ['id'], limit, orderBy: { id: 'asc' } },
     );
     for (const c of due) {

@@ -4,19 +4,30 @@ import type { LeadJob } from './jobs.ts';
 import { AppError } from './errors.ts';
 import { Click } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';
+import { Program } from './entities/program.ts';
+import { settingsCache } from './settings-cache.ts';
+import { recordAttributionConflict } from './record-attribution-conflict.ts';
 
 export type LeadResult = { customerId: number; customerKey: string | null; clickId: string | null; rebound: boolean };
 
 /**
  * Binds the merchant's customer id to a click so later sales attribute by customer key alone.
- * Server mode may rebind a customer to a newer click; browser mode never rebinds a customer that
- * already has a click (a keyless caller must not be able to steal attribution).
- * @throws AppError `invalid_request` when neither key nor click is given, or the click is unknown
- * in this program.
+ * - Keyed (server) leads may rebind a customer to a newer click, and replace a provisional binding.
+ * - Keyless (browser) leads can be sent by anyone, so what they bind is provisional: they never
+ *   rebind a customer; a second keyless lead naming another click marks the customer disputed
+ *   (its commissions are held for review) and records the conflict for the advertiser; one click
+ *   binds at most one customer; a program can turn them off (`browser_leads`).
+ * @throws AppError `invalid_request` when neither key nor click is given, the click is unknown in
+ * this program, or (browser) the click already binds another customer; `forbidden` when the
+ * program does not accept keyless leads.
  */
 export async function bindLead(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
   if (!job.customerKey && !job.clickId) {
     throw new AppError('invalid_request', 'customer_key or click_id is required', { fields: ['customer_key', 'click_id'] });
+  }
+  if (job.browser) {
+    const program = await deps.em.findOneOrFail(Program, { id: job.programId }, { cache: settingsCache.program(job.programId) });
+    if (!program.browserLeads) throw new AppError('forbidden', 'This program does not accept keyless browser leads; report leads from your backend with the program key');
   }
   try {
     return await deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
@@ -37,6 +48,12 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
   let customer: ICustomer | null = job.customerKey
     ? await em.findOne(Customer, { program: job.programId, customerKey: job.customerKey })
     : await em.findOne(Customer, { program: job.programId, click: job.clickId }, { orderBy: { id: 'desc' } });
+  if (job.browser && click && (!customer || customer.click !== click.id)
+    && (await em.count(Customer, { program: job.programId, click: click.id, ...(customer ? { id: { $ne: customer.id } } : {}) }))) {
+    // One click, one customer: a single partner click cannot pre-claim a list of guessed keys.
+    throw new AppError('invalid_request', 'This click is already bound to another customer', { field: 'click_id' });
+  }
+  const now = new Date(job.receivedAt);
   let rebound = false;
   if (!customer) {
     customer = em.create(Customer, {
@@ -46,12 +63,33 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
       partner: click?.partner ?? null,
       emailHash: job.emailHash,
       eventName: job.eventName,
-      createdAt: new Date(job.receivedAt),
+      provisional: job.browser,
+      createdAt: now,
     });
-  } else if (click && customer.click !== click.id && !(job.browser && customer.click)) {
-    customer.click = click.id;
-    customer.partner = click.partner;
-    rebound = true;
+  } else if (click && customer.click !== click.id) {
+    if (!job.browser) {
+      customer.click = click.id;
+      customer.partner = click.partner;
+      customer.provisional = false;
+      customer.disputedAt = null;
+      rebound = true;
+    } else if (!customer.click) {
+      customer.click = click.id;
+      customer.partner = click.partner;
+      customer.provisional = true;
+      rebound = true;
+    } else if (customer.provisional) {
+      // Two keyless leads, two clicks: someone may have claimed this key first. Keep the first
+      // binding, hold its commissions, and let the advertiser decide.
+      customer.disputedAt ??= now;
+      recordAttributionConflict(deps, {
+        programId: job.programId, kind: 'lead_click_mismatch', customerId: customer.id, customerKey: customer.customerKey ?? null,
+        boundClickId: customer.click, otherClickId: click.id, at: now,
+      });
+    }
+  } else if (!job.browser && click && customer.provisional) {
+    // The merchant's own keyed lead confirms the binding.
+    customer.provisional = false;
   }
   if (job.emailHash && !customer.emailHash) customer.emailHash = job.emailHash;
   await em.flush();

@@ -15,13 +15,14 @@ import { PlatformFee } from './entities/platform-fee.ts';
 import { PartnerBalance } from './entities/partner-balance.ts';
 import { BalanceEntry } from './entities/balance-entry.ts';
 import { Withdrawal } from './entities/withdrawal.ts';
+import { AttributionConflict } from './entities/attribution-conflict.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 
 /** What the admin API and CLI can list per program. Key hashes and secrets are never included. */
 export const LISTABLE = {
   clicks: Click, customers: Customer, sales: Sale, commissions: Commission, refunds: Refund, partners: Partner,
   'api-keys': ApiKey, notifications: Notification, 'webhook-events': WebhookEvent, 'test-events': TestEvent, 'platform-fees': PlatformFee,
-  'provider-connections': ProviderConnection,
+  'provider-connections': ProviderConnection, 'attribution-conflicts': AttributionConflict,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
 /** The lists whose rows have a `status` (the only ones a `status` filter applies to). */

@@ -21,6 +21,8 @@ export const programConfigSchema = z.strictObject({
   recurring_months: z.number().int().min(1).max(600).nullable(),
   rate_limit_per_minute: z.number().int().min(1).max(1_000_000),
   platform_fee_bps: bps,
+  /** Accept keyless browser leads (tracker `signup`); false leaves only keyed leads. */
+  browser_leads: z.boolean(),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;
 export const programCreateSchema = programConfigSchema.partial().required({ name: true });
@@ -30,7 +32,7 @@ const toEntity = (c: Partial<ProgramConfig>) => Object.fromEntries(Object.entrie
   name: c.name, domain: c.domain, commissionRateBps: c.commission_rate_bps, productRatesBps: c.product_rates_bps,
   cookieDurationDays: c.cookie_duration_days, attributionWindowDays: c.attribution_window_days, holdPeriodDays: c.hold_period_days,
   recurringPolicy: c.recurring_policy, recurringMonths: c.recurring_months, rateLimitPerMinute: c.rate_limit_per_minute,
-  platformFeeBps: c.platform_fee_bps,
+  platformFeeBps: c.platform_fee_bps, browserLeads: c.browser_leads,
 }).filter(([, v]) => v !== undefined));
 
 /** The wire form of a program (never includes secrets). */
@@ -39,7 +41,7 @@ export function programToJson(p: IProgram): ProgramConfig & { id: number; create
     id: p.id, name: p.name, domain: p.domain ?? null, commission_rate_bps: p.commissionRateBps, product_rates_bps: p.productRatesBps ?? null,
     cookie_duration_days: p.cookieDurationDays, attribution_window_days: p.attributionWindowDays, hold_period_days: p.holdPeriodDays,
     recurring_policy: p.recurringPolicy, recurring_months: p.recurringMonths ?? null, rate_limit_per_minute: p.rateLimitPerMinute,
-    platform_fee_bps: p.platformFeeBps, created_at: p.createdAt.toISOString(),
+    platform_fee_bps: p.platformFeeBps, browser_leads: p.browserLeads, created_at: p.createdAt.toISOString(),
   };
 }
 

@@ -10,6 +10,7 @@ import { PlatformFee } from './entities/platform-fee.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { resolveAttribution, type Attribution } from './resolve-attribution.ts';
 import { settingsCache } from './settings-cache.ts';
+import { recordAttributionConflict } from './record-attribution-conflict.ts';
 
 /**
  * Outcome of a sale call. Expected outcomes are values; failures are thrown.
@@ -111,10 +112,15 @@ async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency):
       currency,
       rateBps,
       status: 'pending',
+      heldForReview: attribution.held,
       createdAt: now,
       updatedAt: now,
     }) as number;
     commission = { id, amountCents: commissionCents };
+  }
+  if (attribution.conflict) {
+    recordAttributionConflict(deps, { programId: program.id, kind: 'sale_click_mismatch', ...attribution.conflict, saleId, at: now });
+    await em.flush();
   }
   deps.log.info({ programId: program.id, saleId, commissionId: commission?.id ?? null, partnerId: attribution.partnerId, via: attribution.via }, 'sale recorded');
   return { kind: 'attributed', saleId, commissionId: commission?.id ?? null, commissionCents: commission?.amountCents ?? null };

@@ -15,6 +15,10 @@ export type Attribution =
       clickId: string | null;
       /** False when a renewal falls outside the program's recurring policy. */
       earnsCommission: boolean;
+      /** The customer is disputed: its commission is held from automatic approval. */
+      held: boolean;
+      /** The sale's own click replaced the customer's provisional one (recorded for the advertiser). */
+      conflict: { customerId: number; customerKey: string | null; boundClickId: string | null; otherClickId: string } | null;
       via: 'subscription' | 'customer_key' | 'click_id';
     }
   | { kind: 'window_expired'; clickAgeDays: number; windowDays: number };
@@ -49,12 +53,14 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
         partnerId: first.partner,
         clickId: first.clickId ?? null,
         earnsCommission: recurringEarns(program, first.receivedAt, now),
+        held: false,
+        conflict: null,
         via: 'subscription',
       };
     }
   }
 
-  let customer: Pick<ICustomer, 'id' | 'click' | 'customerKey'> | null = null;
+  let customer: Pick<ICustomer, 'id' | 'click' | 'customerKey' | 'provisional' | 'disputedAt'> | null = null;
   // Looked up with the customer when found by key (the common path); otherwise below.
   let click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
   let via: 'customer_key' | 'click_id' = 'customer_key';
@@ -76,6 +82,19 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
       customer_key: job.customerKey, click_id: job.clickId,
     });
   }
+  let conflict: Extract<Attribution, { kind: 'attributed' }>['conflict'] = null;
+  let held = customer.disputedAt != null;
+  if (customer.provisional && job.clickId && job.clickId !== customer.click) {
+    // A keyless lead's binding is only provisional: the merchant's sale naming the buyer's own
+    // click wins, the customer is bound to it, and the advertiser sees the conflict.
+    const own = await em.findOne(Click, { id: job.clickId, program: program.id });
+    if (own) {
+      conflict = { customerId: customer.id, customerKey: customer.customerKey ?? null, boundClickId: customer.click ?? null, otherClickId: own.id };
+      await em.nativeUpdate(Customer, { id: customer.id }, { click: own.id, partner: own.partner, provisional: false, disputedAt: null });
+      click = own;
+      held = false;
+    }
+  }
   click ??= customer.click ? await em.findOne(Click, { id: customer.click, program: program.id }) : null;
   if (!click) throw new AppError('no_attribution', 'The customer has no partner relationship', { customer_key: customer.customerKey });
 
@@ -84,7 +103,7 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
   if (ageMs > windowDays * DAY_MS) {
     return { kind: 'window_expired', clickAgeDays: Math.floor(ageMs / DAY_MS), windowDays };
   }
-  return { kind: 'attributed', customerId: customer.id, partnerId: click.partner, clickId: click.id, earnsCommission: true, via };
+  return { kind: 'attributed', customerId: customer.id, partnerId: click.partner, clickId: click.id, earnsCommission: true, held, conflict, via };
 }
 
 /**
@@ -93,10 +112,10 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
  * quarter of a sale's service time (`npm run bench`).
  */
 async function findCustomerByKey(em: CoreDeps['em'], programId: number, customerKey: string): Promise<{
-  customer: Pick<ICustomer, 'id' | 'click' | 'customerKey'> | null; click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
+  customer: Pick<ICustomer, 'id' | 'click' | 'customerKey' | 'provisional' | 'disputedAt'> | null; click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
 }> {
-  const [row] = await em.execute<Array<{ id: number; click_id: string | null; partner_id: number | null; clicked_ms: number | null }>>(
-    `select c.id, c.click_id, k.partner_id, (extract(epoch from k.clicked_at) * 1000)::float8 as clicked_ms
+  const [row] = await em.execute<Array<{ id: number; click_id: string | null; partner_id: number | null; clicked_ms: number | null; provisional: boolean; disputed: boolean }>>(
+    `select c.id, c.click_id, k.partner_id, (extract(epoch from k.clicked_at) * 1000)::float8 as clicked_ms, c.provisional, c.disputed_at is not null as disputed
        from customer c left join click k on k.id = c.click_id and k.program_id = c.program_id
       where c.program_id = ? and c.customer_key = ?`,
     [programId, customerKey],
@@ -105,7 +124,7 @@ async function findCustomerByKey(em: CoreDeps['em'], programId: number, customer
   const click = row.click_id !== null && row.partner_id !== null && row.clicked_ms !== null
     ? { id: row.click_id, partner: row.partner_id, clickedAt: new Date(row.clicked_ms) }
     : null;
-  return { customer: { id: row.id, click: row.click_id, customerKey }, click };
+  return { customer: { id: row.id, click: row.click_id, customerKey, provisional: row.provisional, disputedAt: row.disputed ? new Date(0) : null }, click };
 }
 
 /** Recurring policy: `lifetime` always, `one_time` never, `months` within N months of the first sale. */

@@ -17,10 +17,11 @@ import { ProviderConnection } from './provider-connection.ts';
 import { Session } from './session.ts';
 import { PartnerInvite } from './partner-invite.ts';
 import { ProviderSecret } from './provider-secret.ts';
+import { AttributionConflict } from './attribution-conflict.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
   Program, ApiKey, Partner, Click, Customer, Sale, TestEvent, Commission, Refund, PartnerBalance,
   BalanceEntry, Withdrawal, Notification, PlatformFee, WebhookEvent, ProviderConnection, Session, PartnerInvite,
-  ProviderSecret,
+  ProviderSecret, AttributionConflict,
 ];

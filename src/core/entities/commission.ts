@@ -28,6 +28,8 @@ export const Commission = defineEntity({
     creditedAt: p.datetime().nullable(),
     /** Set when paid out to the partner; a later refund warns the advertiser. */
     paidAt: p.datetime().nullable(),
+    /** Held from automatic (hold-period) approval until the advertiser decides: disputed customer. */
+    heldForReview: p.boolean().default(false),
     createdAt: p.datetime(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

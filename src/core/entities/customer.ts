@@ -17,6 +17,16 @@ export const Customer = defineEntity({
     /** SHA-256 hex of the normalised email; the address itself is never stored. */
     emailHash: p.string().nullable(),
     eventName: p.string().nullable(),
+    /**
+     * Bound by a keyless browser lead (any client can send one): a keyed lead for the same
+     * `customer_key` replaces the binding, and a sale naming another click follows its own click.
+     */
+    provisional: p.boolean().default(false),
+    /**
+     * Set when keyless leads for this `customer_key` named different clicks: the commissions of
+     * its sales are held from automatic approval until the advertiser resolves the dispute.
+     */
+    disputedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -24,6 +24,8 @@ export const Program = defineEntity({
     recurringMonths: p.integer().nullable(),
     /** Requests per minute per API key on sale, refund and lead. */
     rateLimitPerMinute: p.integer().default(600),
+    /** Whether keyless browser leads (`POST /track/browser-lead`) are accepted. */
+    browserLeads: p.boolean().default(true),
     /** Platform fee on every live sale, basis points of `amount_cents`. */
     platformFeeBps: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -8,6 +8,7 @@ import {
 } from '../../core/programs.ts';
 import { issueApiKey, retireApiKey, rotateApiKey } from '../../core/api-keys.ts';
 import { LISTABLE, getPartnerAccount, isListableKind, listRecords, toWire } from '../../core/list-records.ts';
+import { resolveCustomerDispute } from '../../core/resolve-customer-dispute.ts';
 import { approveCommission, markCommissionPaid } from '../../core/approve-commission.ts';
 import { markWithdrawalPaid, openWithdrawal } from '../../core/withdrawals.ts';
 import { resetWebhookEventsForReplay } from '../../core/webhook-inbox.ts';
@@ -63,6 +64,11 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
     return json({ withdrawal: toWire(await openWithdrawal(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents)) }, 201);
   });
   on('post', '/programs/:id/withdrawals/:wid/pay', async (e) => ({ withdrawal: toWire(await markWithdrawalPaid(ctx.deps(), num(e, 'id'), num(e, 'wid'))) }));
+  on('post', '/programs/:id/customers/:cid/resolve-dispute', async (e) => {
+    const { click_id } = validate(z.strictObject({ click_id: z.string().trim().min(1).max(255) }), await body(e));
+    const r = await resolveCustomerDispute(ctx.deps(), num(e, 'id'), num(e, 'cid'), click_id);
+    return { customer_id: r.customerId, click_id: r.clickId, partner_id: r.partnerId, released_commission_ids: r.releasedCommissionIds, reversed_commission_ids: r.reversedCommissionIds };
+  });
   on('post', '/programs/:id/commissions/:cid/approve', async (e) => ({ commission: toWire(await approveCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
   on('post', '/programs/:id/commissions/:cid/pay', async (e) => ({ commission: toWire(await markCommissionPaid(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
   registerProviderSecretRoutes(on, ctx, { body, num });
