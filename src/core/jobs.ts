@@ -20,7 +20,7 @@ export const SALE_PROVIDERS = [
 export type SaleProvider = (typeof SALE_PROVIDERS)[number];
 
 /** Providers whose webhooks we receive and verify ourselves. */
-export const WEBHOOK_PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy'] as const;
+export const WEBHOOK_PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy', 'polar', 'dodo', 'creem'] as const;
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 
 export const REFUND_REASONS = ['refund', 'chargeback'] as const;

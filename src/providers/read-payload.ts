@@ -68,6 +68,14 @@ export function isoFromUnixSeconds(value: unknown): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
+/** Creem timestamps are milliseconds since the epoch. */
+export function isoFromUnixMilliseconds(value: unknown): string | null {
+  const ms = readInteger(value);
+  if (ms === null) return null;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
 export function isoFromString(value: unknown): string | null {
   const text = readString(value);
   if (!text) return null;

@@ -1,7 +1,10 @@
 import type { WebhookProvider } from '../core/jobs.ts';
 import type { ProviderAdapter } from './adapter.ts';
+import { createCreemAdapter } from './creem/adapter.ts';
+import { createDodoAdapter } from './dodo/adapter.ts';
 import { createLemonSqueezyAdapter } from './lemonsqueezy/adapter.ts';
 import { createPaddleAdapter } from './paddle/adapter.ts';
+import { createPolarAdapter } from './polar/adapter.ts';
 import { createStripeAdapter } from './stripe/adapter.ts';
 
 /** One adapter per webhook provider; built once by the app context and passed down. */
@@ -10,5 +13,8 @@ export function createProviderAdapters(): Record<WebhookProvider, ProviderAdapte
     stripe: createStripeAdapter(),
     paddle: createPaddleAdapter(),
     lemonsqueezy: createLemonSqueezyAdapter(),
+    polar: createPolarAdapter(),
+    dodo: createDodoAdapter(),
+    creem: createCreemAdapter(),
   };
 }

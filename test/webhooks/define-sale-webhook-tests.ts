@@ -29,7 +29,7 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
         return w.send(f.programId, body, kit.sign(body, w.h.clock.now, secret));
       };
       expect((await send(kit.secret)).status).toBe(200);
-      const rotated = `${kit.secret}-rotated`;
+      const rotated = kit.rotatedSecret;
       await w.h.admin('PUT', `/programs/${f.programId}/providers/${kit.provider}`, { signing_secret: rotated });
       expect((await send(kit.secret)).body.error?.code).toBe('invalid_signature');
       expect((await send(rotated)).status).toBe(200);
@@ -69,7 +69,7 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
       const body = JSON.stringify(kit.payment({ ref: newRef('nf'), amountCents: 10000, keys: null }).event);
       const headers = kit.sign(body, w.h.clock.now);
       for (const path of [
-        `/api/v1/webhooks/polar/${connected.programId}`,
+        `/api/v1/webhooks/sepay/${connected.programId}`,
         `/api/v1/webhooks/${kit.provider}/${unconnected}`,
         `/api/v1/webhooks/${kit.provider}/999999`,
         `/api/v1/webhooks/${kit.provider}/abc`,
@@ -195,7 +195,9 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
       const f = await w.newProgram();
       const customer = await w.newCustomer(f);
       const payment = kit.payment({ ref: newRef('test'), amountCents: 10000, keys: keysOf(f, customer), test: true });
-      const res = await w.send(f.programId, payment.event);
+      // Polar and Dodo payloads look alike in both modes: their sandbox endpoint's `test` secret decides.
+      const body = JSON.stringify(payment.event);
+      const res = await w.send(f.programId, body, payment.secret ? kit.sign(body, w.h.clock.now, payment.secret) : undefined);
       expect(res.status).toBe(200);
       const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
       expect(row.outcome).toEqual([{ kind: 'test', eventId: expect.any(Number), programId: f.programId }]);

@@ -9,14 +9,21 @@ import type { WebhookProvider } from '../../src/core/jobs.ts';
 import { checkoutSession, legacyInvoice, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
 import { monthlyItem, paddleAdjustment, paddleEvent, paddleTransaction, signPaddle } from '../providers/fixtures/paddle.ts';
 import { lemonSqueezyEvent, lemonSqueezyInvoice, lemonSqueezyOrder, signLemonSqueezy } from '../providers/fixtures/lemonsqueezy.ts';
+import { polarEvent, polarOrder, polarRefund, signPolar } from '../providers/fixtures/polar.ts';
+import { dodoEvent, dodoPayment, dodoRefund, signDodo } from '../providers/fixtures/dodo.ts';
+import { creemCheckout, creemEvent, creemRefund, creemSubscription, signCreem } from '../providers/fixtures/creem.ts';
 
 type Json = Record<string, unknown>;
 
 /** Tracker keys as a merchant puts them into checkout metadata; `null` leaves them all out. */
 export type TrackerKeys = { clickId?: string | null; customerKey?: string | null; programId?: number | string | null } | null;
 
-/** A provider payment event and the `transaction_id` its sale is recorded under. */
-export type PaymentEvent = { event: Json; transactionId: string };
+/**
+ * A provider payment event and the `transaction_id` its sale is recorded under. `secret` is set
+ * when the provider tells test traffic apart only by the endpoint that signs it (Polar sandbox,
+ * Dodo test mode): the event must be signed with the kit's `testSecret`.
+ */
+export type PaymentEvent = { event: Json; transactionId: string; secret?: string };
 
 export type PaymentInput = { ref: string; amountCents: number; keys: TrackerKeys; test?: boolean };
 export type SubscriptionInput = { ref: string; subscriptionId: string; amountCents: number; keys: TrackerKeys };
@@ -29,6 +36,10 @@ export type RefundInput = { ref: string; saleAmountCents: number; refundId: stri
 export interface ProviderKit {
   provider: WebhookProvider;
   secret: string;
+  /** The sandbox/test endpoint's secret, added to the connection labelled `test`; null when payloads flag test mode themselves. */
+  testSecret: string | null;
+  /** A second valid secret of the provider's form, for rotation tests. */
+  rotatedSecret: string;
   /** Signature headers for exactly these bytes, timestamped at `at` where the scheme has one. */
   sign(body: string, at: Date, secret?: string): Record<string, string>;
   /** Headers of a genuine signature whose timestamp is outside the tolerance; null when unsigned by time. */
@@ -58,6 +69,8 @@ function metadataOf(keys: TrackerKeys): Record<string, string> {
 export const stripeKit: ProviderKit = {
   provider: 'stripe',
   secret: 'whsec_e2e_test_secret_0123456789',
+  testSecret: null,
+  rotatedSecret: 'whsec_e2e_test_secret_0123456789-rotated',
   sign(body, at, secret = stripeKit.secret) {
     return { 'stripe-signature': signStripe(body, { timestamp: seconds(at), secret }) };
   },
@@ -94,6 +107,8 @@ function stripeInvoice({ ref, subscriptionId, amountCents, keys }: SubscriptionI
 export const paddleKit: ProviderKit = {
   provider: 'paddle',
   secret: 'pdl_ntfset_01e2etest_s3cr3tKeyForTests',
+  testSecret: null,
+  rotatedSecret: 'pdl_ntfset_01e2etest_s3cr3tKeyForTests-rotated',
   sign(body, at, secret = paddleKit.secret) {
     return { 'paddle-signature': signPaddle(body, { ts: seconds(at), secret }) };
   },
@@ -151,6 +166,8 @@ function lemonSqueezyMeta(keys: TrackerKeys, test: boolean): Json {
 export const lemonSqueezyKit: ProviderKit = {
   provider: 'lemonsqueezy',
   secret: 'ls_e2e_test_signing_secret',
+  testSecret: null,
+  rotatedSecret: 'ls_e2e_test_signing_secret-rotated',
   sign(body, _at, secret = lemonSqueezyKit.secret) {
     return { 'x-signature': signLemonSqueezy(body, secret) };
   },
@@ -182,5 +199,113 @@ export const lemonSqueezyKit: ProviderKit = {
   },
 };
 
+/** Polar: sales keyed by order id; sandbox traffic is what its `test` secret signs. */
+export const polarKit: ProviderKit = {
+  provider: 'polar',
+  secret: 'polar_whs_e2e_live_secret_0123456789',
+  testSecret: 'polar_whs_e2e_sandbox_secret_0123456789',
+  rotatedSecret: 'polar_whs_e2e_live_secret_0123456789-rotated',
+  sign(body, at, secret = polarKit.secret) {
+    return signPolar(body, { timestamp: seconds(at), secret, id: `msg_${unique()}` });
+  },
+  signExpired(body, at) {
+    return signPolar(body, { timestamp: seconds(at) - 301, secret: polarKit.secret });
+  },
+  payment({ ref, amountCents, keys, test = false }) {
+    const order = polarOrder({ id: `polar_ord_${ref}`, total_amount: amountCents, net_amount: amountCents, subtotal_amount: amountCents, discount_amount: 0, tax_amount: 0, metadata: metadataOf(keys) });
+    return { event: polarEvent('order.paid', order), transactionId: `polar_ord_${ref}`, ...(test ? { secret: polarKit.testSecret! } : {}) };
+  },
+  subscriptionStart: (input) => polarSubscription(input, 'subscription_create'),
+  renewal: (input) => polarSubscription(input, 'subscription_cycle'),
+  refund({ ref, refundId, amountCents }) {
+    return polarEvent('refund.updated', polarRefund({ id: refundId, order_id: `polar_ord_${ref}`, amount: amountCents, tax_amount: 0 }));
+  },
+  unhandled() {
+    return polarEvent('customer.created', { id: `cus_${unique()}`, email: 'buyer@example.com', metadata: {} });
+  },
+};
+
+function polarSubscription({ ref, subscriptionId, amountCents, keys }: SubscriptionInput, billingReason: string): PaymentEvent {
+  const order = polarOrder({
+    id: `polar_ord_${ref}`, total_amount: amountCents, net_amount: amountCents, subtotal_amount: amountCents, discount_amount: 0, tax_amount: 0,
+    billing_reason: billingReason, subscription_id: subscriptionId, metadata: metadataOf(keys),
+    subscription: { id: subscriptionId, metadata: metadataOf(keys), recurring_interval: 'month', recurring_interval_count: 1, status: 'active' },
+  });
+  return { event: polarEvent('order.paid', order), transactionId: `polar_ord_${ref}` };
+}
+
+/** Dodo: sales keyed by payment id; test-mode traffic is what its `test` secret signs. */
+export const dodoKit: ProviderKit = {
+  provider: 'dodo',
+  secret: `whsec_${Buffer.from('dodo-e2e-live-secret-0123456789').toString('base64')}`,
+  testSecret: `whsec_${Buffer.from('dodo-e2e-test-mode-secret-0123').toString('base64')}`,
+  rotatedSecret: `whsec_${Buffer.from('dodo-e2e-rotated-secret-0123456').toString('base64')}`,
+  sign(body, at, secret = dodoKit.secret) {
+    // A secret that is not `whsec_<base64>` (the shared "another secret" case) signs as raw base64 of its text.
+    const key = secret.startsWith('whsec_') ? secret : Buffer.from(secret).toString('base64');
+    return signDodo(body, { timestamp: seconds(at), secret: key, id: `msg_${unique()}` });
+  },
+  signExpired(body, at) {
+    return signDodo(body, { timestamp: seconds(at) - 301, secret: dodoKit.secret });
+  },
+  payment({ ref, amountCents, keys, test = false }) {
+    const payment = dodoPayment({ payment_id: `pay_${ref}`, total_amount: amountCents, tax: 0, settlement_amount: amountCents, metadata: metadataOf(keys) });
+    return { event: dodoEvent('payment.succeeded', payment), transactionId: `pay_${ref}`, ...(test ? { secret: dodoKit.testSecret! } : {}) };
+  },
+  subscriptionStart({ ref, subscriptionId, amountCents, keys }) {
+    const payment = dodoPayment({ payment_id: `pay_${ref}`, total_amount: amountCents, tax: 0, subscription_id: subscriptionId, metadata: metadataOf(keys) });
+    return { event: dodoEvent('payment.succeeded', payment), transactionId: `pay_${ref}` };
+  },
+  renewal({ ref, subscriptionId, amountCents, keys }) {
+    const payment = dodoPayment({ payment_id: `pay_${ref}`, total_amount: amountCents, tax: 0, subscription_id: subscriptionId, checkout_session_id: null, metadata: metadataOf(keys) });
+    return { event: dodoEvent('payment.succeeded', payment), transactionId: `pay_${ref}` };
+  },
+  refund({ ref, refundId, amountCents, saleAmountCents, totalCents }) {
+    return dodoEvent('refund.succeeded', dodoRefund({ refund_id: refundId, payment_id: `pay_${ref}`, amount: amountCents, is_partial: totalCents < saleAmountCents }));
+  },
+  unhandled() {
+    return dodoEvent('subscription.active', { payload_type: 'Subscription', subscription_id: `sub_${unique()}`, status: 'active', metadata: {} });
+  },
+};
+
+/** Creem: sales keyed by transaction id; test mode is the payload's `mode`. */
+export const creemKit: ProviderKit = {
+  provider: 'creem',
+  secret: 'whsec_creem_e2e_secret_0123456789',
+  testSecret: null,
+  rotatedSecret: 'whsec_creem_e2e_secret_0123456789-rotated',
+  sign(body, _at, secret = creemKit.secret) {
+    return { 'creem-signature': signCreem(body, secret) };
+  },
+  signExpired: null,
+  payment({ ref, amountCents, keys, test = false }) {
+    const checkout = creemCheckout({ id: `ch_${ref}`, metadata: metadataOf(keys) }, {
+      id: `ord_${ref}`, transaction: `tran_${ref}`, amount: amountCents, sub_total: amountCents, amount_due: amountCents, amount_paid: amountCents, tax_amount: 0,
+    }, test ? 'test' : 'prod');
+    return { event: creemEvent('checkout.completed', checkout, `evt_${unique()}`), transactionId: `tran_${ref}` };
+  },
+  subscriptionStart({ ref, subscriptionId, amountCents, keys }) {
+    const checkout = creemCheckout({ id: `ch_${ref}`, metadata: metadataOf(keys), subscription: { id: subscriptionId, object: 'subscription', metadata: metadataOf(keys) } }, {
+      id: `ord_${ref}`, transaction: `tran_${ref}`, amount: amountCents, amount_paid: amountCents, tax_amount: 0, type: 'recurring',
+    });
+    return { event: creemEvent('checkout.completed', checkout, `evt_${unique()}`), transactionId: `tran_${ref}` };
+  },
+  renewal({ ref, subscriptionId, amountCents, keys }) {
+    const startedAt = Date.parse('2026-02-28T07:55:24.184Z');
+    const subscription = creemSubscription({ id: subscriptionId, metadata: keys ? metadataOf(keys) : {}, created_at: new Date(startedAt).toISOString() }, {
+      id: `tran_${ref}`, amount: amountCents, amount_paid: amountCents, tax_amount: 0, subscription: subscriptionId, period_start: startedAt + 31 * 86_400_000,
+    });
+    return { event: creemEvent('subscription.paid', subscription, `evt_${unique()}`), transactionId: `tran_${ref}` };
+  },
+  refund({ ref, refundId, amountCents, test = false }) {
+    return creemEvent('refund.created', creemRefund({ id: refundId, refund_amount: amountCents }, { id: `tran_${ref}`, order: `ord_${ref}` }, test ? 'test' : 'prod'), `evt_${unique()}`);
+  },
+  unhandled() {
+    return creemEvent('subscription.canceled', { id: `sub_${unique()}`, object: 'subscription', status: 'canceled', mode: 'prod' }, `evt_${unique()}`);
+  },
+};
+
 /** Every webhook provider's kit: typed by the provider list, so a new provider needs its kit here. */
-export const PROVIDER_KITS: Record<WebhookProvider, ProviderKit> = { stripe: stripeKit, paddle: paddleKit, lemonsqueezy: lemonSqueezyKit };
+export const PROVIDER_KITS: Record<WebhookProvider, ProviderKit> = {
+  stripe: stripeKit, paddle: paddleKit, lemonsqueezy: lemonSqueezyKit, polar: polarKit, dodo: dodoKit, creem: creemKit,
+};

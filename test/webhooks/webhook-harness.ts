@@ -60,6 +60,7 @@ export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> 
       const f = await createProgramFixture(h, { commission_rate_bps: 1000, ...config });
       const r = await h.admin('PUT', `/programs/${f.programId}/providers/${kit.provider}`, { signing_secret: kit.secret });
       if (!r.connected) throw new Error(`connect failed: ${JSON.stringify(r)}`);
+      if (kit.testSecret) await h.admin('POST', `/programs/${f.programId}/providers/${kit.provider}/secrets`, { secret: kit.testSecret, label: 'test' });
       return f;
     },
     async newCustomer(f, customerKey = `user-${++customers}`) {

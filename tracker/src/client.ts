@@ -18,6 +18,9 @@ import type {
 } from './client-types.ts';
 
 export type * from './client-types.ts';
+// Checkout metadata travels with the server client: merchants build checkouts on their server.
+export { buildTrackerMetadata, checkoutMetadata } from './checkout-metadata.ts';
+export type { CheckoutTrackingInput, StripeCheckoutMode, TrackerCheckoutMetadata } from './checkout-metadata.ts';
 
 /** Placeholder for the hosted API (`{base_url}`); self-hosted merchants pass `apiUrl`. */
 export const DEFAULT_API_URL = 'https://tracker.example.com';

@@ -1,0 +1,44 @@
+/**
+ * `checkout.completed`: a completed checkout and the order it paid, one-off or the first payment
+ * of a subscription. https://docs.creem.io/learn/webhooks/event-types
+ */
+import type { EventHandler } from '../../adapter.ts';
+import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { asRecord, readId, readInteger } from '../../read-payload.ts';
+import { computeCreemInterval } from '../creem-interval.ts';
+
+export const checkoutCompleted: EventHandler = (checkout, ctx) => {
+  const order = asRecord(checkout.order);
+  if (!order) return ignore('missing_order');
+  if (order.status !== undefined && order.status !== 'paid') return ignore('not_paid');
+  // The first `subscription.paid` reports the same transaction: whichever arrives second is a
+  // duplicate of the same sale, never a second one.
+  const transactionId = readId(order.transaction);
+  if (!transactionId) return ignore('missing_transaction_id');
+  const subscription = asRecord(checkout.subscription);
+  const basics = readPaymentBasics(readInteger(order.amount_paid) ?? readInteger(order.amount), order.currency, [checkout.metadata, subscription?.metadata], ctx.programId);
+  if (!basics.ok) return basics.outcome;
+  const { amountCents, currency, tracker } = basics;
+  const subscriptionId = readId(checkout.subscription);
+
+  return emit(createProviderSale({
+    provider: 'creem',
+    programId: ctx.programId,
+    test: ctx.test,
+    transactionId,
+    providerPaymentId: readId(order.id) ?? transactionId,
+    amountCents,
+    taxCents: readInteger(order.tax_amount),
+    currency,
+    saleType: subscriptionId ? 'subscription' : 'payment',
+    isRecurring: false,
+    subscriptionId,
+    subscriptionInterval: computeCreemInterval(asRecord(checkout.product)?.billing_period),
+    productId: readId(checkout.product) ?? readId(order.product),
+    occurredAt: ctx.occurredAt,
+    clickId: tracker.clickId,
+    customerKey: tracker.customerKey,
+    visitorId: tracker.visitorId,
+    receivedAt: ctx.receivedAt,
+  }));
+};

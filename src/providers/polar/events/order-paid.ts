@@ -1,0 +1,46 @@
+/**
+ * `order.paid`: a paid order, one-off or subscription (first payment, renewal or upgrade).
+ * https://polar.sh/docs/api-reference/webhooks/order.paid
+ */
+import type { EventHandler } from '../../adapter.ts';
+import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { asRecord, readId, readInteger, readString } from '../../read-payload.ts';
+import { computeSubscriptionInterval } from '../../subscription-interval.ts';
+
+/** `billing_reason` values that are later charges of an existing subscription. */
+const RECURRING_REASONS = new Set(['subscription_cycle', 'subscription_update']);
+
+export const orderPaid: EventHandler = (order, ctx) => {
+  if (order.status !== undefined && order.status !== 'paid') return ignore('not_paid');
+  const orderId = readId(order.id);
+  if (!orderId) return ignore('missing_transaction_id');
+  // Checkout metadata is copied onto the order and onto the subscription; renewal orders carry
+  // the subscription, so its metadata is read too.
+  const subscription = asRecord(order.subscription);
+  // `total_amount` = `net_amount` (after discounts) + `tax_amount`, like the other providers' totals.
+  const basics = readPaymentBasics(readInteger(order.total_amount), order.currency, [order.metadata, subscription?.metadata], ctx.programId);
+  if (!basics.ok) return basics.outcome;
+  const { amountCents, currency, tracker } = basics;
+  const subscriptionId = readId(order.subscription_id) ?? readId(subscription?.id);
+
+  return emit(createProviderSale({
+    provider: 'polar',
+    programId: ctx.programId,
+    test: ctx.test,
+    transactionId: orderId,
+    providerPaymentId: orderId,
+    amountCents,
+    taxCents: readInteger(order.tax_amount),
+    currency,
+    saleType: subscriptionId ? 'subscription' : 'payment',
+    isRecurring: subscriptionId !== null && RECURRING_REASONS.has(readString(order.billing_reason) ?? ''),
+    subscriptionId,
+    subscriptionInterval: subscription ? computeSubscriptionInterval(subscription.recurring_interval, subscription.recurring_interval_count) : null,
+    productId: readId(order.product_id),
+    occurredAt: ctx.occurredAt,
+    clickId: tracker.clickId,
+    customerKey: tracker.customerKey,
+    visitorId: tracker.visitorId,
+    receivedAt: ctx.receivedAt,
+  }));
+};

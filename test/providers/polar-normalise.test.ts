@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest';
+import type { RefundJob, SaleJob } from '../../src/core/jobs.ts';
+import { createPolarAdapter } from '../../src/providers/polar/adapter.ts';
+import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
+import { polarEvent, polarOrder, polarRefund, polarSubscriptionOrder } from './fixtures/polar.ts';
+
+const adapter = createPolarAdapter();
+const normalise = (event: unknown, testConnection = false) => adapter.normalise(event, { ...CTX, testConnection });
+
+describe('polar normalise: order.paid', () => {
+  test('a paid one-off order becomes one sale under the order id, tax included and reported', () => {
+    const expected: SaleJob = {
+      kind: 'sale', programId: 42, test: false,
+      transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11', amountCents: 9720, taxCents: 720, currency: 'USD',
+      saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
+      productId: 'b2c4e6f8-0000-4000-8000-00000000p0d1', occurredAt: '2026-03-02T09:59:58.441Z',
+      provider: 'polar', providerPaymentId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
+      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', bindCustomer: true,
+      additionalData: null, receivedAt: NOW.toISOString(),
+    };
+    expect(normalise(polarEvent('order.paid', polarOrder()))).toEqual({
+      dedupeKey: 'order.paid-3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11-paid', eventType: 'order.paid', jobs: [expected], ignoredReason: null,
+    });
+  });
+
+  test.each([
+    { label: 'first subscription payment (subscription_create) → subscription sale, not recurring, monthly', order: polarSubscriptionOrder('subscription_create'), job: { saleType: 'subscription', isRecurring: false, subscriptionId: '5ub5c41b-0000-4000-8000-00000000sub1', subscriptionInterval: 'monthly' } },
+    { label: 'renewal (subscription_cycle) → recurring', order: polarSubscriptionOrder('subscription_cycle'), job: { saleType: 'subscription', isRecurring: true } },
+    { label: 'renewal whose order metadata is empty → keys read from the subscription', order: polarSubscriptionOrder('subscription_cycle', { metadata: {} }), job: { customerKey: 'user_1234', clickId: 'clk_7Hq2x' } },
+    { label: 'metadata program_id as a number still matches', order: polarOrder({ metadata: { ...TRACKER_METADATA, program_id: 42 } }), job: { programId: 42 } },
+  ])('$label', ({ order, job }) => {
+    const result = normalise(polarEvent('order.paid', order));
+    expect(result.ignoredReason).toBeNull();
+    expect(result.jobs[0]).toMatchObject(job);
+  });
+
+  test('an event verified by a test secret is a test sale', () => {
+    expect(normalise(polarEvent('order.paid', polarOrder()), true).jobs[0]).toMatchObject({ test: true });
+  });
+
+  test.each([
+    { label: 'an order not yet paid', order: polarOrder({ status: 'pending', paid: false }), reason: 'not_paid' },
+    { label: 'a zero total (100% discount)', order: polarOrder({ total_amount: 0 }), reason: 'zero_amount' },
+    { label: 'metadata tagged for another program', order: polarOrder({ metadata: { ...TRACKER_METADATA, program_id: '7' } }), reason: 'program_mismatch' },
+    { label: 'no order id', order: polarOrder({ id: null }), reason: 'missing_transaction_id' },
+  ])('ignores $label → $reason', ({ order, reason }) => {
+    expect(normalise(polarEvent('order.paid', order))).toMatchObject({ jobs: [], ignoredReason: reason });
+  });
+});
+
+describe('polar normalise: refunds', () => {
+  test('a succeeded refund becomes a per-refund job on the order: amount plus its tax', () => {
+    const expected: RefundJob = {
+      kind: 'refund', programId: 42, transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
+      amount: { type: 'per_refund', cents: 3240 }, refundId: 'f5e4d3c2-0000-4000-8000-0000000ref01',
+      refundReason: 'customer_request', reason: 'refund', retryIfSaleMissing: true, test: false, receivedAt: NOW.toISOString(),
+    };
+    for (const type of ['refund.created', 'refund.updated']) {
+      expect(normalise(polarEvent(type, polarRefund()))).toEqual({
+        dedupeKey: `${type}-f5e4d3c2-0000-4000-8000-0000000ref01-succeeded`, eventType: type, jobs: [expected], ignoredReason: null,
+      });
+    }
+  });
+
+  test('a pending refund is ignored; its later success is another event (another dedupe key)', () => {
+    const pending = normalise(polarEvent('refund.created', polarRefund({ status: 'pending' })));
+    const succeeded = normalise(polarEvent('refund.updated', polarRefund()));
+    expect(pending).toMatchObject({ jobs: [], ignoredReason: 'refund_not_succeeded' });
+    expect(succeeded.dedupeKey).not.toBe(pending.dedupeKey);
+  });
+
+  test('a refund without an order id is ignored', () => {
+    expect(normalise(polarEvent('refund.updated', polarRefund({ order_id: null })))).toMatchObject({ ignoredReason: 'missing_transaction_id' });
+  });
+});
+
+test('polar: order.created, order.updated and other events are not handled (order.paid carries the sale)', () => {
+  for (const type of ['order.created', 'order.updated', 'order.refunded', 'subscription.active']) {
+    expect(normalise(polarEvent(type, polarOrder()))).toMatchObject({ jobs: [], ignoredReason: 'unhandled_event_type' });
+  }
+});

@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+import { polarEvent, polarRefund } from '../providers/fixtures/polar.ts';
+import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
+import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
+import { polarKit } from './provider-kits.ts';
+import { keysOf, newRef } from './scenario-steps.ts';
+import { useWebhookHarness } from './webhook-harness.ts';
+
+const w = useWebhookHarness(polarKit);
+defineSaleWebhookTests(w);
+defineRefundWebhookTests(w);
+
+describe('polar: specifics', () => {
+  async function deliver(programId: number, body: string, secret = polarKit.secret, status = 'processed') {
+    const res = await w.send(programId, body, polarKit.sign(body, w.h.clock.now, secret));
+    expect(res.status).toBe(200);
+    return w.waitForInbox(programId, res.body.id, status);
+  }
+
+  test('a refund created pending is ignored, applied once updated to succeeded, and a redelivery changes nothing', async () => {
+    const f = await w.newProgram();
+    const customer = await w.newCustomer(f);
+    const ref = newRef('o');
+    const payment = polarKit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
+    await deliver(f.programId, JSON.stringify(payment.event));
+    const id = `ref_${newRef('r')}`;
+    const pending = JSON.stringify(polarEvent('refund.created', polarRefund({ id, order_id: payment.transactionId, amount: 4000, tax_amount: 0, status: 'pending' })));
+    expect(await deliver(f.programId, pending, polarKit.secret, 'ignored')).toMatchObject({ error: 'refund_not_succeeded' });
+    const succeeded = JSON.stringify(polarEvent('refund.updated', polarRefund({ id, order_id: payment.transactionId, amount: 4000, tax_amount: 0 })));
+    await deliver(f.programId, succeeded);
+    const again = await w.send(f.programId, succeeded, polarKit.sign(succeeded, w.h.clock.now));
+    expect(again.body).toMatchObject({ duplicate: true });
+    expect((await w.list(f.programId, 'refunds')).map((r) => [r.refund_id, r.applied_cents, r.deduction_cents])).toEqual([[id, 4000, 400]]);
+  });
+
+  test('sandbox: a sale and its refund signed by the test secret stay out of production tables', async () => {
+    const f = await w.newProgram();
+    const customer = await w.newCustomer(f);
+    const payment = polarKit.payment({ ref: newRef('sbx'), amountCents: 10000, keys: keysOf(f, customer), test: true });
+    await deliver(f.programId, JSON.stringify(payment.event), polarKit.testSecret!);
+    const refund = JSON.stringify(polarEvent('refund.updated', polarRefund({ id: `ref_${newRef('t')}`, order_id: payment.transactionId, amount: 10000, tax_amount: 0 })));
+    const row = await deliver(f.programId, refund, polarKit.testSecret!);
+    expect(row.outcome).toEqual([{ kind: 'test', eventId: expect.any(Number), programId: f.programId }]);
+    for (const kind of ['sales', 'commissions', 'refunds'] as const) expect(await w.list(f.programId, kind)).toEqual([]);
+  });
+});
