@@ -39,7 +39,7 @@ describe('creem normalise: checkout.completed', () => {
     { label: 'an unpaid order', checkout: creemCheckout({}, { status: 'pending' }), reason: 'not_paid' },
     { label: 'an order without its transaction', checkout: creemCheckout({}, { transaction: null }), reason: 'missing_transaction_id' },
     { label: 'metadata tagged for another program', checkout: creemCheckout({ metadata: { ...TRACKER_METADATA, program_id: '7' } }), reason: 'program_mismatch' },
-    { label: 'no order', checkout: creemCheckout({ order: null }), reason: 'missing_order' },
+    { label: 'no order', checkout: creemCheckout({ order: null }), reason: 'missing_order_id' },
   ])('ignores $label → $reason', ({ checkout, reason }) => {
     expect(normalise(creemEvent('checkout.completed', checkout))).toMatchObject({ jobs: [], ignoredReason: reason });
   });

@@ -9,7 +9,7 @@ import { computeCreemInterval } from '../creem-interval.ts';
 
 export const checkoutCompleted: EventHandler = (checkout, ctx) => {
   const order = asRecord(checkout.order);
-  if (!order) return ignore('missing_order');
+  if (!order) return ignore('missing_order_id');
   if (order.status !== undefined && order.status !== 'paid') return ignore('not_paid');
   // The first `subscription.paid` reports the same transaction: whichever arrives second is a
   // duplicate of the same sale, never a second one.
