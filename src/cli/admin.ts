@@ -25,7 +25,7 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   secrets:list PROGRAM PROVIDER                 id, label, created, expiry, fingerprint (never the secret)
   secrets:expire PROGRAM PROVIDER ID [--at ISO] stops verifying with it at ISO (default now)
   secrets:remove PROGRAM PROVIDER ID
-       PROVIDER: stripe paddle lemonsqueezy
+       PROVIDER: stripe paddle lemonsqueezy polar dodo creem
   webhooks:replay PROGRAM [--id INBOX_ID]       replays one or all failed webhook events
 
 The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
