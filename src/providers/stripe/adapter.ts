@@ -46,7 +46,7 @@ export function createStripeAdapter(): ProviderAdapter {
 /**
  * The SDK's sixth argument (`receivedAt`, milliseconds) replaces its own `Date.now()`, so the
  * tolerance is measured against our injected clock. Quirk: the SDK only rejects timestamps that
- * are too old; a timestamp in the future passes (it cannot be forged without the secret).
+ * are too old, so future skew past the same tolerance is refused here.
  */
 async function verifyStripeWebhook(rawBody: Uint8Array, headers: Headers, secret: string, now: Date): Promise<VerifyResult> {
   const signature = headers.get('stripe-signature');
@@ -58,6 +58,10 @@ async function verifyStripeWebhook(rawBody: Uint8Array, headers: Headers, secret
     const event: unknown = await Stripe.webhooks.constructEventAsync(
       text, signature, secret, TOLERANCE_SECONDS, undefined, now.getTime(),
     );
+    // The SDK checks the age only: a timestamp far in the future is refused here too, so a signed
+    // delivery cannot be held back and replayed later within its window.
+    const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+    if (!Number.isFinite(signedAt) || signedAt * 1000 > now.getTime() + TOLERANCE_SECONDS * 1000) return { ok: false, reason: 'timestamp_outside_tolerance' };
     return { ok: true, event };
   } catch (error) {
     return { ok: false, reason: classifyStripeError(error) };
