@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { paddleKit } from './provider-kits.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
+import { ADMIN_TOKEN } from '../helpers/harness.ts';
 
 const w = useWebhookHarness(paddleKit);
 const SANDBOX_SECRET = 'pdl_ntfset_01sandbox_s3cr3tKeyForTests';
@@ -22,7 +23,7 @@ describe('provider secrets: admin API', () => {
     const { programId } = await w.newProgram();
     const base = `/programs/${programId}/providers/paddle/secrets`;
     const added = await w.h.request(`/api/v1/admin${base}`, {
-      method: 'POST', body: { secret: SANDBOX_SECRET, label: 'test' }, headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      method: 'POST', body: { secret: SANDBOX_SECRET, label: 'test' }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(added.status).toBe(201);
     expect(added.body.secret).toEqual({ id: expect.any(Number), label: 'test', created_at: w.h.clock.now.toISOString(), expires_at: null, fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/) });
@@ -49,7 +50,7 @@ describe('provider secrets: admin API', () => {
   ] as const)('%s → %i %s', async (_label, status, code, method, path, body) => {
     const { programId } = await w.newProgram();
     const res = await w.h.request(`/api/v1/admin/programs/${programId}/providers/paddle/${path}`, {
-      method, ...(body ? { body } : {}), headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      method, ...(body ? { body } : {}), headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect([res.status, res.body.error?.code]).toEqual([status, code]);
   });
@@ -57,7 +58,7 @@ describe('provider secrets: admin API', () => {
   test('listing the secrets of an unconnected provider or unknown program → 404', async () => {
     const { programId } = await w.newProgram();
     for (const path of [`/programs/${programId}/providers/stripe/secrets`, '/programs/999999/providers/paddle/secrets', `/programs/${programId}/providers/nope/secrets`]) {
-      const res = await w.h.request(`/api/v1/admin${path}`, { headers: { authorization: 'Bearer test-admin-token-0123456789' } });
+      const res = await w.h.request(`/api/v1/admin${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect([res.status, res.body.error.code], path).toEqual([404, 'not_found']);
     }
   });
