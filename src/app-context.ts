@@ -5,24 +5,25 @@ import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/orm.ts';
 import type { NotificationSender } from './core/deliver-notification.ts';
-import type { JobQueue } from './workers/job-queue.ts';
-import { createMemoryQueue } from './workers/memory-queue.ts';
-import { createBullQueue } from './workers/bullmq-queue.ts';
-import { createProviderAdapters } from './providers/registry.ts';
-import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
-import { createKeyCache, type KeyCache } from './http/key-cache.ts';
+import type { JobQueue } from './queue/job-queue.ts';
+import { createMemoryQueue } from './queue/memory-queue.ts';
+import { createBullQueue } from './queue/bullmq-queue.ts';
+import { createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
 import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
 
-/** Everything built once per process and passed down explicitly (no globals). */
+/**
+ * Everything built once per process and passed down explicitly (no globals). The HTTP app and the
+ * workers each take the part they use (`HttpContext`, `WorkerContext`); this satisfies both.
+ */
 export type AppContext = {
   config: Config;
   db: Db;
   queue: JobQueue;
   log: PinoLogger;
   clock: Clock;
-  providers: ReturnType<typeof createProviderAdapters>;
-  rateLimiter: RateLimiter;
-  keyCache: KeyCache;
+  providers: ProviderAdapters;
+  /** Shared Redis connection for HTTP's rate limiter; `null` in embedded mode (in-memory limits). */
+  redis: Redis | null;
   notificationSender: NotificationSender;
   /** This context's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
@@ -56,10 +57,8 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const metrics = createMetrics();
   const events = moneyEventsOf(metrics);
   const ctx: AppContext = {
-    config, db, queue, log, clock, notificationSender, metrics,
+    config, db, queue, log, clock, notificationSender, metrics, redis,
     providers: createProviderAdapters(),
-    rateLimiter: createRateLimiter(redis, config.QUEUE_PREFIX, log),
-    keyCache: createKeyCache(5_000),
     deps: () => ({ em: db.em.fork(), clock, log, events }),
     async close() {
       await queue.close();

@@ -9,7 +9,7 @@ import { createHttpApp } from './http/app.ts';
 import { ensureDashboardBundle } from './http/routes/dashboard-app.ts';
 import { createMetricsApp } from './http/routes/metrics.ts';
 import { createHealthApp } from './http/health-app.ts';
-import { startWorkers } from './workers/processors.ts';
+import { startWorkers } from './workers/start-workers.ts';
 import { createDb, migrate } from './core/orm.ts';
 import { seedDemoProgram } from './demo-seed.ts';
 

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps, MoneyEvents } from './deps.ts';
-import type { RefundJob } from './jobs.ts';
+import type { RefundJob } from './jobs/refund-job.ts';
 import { AppError, RetryableError } from './errors.ts';
 import { computeReversal } from './money.ts';
 import { Sale, type ISale } from './entities/sale.ts';
@@ -37,9 +37,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
     const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!sale) {
       // Paddle refunds (adjustments) carry no test flag of their own: the sale they name decides.
-      const testSale = job.retryIfSaleMissing ? await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] }) : null;
+      const testSale = job.origin === 'provider' ? await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] }) : null;
       if (testSale) return { kind: 'test' as const, eventId: testSale.id, programId: job.programId };
-      if (job.retryIfSaleMissing) throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
+      if (job.origin === 'provider') throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
       throw new AppError('not_found', 'No sale with this transaction_id in this program', { transaction_id: job.transactionId });
     }
     const commission = await em.findOne(Commission, { sale: sale.id });
@@ -66,7 +66,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
     const refund = em.create(Refund, {
       program: job.programId, sale: sale.id, commission: commission?.id ?? null, refundId: plan.refundId,
       requestedCents: plan.requestedCents, appliedCents: applied, deductionCents: 0,
-      reason: job.refundReason || job.reason, source: job.retryIfSaleMissing ? 'provider' : 'api', createdAt: now,
+      reason: job.refundReason || job.reason, source: job.origin, createdAt: now,
     });
     const money = { provider: sale.provider ?? null, currency: sale.currency, refundedCents: applied, deductionCents: 0 };
     moved = money;
@@ -141,8 +141,8 @@ function noCommission(): RefundResult {
 
 async function testRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
   const event = await deps.em.fork().findOne(TestEvent, { program: job.programId, transactionId: job.transactionId });
-  // Provider test refunds are as unordered as live ones (RefundJob.retryIfSaleMissing).
-  if (!event && job.retryIfSaleMissing) throw new RetryableError(`test sale ${job.transactionId} not recorded yet`);
+  // Provider test refunds are as unordered as live ones (RefundJob.origin).
+  if (!event && job.origin === 'provider') throw new RetryableError(`test sale ${job.transactionId} not recorded yet`);
   if (!event) throw new AppError('not_found', 'No test sale with this transaction_id in this program', { transaction_id: job.transactionId });
   return { kind: 'test', eventId: event.id, programId: job.programId };
 }

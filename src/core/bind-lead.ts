@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
-import type { LeadJob } from './jobs.ts';
+import type { LeadJob } from './jobs/lead-job.ts';
 import { AppError } from './errors.ts';
 import { Click } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';

@@ -13,7 +13,7 @@ import { AppError } from './errors.ts';
 import { Program } from './entities/program.ts';
 import { ProviderConnection, type IProviderConnection } from './entities/provider-connection.ts';
 import { ProviderSecret, type IProviderSecret, type ProviderSecretLabel } from './entities/provider-secret.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from './jobs.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from './vocabulary.ts';
 import { settingsCache } from './settings-cache.ts';
 
 /** Verification tries every secret, so their number is bounded. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from './deps.ts';
-import type { ClickJob } from './jobs.ts';
+import type { ClickJob } from './jobs/click-job.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
 import { Program } from './entities/program.ts';

@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
-import { CURRENCIES, type Currency, type SaleJob } from './jobs.ts';
+import { CURRENCIES, type Currency } from './vocabulary.ts';
+import type { SaleJob } from './jobs/sale-job.ts';
 import { AppError } from './errors.ts';
 import { calculateCommission, calculatePlatformFee } from './money.ts';
 import { Program, type IProgram } from './entities/program.ts';

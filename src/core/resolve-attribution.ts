@@ -1,5 +1,6 @@
 import { DAY_MS, type CoreDeps } from './deps.ts';
-import type { SaleJob } from './jobs.ts';
+import type { SaleJob } from './jobs/sale-job.ts';
+import { buildLeadJob } from './jobs/lead-job.ts';
 import { AppError } from './errors.ts';
 import type { IProgram } from './entities/program.ts';
 import { Sale } from './entities/sale.ts';
@@ -65,12 +66,11 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
   let click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
   let via: 'customer_key' | 'click_id' = 'customer_key';
   if (job.customerKey) ({ customer, click } = await findCustomerByKey(em, program.id, job.customerKey));
-  if (!customer && job.bindCustomer && job.clickId && (await em.count(Click, { id: job.clickId, program: program.id }))) {
+  if (!customer && job.origin === 'provider' && job.clickId && (await em.count(Click, { id: job.clickId, program: program.id }))) {
     // Provider checkout that skipped lead tracking: bind the customer to the click now.
-    const lead = await bind(deps, {
-      kind: 'lead', programId: program.id, customerKey: job.customerKey, clickId: job.clickId, emailHash: null,
-      eventName: 'checkout', additionalData: null, browser: false, receivedAt: job.receivedAt,
-    });
+    const lead = await bind(deps, buildLeadJob({
+      programId: program.id, customerKey: job.customerKey, clickId: job.clickId, eventName: 'checkout', receivedAt: job.receivedAt,
+    }));
     customer = await em.findOne(Customer, { id: lead.customerId });
   }
   if (!customer && job.clickId) {

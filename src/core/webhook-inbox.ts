@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
-import type { NormalisedEvent, RefundJob, SaleJob, WebhookProvider } from './jobs.ts';
+import type { NormalisedEvent, ProviderJob } from './jobs/normalised-event.ts';
+import { inboxJobsSchema } from './jobs/normalised-event.ts';
+import { parseWith } from './jobs/job.ts';
+import type { SaleJob } from './jobs/sale-job.ts';
+import type { WebhookProvider } from './vocabulary.ts';
 import { Notification } from './entities/notification.ts';
 import { ignoredReasonInfo } from './ignored-reasons.ts';
 import { AppError, RetryableError } from './errors.ts';
@@ -75,25 +79,47 @@ export async function storeWebhookEvent(deps: CoreDeps, input: {
   }
 }
 
+/** What running an inbox row did; `notificationIds` are outbox rows to deliver after commit. */
+export type ProcessedWebhook = { status: WebhookEventStatus; outcome: unknown[]; notificationIds: number[] };
+
 /**
  * Runs an inbox row's normalised jobs through the same use-cases as the API. Every job is
  * idempotent, so re-running a half-processed row is safe. Expected failures (`no_attribution`,
  * `unsupported_currency`...) are final outcomes; a refund whose sale is missing throws
- * RetryableError so the queue retries it with backoff.
+ * RetryableError so the queue retries it with backoff. Jobs that no longer parse (a row written
+ * by an older release) fail the row with the reason: retrying cannot help.
  */
-export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Promise<{ status: WebhookEventStatus; outcome: unknown[]; notificationIds?: number[] }> {
+export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Promise<ProcessedWebhook> {
   const em = deps.em.fork();
   // The raw payload is kept for people, never read here: not loading it spares parsing and
   // change-tracking a large document per event (drain rate, `npm run bench`).
   const row = await em.findOne(WebhookEvent, { id: inboxId }, { exclude: ['payload'] });
-  if (!row) return { status: 'failed', outcome: [] };
-  if (row.status === 'processed' || row.status === 'ignored') return { status: row.status, outcome: (row.outcome as unknown[]) ?? [] };
+  if (!row) return { status: 'failed', outcome: [], notificationIds: [] };
+  if (row.status === 'processed' || row.status === 'ignored') {
+    return { status: row.status, outcome: Array.isArray(row.outcome) ? row.outcome : [], notificationIds: [] };
+  }
   row.attempts += 1;
+  const parsed = parseWith(inboxJobsSchema, row.normalised?.jobs);
+  if (!parsed.ok) {
+    row.status = 'failed';
+    row.error = `unreadable jobs: ${parsed.reason}`;
+    await em.flush();
+    deps.log.error({ inboxId, err: row.error }, 'webhook event failed: its jobs do not parse');
+    return { status: 'failed', outcome: [], notificationIds: [] };
+  }
+  const jobs = parsed.value;
   const outcome: unknown[] = [];
+  const notificationIds: number[] = [];
   try {
-    for (const job of row.normalised.jobs) {
+    for (const job of jobs) {
       try {
-        outcome.push(job.kind === 'sale' ? await recordSale(deps, job) : await applyRefund(deps, job));
+        if (job.kind === 'sale') {
+          outcome.push(await recordSale(deps, job));
+        } else {
+          const result = await applyRefund(deps, job);
+          if (result.kind === 'applied') notificationIds.push(...result.notificationIds);
+          outcome.push(result);
+        }
       } catch (err) {
         if (err instanceof RetryableError && job.kind === 'refund' && (await saleEventRecordedNoSale(em, row, job.transactionId))) {
           // Most checkouts are not referred: their sale event ends without a sale, and waiting for
@@ -118,8 +144,7 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
   }
   // Nothing recorded is never silent: the row says why, the log warns, and money that reached
   // the merchant without reaching a partner is put in front of the advertiser.
-  const ignored = nothingRecordedReason(row.normalised.jobs, outcome);
-  const notificationIds: number[] = [];
+  const ignored = nothingRecordedReason(jobs, outcome);
   row.status = ignored ? 'ignored' : 'processed';
   row.outcome = outcome;
   row.error = ignored?.reason ?? null;
@@ -145,8 +170,8 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
  * window), or null when at least one sale or refund was recorded (duplicates and skips count:
  * they are prior successes).
  */
-export function nothingRecordedReason(jobs: Array<SaleJob | RefundJob>, outcome: unknown[]): { reason: string; job: SaleJob | RefundJob } | null {
-  let first: { reason: string; job: SaleJob | RefundJob } | null = null;
+export function nothingRecordedReason(jobs: ProviderJob[], outcome: unknown[]): { reason: string; job: ProviderJob } | null {
+  let first: { reason: string; job: ProviderJob } | null = null;
   for (const [i, job] of jobs.entries()) {
     const o = outcome[i] as { kind?: string; code?: string } | undefined;
     let reason: string | null = null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../app-context.ts';
+import type { RouteContext } from './http-context.ts';
 import { DAY_MS } from '../core/deps.ts';
 import { MAX_SERIES_DAYS, type ActivitySeries } from '../core/get-activity-series.ts';
 
@@ -10,7 +10,7 @@ export const seriesQuery = z.object({
   to: z.iso.date().optional(),
 });
 
-export function seriesRange(ctx: AppContext, q: z.infer<typeof seriesQuery>): { from: Date; to: Date } {
+export function seriesRange(ctx: RouteContext, q: z.infer<typeof seriesQuery>): { from: Date; to: Date } {
   const to = q.to ? new Date(`${q.to}T00:00:00Z`) : ctx.clock();
   const from = q.from ? new Date(`${q.from}T00:00:00Z`) : new Date(to.getTime() - (q.days - 1) * DAY_MS);
   return { from, to };

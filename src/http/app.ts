@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { H3 } from 'h3';
-import type { AppContext } from '../app-context.ts';
+import type { HttpContext, RouteContext } from './http-context.ts';
+import { createKeyCache } from './key-cache.ts';
+import { createRateLimiter } from './rate-limiter.ts';
 import { AppError } from '../core/errors.ts';
 import { renderError } from './error-table.ts';
 import { corsHeaders } from './browser-origin.ts';
@@ -23,7 +25,12 @@ import { demoPageRoute } from './routes/demo-page.ts';
 import { metricsRoute } from './routes/metrics.ts';
 
 /** The HTTP application: every route, one error renderer, a request id and an access log. */
-export function createHttpApp(ctx: AppContext): H3 {
+export function createHttpApp(http: HttpContext): H3 {
+  const ctx: RouteContext = {
+    ...http,
+    rateLimiter: createRateLimiter(http.redis, http.config.QUEUE_PREFIX, http.log),
+    keyCache: createKeyCache(5_000),
+  };
   const app = new H3({
     onError(error, event) {
       // Only reached for errors outside our route wrapper (unknown route, method not allowed...).

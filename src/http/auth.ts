@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3';
-import type { AppContext } from '../app-context.ts';
+import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { authenticateApiKey, hashApiKey, type AuthenticatedKey } from '../core/api-keys.ts';
 import { Program } from '../core/entities/program.ts';
@@ -9,7 +9,7 @@ export type RequestAuth = AuthenticatedKey & { rateLimitPerMinute: number };
 const BEARER = /^Bearer[ ]+([A-Za-z0-9_\-.~+/=]{8,512})$/;
 
 /** Bearer authentication with a short per-process cache of key lookups. */
-export async function authenticate(ctx: AppContext, event: H3Event): Promise<RequestAuth> {
+export async function authenticate(ctx: RouteContext, event: H3Event): Promise<RequestAuth> {
   const m = BEARER.exec(event.req.headers.get('authorization')?.trim() ?? '');
   if (!m) throw new AppError('unauthorized', 'Missing or malformed Authorization header; expected "Bearer <API_KEY>"');
   const now = ctx.clock();
@@ -41,7 +41,7 @@ export function keyWarnings(auth: RequestAuth): { warnings?: Array<Record<string
 }
 
 /** Per-key fixed-window rate limit (spec: 429 `rate_limited` with `retry_after_seconds`). */
-export async function enforceRateLimit(ctx: AppContext, auth: RequestAuth): Promise<void> {
+export async function enforceRateLimit(ctx: RouteContext, auth: RequestAuth): Promise<void> {
   const d = await ctx.rateLimiter.hit(`key${auth.keyId}`, auth.rateLimitPerMinute);
   if (!d.allowed) {
     ctx.metrics.rateLimited.inc({ limiter: 'api_key' });

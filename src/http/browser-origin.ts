@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3';
-import type { AppContext } from '../app-context.ts';
+import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { Program, type IProgram } from '../core/entities/program.ts';
 import { hostMatchesDomain } from '../core/host-matches-domain.ts';
@@ -12,7 +12,7 @@ const LOCAL = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
  * local origins (development), so a production program must set one.
  * @throws AppError `not_found` (program), `forbidden` (origin).
  */
-export async function checkBrowserOrigin(ctx: AppContext, event: H3Event, programId: number): Promise<IProgram> {
+export async function checkBrowserOrigin(ctx: RouteContext, event: H3Event, programId: number): Promise<IProgram> {
   const program = await ctx.db.em.fork().findOne(Program, { id: programId });
   if (!program) throw new AppError('not_found', 'No such program', { field: 'program_id' });
   const origin = event.req.headers.get('origin');

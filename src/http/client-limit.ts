@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3';
-import type { AppContext } from '../app-context.ts';
+import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { clientAddress } from './client-address.ts';
 
@@ -11,7 +11,7 @@ export type ClientLimitedRoute = 'click' | 'browser-lead' | 'browser-test' | 'we
  * before the body is read so a flood costs neither parsing nor signature work. One client's flood
  * never uses another client's budget.
  */
-export async function enforceClientLimit(ctx: AppContext, event: H3Event, name: ClientLimitedRoute): Promise<void> {
+export async function enforceClientLimit(ctx: RouteContext, event: H3Event, name: ClientLimitedRoute): Promise<void> {
   const c = ctx.config;
   const perMinute = name === 'click' ? c.CLICK_LIMIT_PER_MINUTE : name === 'webhook' ? c.WEBHOOK_LIMIT_PER_MINUTE : c.BROWSER_LEAD_LIMIT_PER_MINUTE;
   const d = await ctx.rateLimiter.hit(`${name}-${clientAddress(event, c.TRUST_PROXY)}`, perMinute);

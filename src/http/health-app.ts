@@ -1,9 +1,9 @@
 import { H3 } from 'h3';
-import type { AppContext } from '../app-context.ts';
+import type { HttpContext } from './http-context.ts';
 import { healthz, readyz } from './routes/health.ts';
 
 /** The worker role's listener (WORKER_HEALTH_PORT): the same /healthz and /readyz as the API, nothing else. */
-export function createHealthApp(ctx: AppContext): H3 {
+export function createHealthApp(ctx: HttpContext): H3 {
   const app = new H3();
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));

@@ -1,9 +1,10 @@
 import type { H3Event } from 'h3';
-import type { AppContext } from '../app-context.ts';
+import type { HttpContext, RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
-import { EnqueueError, JobTimeoutError, type QueueName } from '../workers/job-queue.ts';
-import type { TrackOutcome } from '../workers/processors.ts';
-import type { Job } from '../core/jobs.ts';
+import type { TrackJob, TrackJobKind } from '../core/jobs/job.ts';
+import type { JobResults } from '../core/jobs/job-results.ts';
+import { enqueueAndWait } from '../queue/enqueue-and-wait.ts';
+import { EnqueueError, JobTimeoutError } from '../queue/job-queue.ts';
 import { internalError, renderError } from './error-table.ts';
 
 export type Handler = (event: H3Event) => Promise<Response | object>;
@@ -17,7 +18,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  * cannot take or answer the job becomes a retryable 503; anything else is logged and answered
  * with the fixed `internal_error`.
  */
-export function route(ctx: AppContext, fn: Handler): (event: H3Event) => Promise<Response> {
+export function route(ctx: HttpContext, fn: Handler): (event: H3Event) => Promise<Response> {
   return async (event) => {
     // Read after the handler ran: auth may add headers (key rotation warnings).
     const extra = () => (event.context.responseHeaders ?? {}) as Record<string, string>;
@@ -34,7 +35,7 @@ export function route(ctx: AppContext, fn: Handler): (event: H3Event) => Promise
   };
 }
 
-function toAppError(ctx: AppContext, event: H3Event, err: unknown): AppError {
+function toAppError(ctx: HttpContext, event: H3Event, err: unknown): AppError {
   if (err instanceof AppError) return err;
   const log = ctx.log.child({ reqId: event.context.requestId, path: event.url.pathname });
   if (err instanceof EnqueueError || err instanceof JobTimeoutError) {
@@ -47,9 +48,7 @@ function toAppError(ctx: AppContext, event: H3Event, err: unknown): AppError {
   return internalError();
 }
 
-/** Enqueues a track job, waits for its outcome and rethrows an expected error as itself. */
-export async function runJob(ctx: AppContext, job: Job, queue: QueueName = 'track'): Promise<unknown> {
-  const out = (await ctx.queue.addAndWait(queue, job, ctx.config.JOB_WAIT_TIMEOUT_MS)) as TrackOutcome;
-  if (!out.ok) throw AppError.from(out.error);
-  return out.result;
+/** Enqueues a track job and waits for its result (typed by the job); expected errors rethrown as themselves. */
+export function runJob<K extends TrackJobKind>(ctx: RouteContext, job: TrackJob & { kind: K }): Promise<JobResults[K]> {
+  return enqueueAndWait<K>(ctx.queue, job, ctx.config.JOB_WAIT_TIMEOUT_MS);
 }

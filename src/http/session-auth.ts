@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getCookie, type H3Event } from 'h3';
-import type { AppContext } from '../app-context.ts';
+import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { findSession, type ActiveSession } from '../core/sessions.ts';
 import type { SessionKind } from '../core/entities/session.ts';
@@ -24,7 +24,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Strict (never sent on a
  * cross-site request), Secure when the service is reached over HTTPS. Max-Age 0 deletes it.
  */
-export function sessionCookieHeader(ctx: AppContext, event: H3Event, kind: SessionKind, value: string, maxAgeSeconds: number): string {
+export function sessionCookieHeader(ctx: RouteContext, event: H3Event, kind: SessionKind, value: string, maxAgeSeconds: number): string {
   const { name, path } = SESSION_COOKIES[kind];
   const secure = event.url.protocol === 'https:' || ctx.config.PUBLIC_BASE_URL?.startsWith('https:') ? '; Secure' : '';
   return `${name}=${value}; Path=${path}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Strict${secure}`;
@@ -40,7 +40,7 @@ export function sessionToken(event: H3Event, kind: SessionKind): string | undefi
  * Authenticates a request by its session cookie and, for writes, its CSRF header.
  * @throws AppError `unauthorized` (no live session), `forbidden` (write without the CSRF token).
  */
-export async function requireSession(ctx: AppContext, event: H3Event, kind: SessionKind): Promise<ActiveSession> {
+export async function requireSession(ctx: RouteContext, event: H3Event, kind: SessionKind): Promise<ActiveSession> {
   const token = sessionToken(event, kind);
   const session = token ? await findSession(ctx.deps(), token) : null;
   if (!session || session.kind !== kind) throw new AppError('unauthorized', 'Sign in first (no session, or it expired)');
@@ -59,7 +59,7 @@ export function checkCsrf(event: H3Event, session: ActiveSession): void {
  * The admin API guard: the operator's admin token as a bearer (CLI, scripts), or the dashboard's
  * operator session cookie (with the CSRF header on writes).
  */
-export async function requireOperator(ctx: AppContext, event: H3Event): Promise<void> {
+export async function requireOperator(ctx: RouteContext, event: H3Event): Promise<void> {
   const header = event.req.headers.get('authorization');
   if (header) {
     await requireAdminToken(ctx, event, /^Bearer (.+)$/.exec(header)?.[1]);
@@ -74,7 +74,7 @@ export async function requireOperator(ctx: AppContext, event: H3Event): Promise<
  * (429) until its window ends, right token or not, so the token cannot be guessed at speed.
  * @throws AppError `unauthorized` unless `given` is the configured admin token; `rate_limited`.
  */
-export async function requireAdminToken(ctx: AppContext, event: H3Event, given: string | undefined): Promise<void> {
+export async function requireAdminToken(ctx: RouteContext, event: H3Event, given: string | undefined): Promise<void> {
   const failures = ctx.config.ADMIN_AUTH_FAILURES_PER_MINUTE;
   const client = clientAddress(event, ctx.config.TRUST_PROXY);
   const blocked = await ctx.rateLimiter.blocked(`admin-fail-${client}`, failures);

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MoneyEvents } from '../core/deps.ts';
-import type { JobHandler, QueueName } from '../workers/job-queue.ts';
+import type { JobHandler, QueueName } from '../queue/job-queue.ts';
 
 /** Job outcomes as the queue sees them: done, failed but retried later, failed for good. */
 export type JobOutcome = 'completed' | 'retry' | 'failed';

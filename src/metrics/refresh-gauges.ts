@@ -1,6 +1,6 @@
 import type { Clock } from '../core/deps.ts';
 import type { Db } from '../core/orm.ts';
-import { QUEUE_NAMES, type JobQueue } from '../workers/job-queue.ts';
+import { QUEUE_NAMES, type JobQueue } from '../queue/job-queue.ts';
 import type { Metrics } from './create-metrics.ts';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;

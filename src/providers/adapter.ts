@@ -3,7 +3,8 @@
  * turn the verified event into core jobs. Adapters are pure apart from crypto: no database, no
  * queue, no HTTP framework ("adapter computes, framework does I/O").
  */
-import type { NormalisedEvent, WebhookProvider } from '../core/jobs.ts';
+import type { NormalisedEvent } from '../core/jobs/normalised-event.ts';
+import type { WebhookProvider } from '../core/vocabulary.ts';
 
 /** Why a webhook was rejected; safe to log (never contains the secret or the signature). */
 export type VerifyFailureReason =
@@ -48,6 +49,7 @@ export type EventOutcome = Pick<NormalisedEvent, 'jobs' | 'ignoredReason'>;
 
 /** What a provider's dispatcher hands to the handler of one event type. */
 export type EventContext = {
+  provider: WebhookProvider;
   programId: number;
   receivedAt: string;
   /** Test event: the payload's own flag or the connection's `testConnection`. */

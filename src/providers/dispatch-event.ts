@@ -1,4 +1,4 @@
-import type { NormalisedEvent } from '../core/jobs.ts';
+import type { NormalisedEvent } from '../core/jobs/normalised-event.ts';
 import type { EventContext, EventHandler } from './adapter.ts';
 import { asRecord, sanitiseKey } from './read-payload.ts';
 

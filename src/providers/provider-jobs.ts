@@ -1,9 +1,13 @@
 /**
- * Builders shared by every provider event handler, so the provider path fills the job contract
- * the same way everywhere (one path per behaviour).
+ * Helpers shared by every provider event handler: the handler reads what only its payload knows;
+ * the fields every provider job shares (origin, provider, program, test flag, times, tracker ids)
+ * come from the event context here, once, through core's job builders.
  */
-import type { RefundAmount, RefundJob, SaleJob, SaleProvider, SaleType, SubscriptionInterval } from '../core/jobs.ts';
-import type { EventOutcome } from './adapter.ts';
+import { buildRefundJob, type RefundJobInput } from '../core/jobs/refund-job.ts';
+import { buildSaleJob, type SaleJob, type SaleJobInput } from '../core/jobs/sale-job.ts';
+import type { ProviderJob } from '../core/jobs/normalised-event.ts';
+import type { RefundJob } from '../core/jobs/refund-job.ts';
+import type { EventContext, EventOutcome } from './adapter.ts';
 import { readTrackerMetadata } from './metadata.ts';
 import { readCurrency } from './read-payload.ts';
 
@@ -11,95 +15,17 @@ export function ignore(reason: string): EventOutcome {
   return { jobs: [], ignoredReason: reason };
 }
 
-export function emit(job: SaleJob | RefundJob): EventOutcome {
+export function emit(job: ProviderJob): EventOutcome {
   return { jobs: [job], ignoredReason: null };
 }
 
-export type ProviderSaleInput = {
-  provider: SaleProvider;
-  programId: number;
-  test: boolean;
-  transactionId: string;
-  /** Reporting only; the provider's own id for the payment as merchants see it. */
-  providerPaymentId: string;
+export type PaidBasics = {
+  ok: true;
   amountCents: number;
-  taxCents: number | null;
   currency: string;
-  saleType: SaleType;
-  isRecurring: boolean;
-  subscriptionId: string | null;
-  subscriptionInterval: SubscriptionInterval | null;
-  productId: string | null;
-  occurredAt: string | null;
-  clickId: string | null;
-  customerKey: string | null;
-  visitorId: string | null;
-  receivedAt: string;
+  tracker: { clickId: string | null; customerKey: string | null; visitorId: string | null };
 };
-
-/**
- * A provider sale always asks for `bindCustomer`: a checkout that skipped lead tracking still
- * carries both the customer key and the click id in its metadata (SaleJob.bindCustomer).
- */
-export function createProviderSale(input: ProviderSaleInput): SaleJob {
-  return {
-    kind: 'sale',
-    programId: input.programId,
-    test: input.test,
-    transactionId: input.transactionId,
-    amountCents: input.amountCents,
-    taxCents: input.taxCents,
-    currency: input.currency,
-    saleType: input.saleType,
-    lineItems: null,
-    isRecurring: input.isRecurring,
-    subscriptionId: input.subscriptionId,
-    subscriptionInterval: input.subscriptionInterval,
-    productId: input.productId,
-    occurredAt: input.occurredAt,
-    provider: input.provider,
-    providerPaymentId: input.providerPaymentId,
-    customerKey: input.customerKey,
-    clickId: input.clickId,
-    visitorId: input.visitorId,
-    bindCustomer: true,
-    additionalData: null,
-    receivedAt: input.receivedAt,
-  };
-}
-
-export type ProviderRefundInput = {
-  programId: number;
-  test: boolean;
-  transactionId: string;
-  amount: RefundAmount;
-  refundId: string | null;
-  refundReason: string | null;
-  receivedAt: string;
-};
-
-/**
- * Providers do not order their webhooks: a refund may arrive before the sale it refunds, so a
- * missing sale is retried (`retryIfSaleMissing`) rather than answered with `not_found`.
- */
-export function createProviderRefund(input: ProviderRefundInput): RefundJob {
-  return {
-    kind: 'refund',
-    programId: input.programId,
-    transactionId: input.transactionId,
-    amount: input.amount,
-    refundId: input.refundId,
-    refundReason: input.refundReason,
-    reason: 'refund',
-    retryIfSaleMissing: true,
-    test: input.test,
-    receivedAt: input.receivedAt,
-  };
-}
-
-export type PaymentBasics =
-  | { ok: true; amountCents: number; currency: string; tracker: { clickId: string | null; customerKey: string | null; visitorId: string | null } }
-  | { ok: false; outcome: EventOutcome };
+export type PaymentBasics = PaidBasics | { ok: false; outcome: EventOutcome };
 
 /**
  * The checks every paid-sale handler makes, in one place: a positive amount (a zero total is a
@@ -113,5 +39,39 @@ export function readPaymentBasics(amountCents: number | null, currency: unknown,
   if (!code) return { ok: false, outcome: ignore('missing_currency') };
   const tracker = readTrackerMetadata(metadata, programId);
   if (!tracker.ok) return { ok: false, outcome: ignore(tracker.reason) };
-  return { ok: true, amountCents, currency: code, tracker };
+  const { clickId, customerKey, visitorId } = tracker;
+  return { ok: true, amountCents, currency: code, tracker: { clickId, customerKey, visitorId } };
+}
+
+/** What a sale handler reads from its own payload (`test` only when the payload can say more). */
+export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerPaymentId'> &
+  Partial<Pick<SaleJobInput, 'test' | 'taxCents' | 'saleType' | 'isRecurring' | 'subscriptionId' | 'subscriptionInterval' | 'productId'>>;
+
+/**
+ * A provider sale (origin `provider`: the core binds an implicit lead when the checkout carries
+ * both tracker keys and no lead was tracked, see SaleJob.origin).
+ */
+export function providerSale(ctx: EventContext, paid: PaidBasics, fields: ProviderSaleFields): SaleJob {
+  return buildSaleJob({
+    origin: 'provider',
+    provider: ctx.provider,
+    programId: ctx.programId,
+    test: ctx.test,
+    amountCents: paid.amountCents,
+    currency: paid.currency,
+    occurredAt: ctx.occurredAt,
+    receivedAt: ctx.receivedAt,
+    ...paid.tracker,
+    ...fields,
+  });
+}
+
+export type ProviderRefundFields = Pick<RefundJobInput, 'transactionId' | 'amount' | 'refundId' | 'refundReason'>;
+
+/**
+ * A provider refund (origin `provider`: it may arrive before its sale, so a missing sale is
+ * retried rather than answered with `not_found`).
+ */
+export function providerRefund(ctx: EventContext, fields: ProviderRefundFields): RefundJob {
+  return buildRefundJob({ origin: 'provider', programId: ctx.programId, test: ctx.test, reason: 'refund', receivedAt: ctx.receivedAt, ...fields });
 }

@@ -1,4 +1,4 @@
-import type { WebhookProvider } from '../core/jobs.ts';
+import type { WebhookProvider } from '../core/vocabulary.ts';
 import type { ProviderAdapter } from './adapter.ts';
 import { createCreemAdapter } from './creem/adapter.ts';
 import { createDodoAdapter } from './dodo/adapter.ts';
@@ -7,8 +7,10 @@ import { createPaddleAdapter } from './paddle/adapter.ts';
 import { createPolarAdapter } from './polar/adapter.ts';
 import { createStripeAdapter } from './stripe/adapter.ts';
 
+export type ProviderAdapters = Record<WebhookProvider, ProviderAdapter>;
+
 /** One adapter per webhook provider; built once by the app context and passed down. */
-export function createProviderAdapters(): Record<WebhookProvider, ProviderAdapter> {
+export function createProviderAdapters(): ProviderAdapters {
   return {
     stripe: createStripeAdapter(),
     paddle: createPaddleAdapter(),

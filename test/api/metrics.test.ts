@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import { scrapeMetrics, type Scrape } from '../helpers/scrape-metrics.ts';
 import { stripeKit } from '../webhooks/provider-kits.ts';
-import { waitFor } from '../webhooks/wait-for.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 

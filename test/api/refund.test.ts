@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 let h: Harness;
 let f: Fixture;
@@ -15,7 +16,8 @@ async function newSale(amount = 10_000, extra: Record<string, unknown> = {}) {
 const commission = async (id: number) => (await h.admin('GET', `/programs/${f.programId}/commissions?limit=500`)).commissions.find((c: any) => c.id === id);
 const account = () => h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/account`);
 const usd = async () => (await account()).balances.find((b: any) => b.currency === 'USD')?.balance_cents ?? 0;
-const waitForSent = async (n: number) => { for (let i = 0; i < 100 && h.sent.length < n; i++) await new Promise((r) => setTimeout(r, 20)); };
+/** Waits until `n` notifications were sent; throws on timeout (an assertion must never pass without waiting). */
+const waitForSent = (n: number) => waitFor(() => h.sent.length >= n);
 
 beforeAll(async () => {
   h = await createHarness();

@@ -13,7 +13,7 @@ import { ADMIN_TOKEN, bearer, createHarness, type Harness } from '../helpers/har
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
 import { ensureFreshTrackerBundle, signupOnPage, visit } from '../tracker-e2e/e2e-helpers.ts';
 import { checkoutSession, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
-import { waitFor } from '../webhooks/wait-for.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';

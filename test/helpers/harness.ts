@@ -5,7 +5,7 @@ import { serve } from 'h3';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createAppContext, type AppContext } from '../../src/app-context.ts';
 import { createHttpApp } from '../../src/http/app.ts';
-import { startWorkers } from '../../src/workers/processors.ts';
+import { startWorkers } from '../../src/workers/start-workers.ts';
 import type { INotification } from '../../src/core/entities/notification.ts';
 import type { NotificationSender } from '../../src/core/deliver-notification.ts';
 

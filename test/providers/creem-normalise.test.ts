@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { RefundJob, SaleJob } from '../../src/core/jobs.ts';
+import type { RefundJob } from '../../src/core/jobs/refund-job.ts';
+import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createCreemAdapter } from '../../src/providers/creem/adapter.ts';
 import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
 import { creemCheckout, creemEvent, creemRefund, creemSubscription } from './fixtures/creem.ts';
@@ -15,7 +16,7 @@ describe('creem normalise: checkout.completed', () => {
       saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
       productId: 'prod_35PR89LmiAjsR8JJwO7uM7', occurredAt: '2026-02-28T07:52:06.979Z',
       provider: 'creem', providerPaymentId: 'ord_7ZKxZkpnNcs0d1TxbBPcr0',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', bindCustomer: true,
+      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
       additionalData: null, receivedAt: NOW.toISOString(),
     };
     expect(normalise(creemEvent('checkout.completed', creemCheckout()))).toEqual({
@@ -66,9 +67,9 @@ describe('creem normalise: subscription.paid', () => {
 describe('creem normalise: refund.created', () => {
   test('a refund becomes a per-refund job on its transaction', () => {
     const expected: RefundJob = {
-      kind: 'refund', programId: 42, transactionId: 'tran_78fYacdKnQu3Bw3wOwtG60',
+      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'tran_78fYacdKnQu3Bw3wOwtG60',
       amount: { type: 'per_refund', cents: 1000 }, refundId: 'ref_1mqUZAF4STf0CpHFzT5Qs0',
-      refundReason: 'requested_by_customer', reason: 'refund', retryIfSaleMissing: true, test: false, receivedAt: NOW.toISOString(),
+      refundReason: 'requested_by_customer', reason: 'refund', test: false, receivedAt: NOW.toISOString(),
     };
     expect(normalise(creemEvent('refund.created', creemRefund({ refund_amount: 1000 }), 'evt_2IW5Ur2LYdq3AQDgMyeV3j'))).toEqual({
       dedupeKey: 'evt_2IW5Ur2LYdq3AQDgMyeV3j', eventType: 'refund.created', jobs: [expected], ignoredReason: null,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { RefundJob, SaleJob } from '../../src/core/jobs.ts';
+import type { RefundJob } from '../../src/core/jobs/refund-job.ts';
+import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createDodoAdapter } from '../../src/providers/dodo/adapter.ts';
 import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
 import { dodoEvent, dodoPayment, dodoRefund } from './fixtures/dodo.ts';
@@ -15,7 +16,7 @@ describe('dodo normalise: payment.succeeded', () => {
       saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
       productId: 'pdt_9Xy8Wv7', occurredAt: '2026-03-02T09:59:58.000Z',
       provider: 'dodo', providerPaymentId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', bindCustomer: true,
+      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
       additionalData: null, receivedAt: NOW.toISOString(),
     };
     expect(normalise(dodoEvent('payment.succeeded', dodoPayment()))).toEqual({
@@ -50,9 +51,9 @@ describe('dodo normalise: payment.succeeded', () => {
 describe('dodo normalise: refund.succeeded', () => {
   test('a partial refund becomes a per-refund job on the payment, with its own amount and id', () => {
     const expected: RefundJob = {
-      kind: 'refund', programId: 42, transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
+      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
       amount: { type: 'per_refund', cents: 2000 }, refundId: 'ref_8Lm3Np5Qr',
-      refundReason: 'Customer asked for a partial refund', reason: 'refund', retryIfSaleMissing: true, test: false, receivedAt: NOW.toISOString(),
+      refundReason: 'Customer asked for a partial refund', reason: 'refund', test: false, receivedAt: NOW.toISOString(),
     };
     expect(normalise(dodoEvent('refund.succeeded', dodoRefund()))).toEqual({
       dedupeKey: 'refund.succeeded-ref_8Lm3Np5Qr', eventType: 'refund.succeeded', jobs: [expected], ignoredReason: null,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { SaleJob } from '../../src/core/jobs.ts';
+import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createLemonSqueezyAdapter } from '../../src/providers/lemonsqueezy/adapter.ts';
 import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
 import { lemonSqueezyEvent, lemonSqueezyInvoice, lemonSqueezyOrder } from './fixtures/lemonsqueezy.ts';
@@ -15,7 +15,7 @@ describe('lemon squeezy normalise: sales', () => {
       saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
       productId: '3003', occurredAt: '2026-03-02T09:59:40.000Z',
       provider: 'lemonsqueezy', providerPaymentId: '1001',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', bindCustomer: true,
+      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
       additionalData: null, receivedAt: NOW.toISOString(),
     };
     expect(normalise(lemonSqueezyEvent('order_created', lemonSqueezyOrder()))).toEqual({
@@ -54,8 +54,8 @@ describe('lemon squeezy normalise: refunds carry the cumulative total', () => {
   test('order_refunded → cumulative refund of the order, no refund id', () => {
     const event = lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ status: 'partial_refund', refunded_amount: 1500 }));
     expect(normalise(event).jobs).toEqual([{
-      kind: 'refund', programId: 42, transactionId: 'ls-order-1001', amount: { type: 'cumulative', totalCents: 1500 },
-      refundId: null, refundReason: null, reason: 'refund', retryIfSaleMissing: true, test: false, receivedAt: NOW.toISOString(),
+      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'ls-order-1001', amount: { type: 'cumulative', totalCents: 1500 },
+      refundId: null, refundReason: null, reason: 'refund', test: false, receivedAt: NOW.toISOString(),
     }]);
   });
 

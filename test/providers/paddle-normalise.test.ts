@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { SaleJob } from '../../src/core/jobs.ts';
+import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createPaddleAdapter } from '../../src/providers/paddle/adapter.ts';
 import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
 import { monthlyItem, paddleAdjustment, paddleEvent, paddleTransaction } from './fixtures/paddle.ts';
@@ -16,7 +16,7 @@ describe('paddle normalise: transaction.completed', () => {
       saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
       productId: 'pro_01gsz97mq9pa4fkyy0wqenepkz', occurredAt: new Date(NOW.getTime() - 3000).toISOString(),
       provider: 'paddle', providerPaymentId: 'txn_01hv8wptq8987qeep44cyrewp9',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', bindCustomer: true,
+      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
       additionalData: null, receivedAt: NOW.toISOString(),
     };
     expect(normalise(completed())).toEqual({
@@ -64,9 +64,9 @@ describe('paddle normalise: adjustments', () => {
   test('an approved refund adjustment becomes a per-refund job on the sale’s transaction id', () => {
     const result = normalise(paddleEvent('adjustment.updated', paddleAdjustment()));
     expect(result.jobs).toEqual([{
-      kind: 'refund', programId: 42, transactionId: 'txn_01hv8wptq8987qeep44cyrewp9',
+      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'txn_01hv8wptq8987qeep44cyrewp9',
       amount: { type: 'per_refund', cents: 1000 }, refundId: 'adj_01hvgf2s84dr6reszzg29zbvcm',
-      refundReason: 'Customer changed their mind', reason: 'refund', retryIfSaleMissing: true, test: false,
+      refundReason: 'Customer changed their mind', reason: 'refund', test: false,
       receivedAt: NOW.toISOString(),
     }]);
     expect(result.jobs[0]?.transactionId).toBe(normalise(completed()).jobs[0]?.transactionId);

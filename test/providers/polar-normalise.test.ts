@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { RefundJob, SaleJob } from '../../src/core/jobs.ts';
+import type { RefundJob } from '../../src/core/jobs/refund-job.ts';
+import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createPolarAdapter } from '../../src/providers/polar/adapter.ts';
 import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
 import { polarEvent, polarOrder, polarRefund, polarSubscriptionOrder } from './fixtures/polar.ts';
@@ -15,7 +16,7 @@ describe('polar normalise: order.paid', () => {
       saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
       productId: 'b2c4e6f8-0000-4000-8000-00000000p0d1', occurredAt: '2026-03-02T09:59:58.441Z',
       provider: 'polar', providerPaymentId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', bindCustomer: true,
+      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
       additionalData: null, receivedAt: NOW.toISOString(),
     };
     expect(normalise(polarEvent('order.paid', polarOrder()))).toEqual({
@@ -51,9 +52,9 @@ describe('polar normalise: order.paid', () => {
 describe('polar normalise: refunds', () => {
   test('a succeeded refund becomes a per-refund job on the order: amount plus its tax', () => {
     const expected: RefundJob = {
-      kind: 'refund', programId: 42, transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
+      kind: 'refund', origin: 'provider', programId: 42, transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
       amount: { type: 'per_refund', cents: 3240 }, refundId: 'f5e4d3c2-0000-4000-8000-0000000ref01',
-      refundReason: 'customer_request', reason: 'refund', retryIfSaleMissing: true, test: false, receivedAt: NOW.toISOString(),
+      refundReason: 'customer_request', reason: 'refund', test: false, receivedAt: NOW.toISOString(),
     };
     for (const type of ['refund.created', 'refund.updated']) {
       expect(normalise(polarEvent(type, polarRefund()))).toEqual({

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { RefundJob, SaleJob } from '../../src/core/jobs.ts';
+import type { RefundJob } from '../../src/core/jobs/refund-job.ts';
+import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createStripeAdapter } from '../../src/providers/stripe/adapter.ts';
 import { CTX, NOW, NOW_SECONDS, TRACKER_METADATA } from './fixtures/clock.ts';
 import { basilInvoice, checkoutSession, legacyInvoice, stripeEvent, stripeRefund } from './fixtures/stripe.ts';
@@ -16,7 +17,7 @@ describe('stripe normalise: sales', () => {
       saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
       productId: null, occurredAt: new Date((NOW_SECONDS - 2) * 1000).toISOString(),
       provider: 'stripe', providerPaymentId: 'pi_3QxUnitPaymentIntent01',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', bindCustomer: true,
+      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
       additionalData: null, receivedAt: NOW.toISOString(),
     };
     expect(result).toEqual({
@@ -93,9 +94,9 @@ describe('stripe normalise: subscription invoices', () => {
 describe('stripe normalise: refunds', () => {
   test('a succeeded refund becomes a per-refund job keyed by its own id', () => {
     const expected: RefundJob = {
-      kind: 'refund', programId: 42, transactionId: 'pi_3QxUnitPaymentIntent01',
+      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'pi_3QxUnitPaymentIntent01',
       amount: { type: 'per_refund', cents: 1000 }, refundId: 're_3QxUnitRefund01',
-      refundReason: 'requested_by_customer', reason: 'refund', retryIfSaleMissing: true, test: false,
+      refundReason: 'requested_by_customer', reason: 'refund', test: false,
       receivedAt: NOW.toISOString(),
     };
     expect(normalise(stripeEvent('refund.created', stripeRefund())).jobs).toEqual([expected]);

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { bearer } from '../helpers/harness.ts';
 import type { WebhookHarness } from './webhook-harness.ts';
 import { createScenarioSteps, keysOf, newRef, refundInput } from './scenario-steps.ts';
-import { waitFor } from './wait-for.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 export function defineRefundWebhookTests(w: WebhookHarness): void {
   const { kit } = w;

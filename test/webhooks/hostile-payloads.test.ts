@@ -4,10 +4,10 @@
  * unstorable value never becomes a job that fails on every attempt.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WEBHOOK_PROVIDERS } from '../../src/core/jobs.ts';
+import { WEBHOOK_PROVIDERS } from '../../src/core/vocabulary.ts';
 import { createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import { PROVIDER_KITS, type ProviderKit } from './provider-kits.ts';
-import { waitFor } from './wait-for.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 let h: Harness;
 let base = '';

@@ -9,7 +9,7 @@ import { bearer } from '../helpers/harness.ts';
 import { PROVIDER_KITS } from './provider-kits.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
-import { waitFor } from './wait-for.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 describe.each(Object.values(PROVIDER_KITS).map((kit) => [kit.provider, kit] as const))('%s', (_name, kit) => {
   const w = useWebhookHarness(kit, { LOG_LEVEL: 'warn' });

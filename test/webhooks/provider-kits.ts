@@ -5,7 +5,7 @@
  * unchanged against Stripe, Paddle and Lemon Squeezy.
  */
 import { randomBytes } from 'node:crypto';
-import type { WebhookProvider } from '../../src/core/jobs.ts';
+import type { WebhookProvider } from '../../src/core/vocabulary.ts';
 import { checkoutSession, legacyInvoice, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
 import { monthlyItem, paddleAdjustment, paddleEvent, paddleTransaction, signPaddle } from '../providers/fixtures/paddle.ts';
 import { lemonSqueezyEvent, lemonSqueezyInvoice, lemonSqueezyOrder, signLemonSqueezy } from '../providers/fixtures/lemonsqueezy.ts';

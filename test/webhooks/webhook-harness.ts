@@ -6,7 +6,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import type { ProviderKit } from './provider-kits.ts';
-import { waitFor } from './wait-for.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 type Row = Record<string, any>;
 export type Delivery = { status: number; body: any };

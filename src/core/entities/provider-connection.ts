@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
-import type { WebhookProvider } from '../jobs.ts';
+import type { WebhookProvider } from '../vocabulary.ts';
 
 /** A connected payment provider; its signing secrets are `ProviderSecret` rows. */
 export const ProviderConnection = defineEntity({

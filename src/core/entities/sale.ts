@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Customer } from './customer.ts';
-import type { SaleProvider, SaleType, SubscriptionInterval } from '../jobs.ts';
+import type { SaleProvider, SaleType, SubscriptionInterval } from '../vocabulary.ts';
 
 /** A live sale event. Test sales live in `TestEvent`, apart from production data. */
 export const Sale = defineEntity({
@@ -19,7 +19,7 @@ export const Sale = defineEntity({
     taxCents: p.bigint('number').nullable(),
     currency: p.string().length(3),
     saleType: p.string().$type<SaleType>(),
-    lineItems: p.json<Record<string, unknown>>().nullable(),
+    lineItems: p.json<Record<string, unknown> | unknown[]>().nullable(),
     isRecurring: p.boolean().default(false),
     subscriptionId: p.string().nullable(),
     subscriptionInterval: p.string().$type<SubscriptionInterval>().nullable(),

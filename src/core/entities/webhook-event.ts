@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
-import type { NormalisedEvent } from '../jobs.ts';
+import type { NormalisedEvent } from '../jobs/normalised-event.ts';
 
 export type WebhookEventStatus = 'pending' | 'processed' | 'ignored' | 'failed';
 

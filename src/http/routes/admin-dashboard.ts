@@ -1,6 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { createPartnerInvite } from '../../core/partner-invites.ts';
 import { getActivitySeries } from '../../core/get-activity-series.ts';
@@ -11,7 +11,7 @@ import { requireOperator } from '../session-auth.ts';
 import { seriesQuery, seriesRange, seriesToWire } from '../activity-series-wire.ts';
 
 /** Admin routes the dashboard needs beyond the CLI's: overview series, invites, one webhook event. */
-export function registerAdminDashboardRoutes(app: H3, ctx: AppContext): void {
+export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
   const P = '/api/v1/admin/programs/:id';
   const num = (e: H3Event, name: string) => {
     const v = Number(e.context.params?.[name]);

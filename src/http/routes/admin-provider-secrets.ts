@@ -1,8 +1,8 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/jobs.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/vocabulary.ts';
 import {
   addProviderSecret, connectProvider, expireProviderSecret, listProviderSecrets, removeProviderSecret, type ProviderSecretSummary,
 } from '../../core/provider-secrets.ts';
@@ -35,7 +35,7 @@ function providerOf(e: H3Event): WebhookProvider {
  * (replacing others); the `secrets` routes add, list, expire and remove secrets one by one, for
  * rotations and for live and test endpoints side by side.
  */
-export function registerProviderSecretRoutes(on: Route, ctx: AppContext, { body, num }: Helpers): void {
+export function registerProviderSecretRoutes(on: Route, ctx: RouteContext, { body, num }: Helpers): void {
   on('put', '/programs/:id/providers/:provider', async (e) => {
     const provider = providerOf(e);
     const input = validate(connectSchema, await body(e));

@@ -1,6 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { Program } from '../../core/entities/program.ts';
 import {
@@ -12,7 +12,8 @@ import { resolveCustomerDispute } from '../../core/resolve-customer-dispute.ts';
 import { approveCommission, markCommissionPaid } from '../../core/approve-commission.ts';
 import { markWithdrawalPaid, openWithdrawal } from '../../core/withdrawals.ts';
 import { resetWebhookEventsForReplay } from '../../core/webhook-inbox.ts';
-import { webhookJobOptions } from '../../workers/processors.ts';
+import { buildWebhookJob } from '../../core/jobs/webhook-job.ts';
+import { webhookJobOptions } from '../../queue/job-options.ts';
 import { readJson } from '../read-json.ts';
 import { route, json } from '../route.ts';
 import { MAX_ROW_ID, rowId, validate } from '../validate.ts';
@@ -20,7 +21,7 @@ import { requireOperator } from '../session-auth.ts';
 import { registerProviderSecretRoutes } from './admin-provider-secrets.ts';
 
 /** The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session. */
-export function registerAdminRoutes(app: H3, ctx: AppContext): void {
+export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   const P = '/api/v1/admin';
   const body = async (event: H3Event) => (event.req.headers.get('content-length') === '0' ? {} : readJson(event, ctx.config.BODY_LIMIT_BYTES));
   const num = (event: H3Event, name: string) => {
@@ -75,7 +76,9 @@ export function registerAdminRoutes(app: H3, ctx: AppContext): void {
   on('post', '/programs/:id/webhook-events/replay', async (e) => {
     const { id } = validate(z.strictObject({ id: rowId.optional() }), await body(e));
     const ids = await resetWebhookEventsForReplay(ctx.deps(), num(e, 'id'), id);
-    for (const inboxId of ids) await ctx.queue.add('webhook', { kind: 'webhook', inboxId }, webhookJobOptions(ctx, inboxId, true));
+    for (const inboxId of ids) {
+      await ctx.queue.add('webhook', buildWebhookJob(inboxId), webhookJobOptions(ctx.config, inboxId, { kind: 'replay', at: Date.now() }));
+    }
     return { replayed: ids };
   });
   on('get', '/programs/:id/:list', async (e) => {

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { getProgramStatus } from '../../core/get-program-status.ts';
 import { authenticate, keyWarnings } from '../auth.ts';
 import { route } from '../route.ts';
 import { AppError } from '../../core/errors.ts';
 
 /** GET /api/v1/cli/status: program health for the merchant CLI. */
-export function cliStatusRoute(ctx: AppContext) {
+export function cliStatusRoute(ctx: RouteContext) {
   return route(ctx, async (event) => {
     const auth = await authenticate(ctx, event);
     // Four counts per call: a budget of its own per key, apart from the tracking calls'.

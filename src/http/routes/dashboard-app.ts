@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { H3, H3Event } from 'h3';
-import type { AppContext } from '../../app-context.ts';
+import type { HttpContext } from '../http-context.ts';
 
 const DIST = fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
 const BUILD = fileURLToPath(new URL('../../../dashboard/build.ts', import.meta.url));
@@ -39,7 +39,7 @@ type BuildModule = { ensureDashboardBuilt(): Promise<{ built: boolean }>; dashbo
  * development), as the tracker bundle is. A deployment without the sources or without Vite serves
  * the bundle it has.
  */
-export async function ensureDashboardBundle(ctx: Pick<AppContext, 'log'>): Promise<void> {
+export async function ensureDashboardBundle(ctx: Pick<HttpContext, 'log'>): Promise<void> {
   if (!existsSync(BUILD)) return;
   let mod: BuildModule;
   try {
@@ -59,7 +59,7 @@ export async function ensureDashboardBundle(ctx: Pick<AppContext, 'log'>): Promi
 }
 
 /** GET /dashboard/** and /portal/**: the single-page app (index.html for every app path) and its assets. */
-export function registerDashboardApp(app: H3, ctx: AppContext): void {
+export function registerDashboardApp(app: H3, ctx: HttpContext): void {
   let index: Promise<{ body: string; etag: string }> | null = null;
   const loadIndex = async () => {
     await ensureDashboardBundle(ctx);

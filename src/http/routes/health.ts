@@ -1,5 +1,5 @@
-import type { AppContext } from '../../app-context.ts';
-import { QUEUE_NAMES } from '../../workers/job-queue.ts';
+import type { HttpContext } from '../http-context.ts';
+import { QUEUE_NAMES } from '../../queue/job-queue.ts';
 import { json } from '../route.ts';
 
 /** GET /healthz: the process is up. */
@@ -11,7 +11,7 @@ export const healthz = () => ({ status: 'ok' });
  * so a load balancer should not send it traffic yet. 503 with the reasons otherwise. Served by the
  * HTTP app and by the worker role's health listener.
  */
-export function readyz(ctx: AppContext) {
+export function readyz(ctx: HttpContext) {
   return async () => {
     const [database, queue, consumers] = await Promise.all([
       ctx.db.em.fork().execute('select 1').then(() => true, () => false),

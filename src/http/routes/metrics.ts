@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { H3, type H3Event } from 'h3';
-import type { AppContext } from '../../app-context.ts';
+import type { HttpContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { refreshGauges } from '../../metrics/refresh-gauges.ts';
 import { route } from '../route.ts';
@@ -12,7 +12,7 @@ const sha = (s: string) => createHash('sha256').update(s).digest();
  * (METRICS_TOKEN, never an API or admin key: a scraper's credential should read metrics and
  * nothing else). Unset = disabled. The queue, inbox and outbox gauges are read now.
  */
-export function metricsRoute(ctx: AppContext) {
+export function metricsRoute(ctx: HttpContext) {
   return route(ctx, async (event: H3Event) => {
     const token = ctx.config.METRICS_TOKEN;
     const given = /^Bearer (.+)$/.exec(event.req.headers.get('authorization') ?? '')?.[1];
@@ -25,7 +25,7 @@ export function metricsRoute(ctx: AppContext) {
 }
 
 /** The listener of METRICS_PORT: /metrics alone, for the worker role (which serves no API). */
-export function createMetricsApp(ctx: AppContext): H3 {
+export function createMetricsApp(ctx: HttpContext): H3 {
   const app = new H3();
   app.get('/metrics', metricsRoute(ctx));
   return app;

@@ -1,6 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { COMMISSION_STATUSES } from '../../core/entities/commission.ts';
 import { getActivitySeries } from '../../core/get-activity-series.ts';
 import {
@@ -20,7 +20,7 @@ const markRead = z.strictObject({ ids: z.array(rowId).max(500).optional() });
  * The partner API behind the portal. Every route reads the signed-in partner from the session;
  * no route takes a partner or program id, so nothing of another partner can be named.
  */
-export function registerPartnerRoutes(app: H3, ctx: AppContext): void {
+export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   const P = '/api/v1/partner';
   const query = (e: H3Event) => Object.fromEntries(e.url.searchParams);
   const on = (method: 'get' | 'post', path: string, fn: (e: H3Event, partnerId: number) => Promise<object>) =>
@@ -45,7 +45,7 @@ export function registerPartnerRoutes(app: H3, ctx: AppContext): void {
 }
 
 /** The partner's link: the program's site with `aff`, or the service's demo page when no domain is set. */
-function referralLink(ctx: AppContext, e: H3Event, program: { id: number; domain: string | null }, code: string): string {
+function referralLink(ctx: RouteContext, e: H3Event, program: { id: number; domain: string | null }, code: string): string {
   if (program.domain) return `https://${program.domain}/?aff=${encodeURIComponent(code)}`;
   const base = ctx.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? e.url.origin;
   return `${base}/demo?program=${program.id}&aff=${encodeURIComponent(code)}`;

@@ -1,6 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { endSession, startSession } from '../../core/sessions.ts';
 import { acceptPartnerInvite, describePartnerInvite, verifyPartnerPassword } from '../../core/partner-invites.ts';
 import type { SessionKind } from '../../core/entities/session.ts';
@@ -22,7 +22,7 @@ const INVITE_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
  * exchanged for a cookie) and of the partner portal (`/api/v1/partner/session`, a password set
  * through a one-time invite at `/api/v1/partner/invites/:token`).
  */
-export function registerSessionRoutes(app: H3, ctx: AppContext): void {
+export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   const body = (e: H3Event) => readJson(e, ctx.config.BODY_LIMIT_BYTES);
   const ttlMs = () => ctx.config.SESSION_TTL_HOURS * 3_600_000;
 

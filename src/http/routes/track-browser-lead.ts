@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
-import type { LeadJob } from '../../core/jobs.ts';
-import type { LeadResult } from '../../core/bind-lead.ts';
+import { buildLeadJob } from '../../core/jobs/lead-job.ts';
+import type { RouteContext } from '../http-context.ts';
 import { checkBrowserOrigin } from '../browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
@@ -17,17 +16,16 @@ export const browserLeadSchema = z.strictObject({ ...leadFields, program_id: row
  * reaches the browser (spec, Authentication rule 7), so the request's Origin must match the
  * program's domain, and a browser lead never rebinds an existing customer.
  */
-export function trackBrowserLeadRoute(ctx: AppContext) {
+export function trackBrowserLeadRoute(ctx: RouteContext) {
   return route(ctx, async (event) => {
     await enforceClientLimit(ctx, event, 'browser-lead');
     const body = validate(browserLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const programId = (await checkBrowserOrigin(ctx, event, body.program_id)).id;
-    const job: LeadJob = {
-      kind: 'lead', programId, customerKey: body.customer_key, clickId: body.click_id,
-      emailHash: hashEmail(body.email), eventName: body.event_name ?? null, additionalData: body.additional_data ?? null,
-      browser: true, receivedAt: ctx.clock().toISOString(),
-    };
-    const r = (await runJob(ctx, job)) as LeadResult;
+    const job = buildLeadJob({
+      programId, customerKey: body.customer_key, clickId: body.click_id, emailHash: hashEmail(body.email),
+      eventName: body.event_name, additionalData: body.additional_data, browser: true, receivedAt: ctx.clock().toISOString(),
+    });
+    const r = await runJob(ctx, job);
     return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId };
   });
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
-import type { ClickJob } from '../../core/jobs.ts';
-import type { ClickResult } from '../../core/record-click.ts';
+import { buildClickJob } from '../../core/jobs/click-job.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
@@ -18,7 +17,7 @@ export const clickSchema = z.strictObject({
 });
 
 /** POST /api/v1/track/click (no authentication). */
-export function trackClickRoute(ctx: AppContext) {
+export function trackClickRoute(ctx: RouteContext) {
   return route(ctx, async (event) => {
     await enforceClientLimit(ctx, event, 'click');
     const body = validate(clickSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
@@ -27,12 +26,11 @@ export function trackClickRoute(ctx: AppContext) {
     // Referral codes are 2-64 of [A-Za-z0-9_-] (partner schema): anything else names no partner,
     // and a decoded `%00` must not reach the database.
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(aff)) throw new AppError('not_found', `No partner with referral code "${aff.slice(0, 64).replace(/[^\x20-\x7e]/g, '?')}"`, { field: 'aff' });
-    const job: ClickJob = {
-      kind: 'click', partnerCode: aff, affiliateUrl: body.affiliate_url, pageUrl: body.page_url ?? null,
-      referrerUrl: body.referrer_url || null, existingClickId: body.existing_click_id ?? null,
-      visitorId: body.visitor_id ?? null, receivedAt: ctx.clock().toISOString(),
-    };
-    const r = (await runJob(ctx, job)) as ClickResult;
+    const job = buildClickJob({
+      partnerCode: aff, affiliateUrl: body.affiliate_url, pageUrl: body.page_url, referrerUrl: body.referrer_url || null,
+      existingClickId: body.existing_click_id, visitorId: body.visitor_id, receivedAt: ctx.clock().toISOString(),
+    });
+    const r = await runJob(ctx, job);
     return { success: true, click_id: r.clickId, partner_code: r.partnerCode, cookie_window_days: r.cookieWindowDays };
   });
 }

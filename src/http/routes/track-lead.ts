@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
-import type { LeadJob } from '../../core/jobs.ts';
-import type { LeadResult } from '../../core/bind-lead.ts';
+import type { RouteContext } from '../http-context.ts';
+import { buildLeadJob } from '../../core/jobs/lead-job.ts';
 import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
-import { recordTestEvent } from './track-test.ts';
+import { trackTestEvent } from './track-test.ts';
 
 const id = z.string().trim().min(1).max(255);
 /** Fields shared by the keyed lead and the keyless browser lead. */
@@ -33,21 +32,21 @@ export function hashEmail(email: string | null | undefined): string | null {
  * POST /api/v1/track/lead: bearer key only (spec, Authentication rules 1 and 3: a missing or
  * malformed header is 401 `unauthorized`). Keyless browser leads use /api/v1/track/browser-lead.
  */
-export function trackLeadRoute(ctx: AppContext) {
+export function trackLeadRoute(ctx: RouteContext) {
   return route(ctx, async (event) => {
     const auth = await authenticate(ctx, event);
     await enforceRateLimit(ctx, auth);
     const body = validate(serverLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     if (auth.mode === 'test') {
       // Test traffic never touches production data: a test key's lead is a test event.
-      return { ...(await recordTestEvent(ctx, auth.programId, { lead: { customer_key: body.customer_key ?? null, click_id: body.click_id ?? null, event_name: body.event_name ?? null } })), ...keyWarnings(auth) };
+      return { ...(await trackTestEvent(ctx, auth.programId, { lead: { customer_key: body.customer_key ?? null, click_id: body.click_id ?? null, event_name: body.event_name ?? null } })), ...keyWarnings(auth) };
     }
-    const job: LeadJob = {
-      kind: 'lead', programId: auth.programId, customerKey: body.customer_key ?? null, clickId: body.click_id ?? null,
-      emailHash: hashEmail(body.email), eventName: body.event_name ?? null, additionalData: body.additional_data ?? null,
-      browser: false, receivedAt: ctx.clock().toISOString(),
-    };
-    const r = (await runJob(ctx, job)) as LeadResult;
+    const job = buildLeadJob({
+      programId: auth.programId, customerKey: body.customer_key ?? null, clickId: body.click_id ?? null,
+      emailHash: hashEmail(body.email), eventName: body.event_name, additionalData: body.additional_data,
+      receivedAt: ctx.clock().toISOString(),
+    });
+    const r = await runJob(ctx, job);
     return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId, ...keyWarnings(auth) };
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
-import { REFUND_REASONS, type RefundJob } from '../../core/jobs.ts';
+import type { RouteContext } from '../http-context.ts';
+import { REFUND_REASONS } from '../../core/vocabulary.ts';
+import { buildRefundJob } from '../../core/jobs/refund-job.ts';
 import type { RefundResult } from '../../core/apply-refund.ts';
 import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
 import { readJson } from '../read-json.ts';
@@ -16,14 +17,14 @@ export const refundSchema = z.strictObject({
 });
 
 /** POST /api/v1/track/refund */
-export function trackRefundRoute(ctx: AppContext) {
+export function trackRefundRoute(ctx: RouteContext) {
   return route(ctx, async (event) => {
     const auth = await authenticate(ctx, event);
     await enforceRateLimit(ctx, auth);
     const body = validate(refundSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const cents = body.refund_amount_cents || null;
-    const job: RefundJob = {
-      kind: 'refund',
+    const job = buildRefundJob({
+      origin: 'api',
       programId: auth.programId,
       transactionId: body.transaction_id,
       amount: { type: 'per_refund', cents },
@@ -31,11 +32,10 @@ export function trackRefundRoute(ctx: AppContext) {
       refundId: cents ? body.refund_id ?? null : null,
       refundReason: body.refund_reason?.trim() || null,
       reason: body.reason ?? null,
-      retryIfSaleMissing: false,
       test: auth.mode === 'test',
       receivedAt: ctx.clock().toISOString(),
-    };
-    const result = (await runJob(ctx, job)) as RefundResult;
+    });
+    const result = await runJob(ctx, job);
     return { ...renderRefund(result), ...keyWarnings(auth) };
   });
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { DAY_MS } from '../../core/deps.ts';
-import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS, type SaleJob } from '../../core/jobs.ts';
+import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../../core/vocabulary.ts';
+import { buildSaleJob } from '../../core/jobs/sale-job.ts';
 import type { SaleResult } from '../../core/record-sale.ts';
 import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
 import { readJson } from '../read-json.ts';
@@ -36,7 +37,7 @@ export const saleSchema = z.strictObject({
 const MAX_FUTURE_MS = 5 * 60_000;
 
 /** POST /api/v1/track/sale */
-export function trackSaleRoute(ctx: AppContext) {
+export function trackSaleRoute(ctx: RouteContext) {
   return route(ctx, async (event) => {
     const auth = await authenticate(ctx, event);
     await enforceRateLimit(ctx, auth);
@@ -51,31 +52,29 @@ export function trackSaleRoute(ctx: AppContext) {
         throw new AppError('invalid_request', 'occurred_at must be at most 30 days in the past and 5 minutes in the future', { field: 'occurred_at' });
       }
     }
-    const job: SaleJob = {
-      kind: 'sale',
+    const job = buildSaleJob({
+      origin: 'api',
       programId: auth.programId,
       test,
       transactionId: body.transaction_id ?? null,
       amountCents: body.amount_cents ?? null,
-      taxCents: body.tax_cents ?? null,
+      taxCents: body.tax_cents,
       currency: body.currency,
       saleType: body.sale_type,
-      lineItems: (body.line_items as Record<string, unknown> | null | undefined) ?? null,
+      lineItems: body.line_items,
       isRecurring: body.is_recurring,
-      subscriptionId: body.subscription_id ?? null,
-      subscriptionInterval: body.subscription_interval ?? null,
-      productId: body.product_id ?? null,
-      occurredAt: body.occurred_at ?? null,
-      provider: body.provider ?? null,
-      providerPaymentId: body.provider_payment_id ?? null,
-      customerKey: body.customer_key ?? null,
-      clickId: body.click_id ?? null,
-      visitorId: null,
-      bindCustomer: false,
-      additionalData: body.additional_data ?? null,
+      subscriptionId: body.subscription_id,
+      subscriptionInterval: body.subscription_interval,
+      productId: body.product_id,
+      occurredAt: body.occurred_at,
+      provider: body.provider,
+      providerPaymentId: body.provider_payment_id,
+      customerKey: body.customer_key,
+      clickId: body.click_id,
+      additionalData: body.additional_data,
       receivedAt: now.toISOString(),
-    };
-    const result = (await runJob(ctx, job)) as SaleResult;
+    });
+    const result = await runJob(ctx, job);
     return { ...renderSale(result), ...keyWarnings(auth) };
   });
 }

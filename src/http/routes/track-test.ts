@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
-import type { SaleJob } from '../../core/jobs.ts';
-import type { SaleResult } from '../../core/record-sale.ts';
+import type { RouteContext } from '../http-context.ts';
+import { buildTestEventJob } from '../../core/jobs/test-event-job.ts';
 import { authenticate, enforceRateLimit } from '../auth.ts';
 import { checkBrowserOrigin } from '../browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { validate, rowId } from '../validate.ts';
-import { renderSale } from './track-sale.ts';
 
 export const testEventSchema = z.strictObject({
   program_id: rowId.optional(),
@@ -19,7 +17,7 @@ export const testEventSchema = z.strictObject({
  * POST /api/v1/track/test: a test event (tracker `trackTest`, CLI `test-event`). Keyless from the
  * browser (program id + Origin check) or with a key; always test traffic, never production data.
  */
-export function trackTestRoute(ctx: AppContext) {
+export function trackTestRoute(ctx: RouteContext) {
   return route(ctx, async (event) => {
     const keyed = event.req.headers.has('authorization');
     const auth = keyed ? await authenticate(ctx, event) : null;
@@ -27,18 +25,16 @@ export function trackTestRoute(ctx: AppContext) {
     else await enforceClientLimit(ctx, event, 'browser-test');
     const body = validate(testEventSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const programId = auth ? auth.programId : (await checkBrowserOrigin(ctx, event, body.program_id ?? 0)).id;
-    return recordTestEvent(ctx, programId, body.data ?? null);
+    return trackTestEvent(ctx, programId, body.data ?? null);
   });
 }
 
-/** Records test traffic (a test event row only) and renders the spec's test-mode response. */
-export async function recordTestEvent(ctx: AppContext, programId: number, data: Record<string, unknown> | null) {
-  const job: SaleJob = {
-    kind: 'sale', programId, test: true, transactionId: null, amountCents: null, taxCents: null, currency: 'USD',
-    saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
-    productId: null, occurredAt: null, provider: null, providerPaymentId: null, customerKey: null, clickId: null,
-    visitorId: null, bindCustomer: false, additionalData: data, receivedAt: ctx.clock().toISOString(),
+/** Records a test event (a test event row only) and renders the spec's test-mode response. */
+export async function trackTestEvent(ctx: RouteContext, programId: number, data: Record<string, unknown> | null) {
+  const r = await runJob(ctx, buildTestEventJob({ programId, data, receivedAt: ctx.clock().toISOString() }));
+  return {
+    success: true,
+    message: 'Test event recorded; production data was not changed',
+    data: { eventId: r.eventId, programId: r.programId, test_mode: true },
   };
-  const r = renderSale((await runJob(ctx, job)) as SaleResult);
-  return { ...r, message: 'Test event recorded; production data was not changed' };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { H3Event } from 'h3';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 
 const ROOT = fileURLToPath(new URL('../../../tracker/', import.meta.url));
 
@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../../tracker/', import.meta.url));
  * first request when `tracker/dist` is missing (fresh clone) or older than the tracker sources
  * (development), then kept for the process lifetime.
  */
-export function trackerScriptRoute(ctx: AppContext) {
+export function trackerScriptRoute(ctx: RouteContext) {
   let cached: Promise<{ body: string; etag: string }> | null = null;
   const load = async () => {
     const file = `${ROOT}dist/tracker.js`;

@@ -1,12 +1,13 @@
 import type { H3Event } from 'h3';
-import type { AppContext } from '../../app-context.ts';
+import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/jobs.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/vocabulary.ts';
 import { loadVerificationSecrets, selectUnexpiredSecrets } from '../../core/provider-secrets.ts';
 import { storeWebhookEvent } from '../../core/webhook-inbox.ts';
 import { verifyWithSecrets } from '../../providers/verify-with-secrets.ts';
 import { ignoredReasonInfo } from '../../core/ignored-reasons.ts';
-import { webhookJobOptions } from '../../workers/processors.ts';
+import { buildWebhookJob } from '../../core/jobs/webhook-job.ts';
+import { webhookJobOptions } from '../../queue/job-options.ts';
 import { readLimited } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { describeJsonProblem, findUnstorableJson, toStorableJson } from '../../core/storable-json.ts';
@@ -21,7 +22,7 @@ const WEBHOOK_BODY_LIMIT = 1_048_576;
  * provider/program/dedupe key), enqueues its processing and acknowledges at once. No attribution
  * work happens here.
  */
-export function webhookRoute(ctx: AppContext) {
+export function webhookRoute(ctx: RouteContext) {
   return route(ctx, async (event: H3Event) => {
     const provider = event.context.params?.provider as WebhookProvider;
     const programId = Number(event.context.params?.programId);
@@ -53,7 +54,7 @@ export function webhookRoute(ctx: AppContext) {
     const stored = await storeWebhookEvent(ctx.deps(), { provider, programId, event: normalised, payload, receivedAt: now });
     if (stored.status === 'pending') {
       try {
-        await ctx.queue.add('webhook', { kind: 'webhook', inboxId: stored.inboxId }, webhookJobOptions(ctx, stored.inboxId));
+        await ctx.queue.add('webhook', buildWebhookJob(stored.inboxId), webhookJobOptions(ctx.config, stored.inboxId));
       } catch (err) {
         // Stored durably: the inbox sweeper enqueues it once the queue is back.
         log.warn({ inboxId: stored.inboxId, err: (err as Error).message }, 'webhook stored but not enqueued; sweeper will retry');

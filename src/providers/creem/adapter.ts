@@ -11,7 +11,7 @@
  * Test mode: every Creem object carries `mode` (`test` in Creem's test mode), and a `test`
  * secret on the connection makes everything it signs test traffic too.
  */
-import type { NormalisedEvent } from '../../core/jobs.ts';
+import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyResult } from '../adapter.ts';
 import { dispatchEvent } from '../dispatch-event.ts';
 import { computeHmacSha256, isSha256Hex, matchesHexDigest } from '../hmac.ts';
@@ -52,6 +52,7 @@ function normaliseCreemEvent(event: unknown, ctx: NormaliseContext): NormalisedE
     dedupeKey: readString(envelope?.id) ?? computeContentKey(event),
     object,
     ctx: {
+      provider: 'creem',
       programId: ctx.programId,
       receivedAt: ctx.receivedAt,
       test: ctx.testConnection === true || TEST_MODES.has(readString(object?.mode) ?? ''),

@@ -11,7 +11,7 @@
  * and its payloads look like live ones. The test endpoint's secret is added to the connection
  * labelled `test`, which makes everything it signs test traffic.
  */
-import type { NormalisedEvent } from '../../core/jobs.ts';
+import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyResult } from '../adapter.ts';
 import { dispatchEvent } from '../dispatch-event.ts';
 import { asRecord, computeContentKey, isoFromString, readId, readString } from '../read-payload.ts';
@@ -48,6 +48,7 @@ function normaliseDodoEvent(event: unknown, ctx: NormaliseContext): NormalisedEv
     dedupeKey: type && id ? [type, id].join('-') : computeContentKey(event),
     object: data,
     ctx: {
+      provider: 'dodo',
       programId: ctx.programId,
       receivedAt: ctx.receivedAt,
       test: ctx.testConnection === true,

@@ -9,7 +9,7 @@
  * carries the order and `subscription_payment_refunded` the invoice, so each refund rebuilds the
  * id of the sale it refunds.
  */
-import type { NormalisedEvent } from '../../core/jobs.ts';
+import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyResult } from '../adapter.ts';
 import { dispatchEvent } from '../dispatch-event.ts';
 import { computeHmacSha256, isSha256Hex, matchesHexDigest } from '../hmac.ts';
@@ -57,6 +57,7 @@ function normaliseLemonSqueezyEvent(event: unknown, ctx: NormaliseContext): Norm
     // Handlers read the JSON:API resource: its `id` and its `attributes`.
     object: data,
     ctx: {
+      provider: 'lemonsqueezy',
       programId: ctx.programId,
       receivedAt: ctx.receivedAt,
       test: ctx.testConnection === true || meta?.test_mode === true || attributes?.test_mode === true,

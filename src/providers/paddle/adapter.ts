@@ -10,7 +10,7 @@
  * rotated) and takes the body as a string rather than bytes.
  * Scheme: https://developer.paddle.com/webhooks/signature-verification
  */
-import type { NormalisedEvent } from '../../core/jobs.ts';
+import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyResult } from '../adapter.ts';
 import { dispatchEvent } from '../dispatch-event.ts';
 import { computeHmacSha256, matchesHexDigest } from '../hmac.ts';
@@ -83,6 +83,7 @@ function normalisePaddleEvent(event: unknown, ctx: NormaliseContext): Normalised
     dedupeKey: readString(envelope?.event_id) ?? computeContentKey(event),
     object: envelope?.data,
     ctx: {
+      provider: 'paddle',
       programId: ctx.programId,
       receivedAt: ctx.receivedAt,
       // Paddle payloads do not say sandbox or live; handlers add the `custom_data` flags.

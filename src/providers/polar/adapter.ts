@@ -10,7 +10,7 @@
  * like production ones. Its endpoint's secret is added to the connection labelled `test`, which
  * makes everything it signs test traffic.
  */
-import type { NormalisedEvent } from '../../core/jobs.ts';
+import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyResult } from '../adapter.ts';
 import { dispatchEvent } from '../dispatch-event.ts';
 import { asRecord, computeContentKey, isoFromString, readId, readString } from '../read-payload.ts';
@@ -49,6 +49,7 @@ function normalisePolarEvent(event: unknown, ctx: NormaliseContext): NormalisedE
     dedupeKey: type && id ? [type, id, readString(data?.status) ?? 'none'].join('-') : computeContentKey(event),
     object: data,
     ctx: {
+      provider: 'polar',
       programId: ctx.programId,
       receivedAt: ctx.receivedAt,
       test: ctx.testConnection === true,

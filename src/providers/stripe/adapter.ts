@@ -17,7 +17,7 @@
  * PaymentIntent); `invoice.paid` records the first payment and every later one.
  */
 import Stripe from 'stripe';
-import type { NormalisedEvent } from '../../core/jobs.ts';
+import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyFailureReason, VerifyResult } from '../adapter.ts';
 import { dispatchEvent } from '../dispatch-event.ts';
 import { asRecord, computeContentKey, isoFromUnixSeconds, readString } from '../read-payload.ts';
@@ -102,6 +102,7 @@ function normaliseStripeEvent(event: unknown, ctx: NormaliseContext): Normalised
     dedupeKey: readString(envelope?.id) ?? computeContentKey(event),
     object,
     ctx: {
+      provider: 'stripe',
       programId: ctx.programId,
       receivedAt: ctx.receivedAt,
       test: ctx.testConnection === true || envelope?.livemode === false || object?.livemode === false,

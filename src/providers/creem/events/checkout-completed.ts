@@ -3,7 +3,7 @@
  * of a subscription. https://docs.creem.io/learn/webhooks/event-types
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, readId, readInteger } from '../../read-payload.ts';
 import { computeCreemInterval } from '../creem-interval.ts';
 
@@ -18,27 +18,15 @@ export const checkoutCompleted: EventHandler = (checkout, ctx) => {
   const subscription = asRecord(checkout.subscription);
   const basics = readPaymentBasics(readInteger(order.amount_paid) ?? readInteger(order.amount), order.currency, [checkout.metadata, subscription?.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
   const subscriptionId = readId(checkout.subscription);
 
-  return emit(createProviderSale({
-    provider: 'creem',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId,
     providerPaymentId: readId(order.id) ?? transactionId,
-    amountCents,
     taxCents: readInteger(order.tax_amount),
-    currency,
     saleType: subscriptionId ? 'subscription' : 'payment',
-    isRecurring: false,
     subscriptionId,
     subscriptionInterval: computeCreemInterval(asRecord(checkout.product)?.billing_period),
     productId: readId(checkout.product) ?? readId(order.product),
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

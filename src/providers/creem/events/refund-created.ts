@@ -3,7 +3,7 @@
  * https://docs.creem.io/learn/webhooks/event-types
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderRefund, emit, ignore } from '../../provider-jobs.ts';
+import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
 import { readId, readInteger, readString } from '../../read-payload.ts';
 
 export const refundCreated: EventHandler = (refund, ctx) => {
@@ -13,13 +13,10 @@ export const refundCreated: EventHandler = (refund, ctx) => {
   const cents = readInteger(refund.refund_amount);
   if (cents === null || cents <= 0) return ignore('missing_amount');
 
-  return emit(createProviderRefund({
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerRefund(ctx, {
     transactionId,
     amount: { type: 'per_refund', cents },
     refundId: readId(refund.id),
     refundReason: readString(refund.reason),
-    receivedAt: ctx.receivedAt,
   }));
 };

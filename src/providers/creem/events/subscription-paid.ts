@@ -3,7 +3,7 @@
  * subscription's `last_transaction`. https://docs.creem.io/learn/webhooks/event-types
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, isoFromString, readId, readInteger } from '../../read-payload.ts';
 import { computeCreemInterval } from '../creem-interval.ts';
 
@@ -17,7 +17,6 @@ export const subscriptionPaid: EventHandler = (subscription, ctx) => {
   if (transaction.status !== undefined && transaction.status !== 'paid') return ignore('not_paid');
   const basics = readPaymentBasics(readInteger(transaction.amount_paid) ?? readInteger(transaction.amount), transaction.currency, [subscription.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
   const subscriptionId = readId(subscription.id);
 
   // Creem names no billing reason: the first payment's period starts when the subscription does.
@@ -26,24 +25,14 @@ export const subscriptionPaid: EventHandler = (subscription, ctx) => {
   const isRenewal = periodStart !== null && startedAt !== null && periodStart - Date.parse(startedAt) > FIRST_PERIOD_SLACK_MS;
   const product = asRecord(subscription.product);
 
-  return emit(createProviderSale({
-    provider: 'creem',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId,
     providerPaymentId: transactionId,
-    amountCents,
     taxCents: readInteger(transaction.tax_amount),
-    currency,
     saleType: 'subscription',
     isRecurring: subscriptionId !== null && isRenewal,
     subscriptionId,
     subscriptionInterval: computeCreemInterval(product?.billing_period),
     productId: readId(subscription.product),
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -3,7 +3,7 @@
  * https://docs.dodopayments.com/developer-resources/webhooks/intents/payment
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { readId, readInteger } from '../../read-payload.ts';
 
 export const paymentSucceeded: EventHandler = (payment, ctx) => {
@@ -14,30 +14,18 @@ export const paymentSucceeded: EventHandler = (payment, ctx) => {
   // `tax`, like the other providers' totals.
   const basics = readPaymentBasics(readInteger(payment.total_amount), payment.currency, [payment.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
   const subscriptionId = readId(payment.subscription_id);
   const cart = Array.isArray(payment.product_cart) ? payment.product_cart : [];
 
-  return emit(createProviderSale({
-    provider: 'dodo',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId: paymentId,
     providerPaymentId: paymentId,
-    amountCents,
     taxCents: readInteger(payment.tax),
-    currency,
     saleType: subscriptionId ? 'subscription' : 'payment',
     // A payment names no billing reason. The first charge of a subscription is paid through a
     // checkout session; renewals are charged without one.
     isRecurring: subscriptionId !== null && readId(payment.checkout_session_id) === null,
     subscriptionId,
-    subscriptionInterval: null,
     productId: cart.length === 1 ? readId((cart[0] as { product_id?: unknown } | null)?.product_id) : null,
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

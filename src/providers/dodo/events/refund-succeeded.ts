@@ -4,7 +4,7 @@
  * https://docs.dodopayments.com/developer-resources/webhooks/intents/refund
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderRefund, emit, ignore } from '../../provider-jobs.ts';
+import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
 import { readId, readInteger, readString } from '../../read-payload.ts';
 
 export const refundSucceeded: EventHandler = (refund, ctx) => {
@@ -16,13 +16,10 @@ export const refundSucceeded: EventHandler = (refund, ctx) => {
   if (cents !== null && cents <= 0) return ignore('missing_amount');
   if (cents === null && refund.is_partial !== false) return ignore('missing_amount');
 
-  return emit(createProviderRefund({
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerRefund(ctx, {
     transactionId: paymentId,
     amount: { type: 'per_refund', cents },
     refundId: readId(refund.refund_id),
     refundReason: readString(refund.reason),
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -1,6 +1,6 @@
-import type { RefundJob } from '../../../core/jobs.ts';
+import type { RefundJob } from '../../../core/jobs/refund-job.ts';
 import type { EventContext } from '../../adapter.ts';
-import { createProviderRefund } from '../../provider-jobs.ts';
+import { providerRefund } from '../../provider-jobs.ts';
 import { readInteger } from '../../read-payload.ts';
 
 /**
@@ -12,13 +12,10 @@ import { readInteger } from '../../read-payload.ts';
 export function createCumulativeRefund(transactionId: string, refundedAmount: unknown, ctx: EventContext): RefundJob | null {
   const totalCents = readInteger(refundedAmount);
   if (totalCents === null || totalCents <= 0) return null;
-  return createProviderRefund({
-    programId: ctx.programId,
-    test: ctx.test,
+  return providerRefund(ctx, {
     transactionId,
     amount: { type: 'cumulative', totalCents },
     refundId: null,
     refundReason: null,
-    receivedAt: ctx.receivedAt,
   });
 }

@@ -7,7 +7,7 @@
  * without `subscriptionId`; renewals carry the subscription (subscription-payment-success.ts).
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, at, readId, readInteger } from '../../read-payload.ts';
 
 export const orderCreated: EventHandler = (order, ctx) => {
@@ -20,26 +20,11 @@ export const orderCreated: EventHandler = (order, ctx) => {
   // Integer cents in the order currency, tax included, after discounts.
   const basics = readPaymentBasics(readInteger(attributes.total), attributes.currency, [ctx.envelopeMetadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
 
-  return emit(createProviderSale({
-    provider: 'lemonsqueezy',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId: `ls-order-${orderId}`,
     providerPaymentId: orderId,
-    amountCents,
     taxCents: readInteger(attributes.tax),
-    currency,
-    saleType: 'payment',
-    isRecurring: false,
-    subscriptionId: null,
-    subscriptionInterval: null,
     productId: readId(at(attributes, 'first_order_item', 'product_id')),
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -7,7 +7,7 @@
  * commission), so only `renewal` and `updated` (a plan change charge) are recorded here.
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, readId, readInteger, readString } from '../../read-payload.ts';
 
 const RECORDED_BILLING_REASONS = new Set(['renewal', 'updated']);
@@ -24,26 +24,13 @@ export const subscriptionPaymentSuccess: EventHandler = (invoice, ctx) => {
   // Checkout custom data is repeated on subscription events (meta.custom_data).
   const basics = readPaymentBasics(readInteger(attributes.total), attributes.currency, [ctx.envelopeMetadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
 
-  return emit(createProviderSale({
-    provider: 'lemonsqueezy',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId: `ls-invoice-${invoiceId}`,
     providerPaymentId: invoiceId,
-    amountCents,
     taxCents: readInteger(attributes.tax),
-    currency,
     saleType: 'subscription',
     isRecurring: true,
     subscriptionId: readId(attributes.subscription_id),
-    subscriptionInterval: null,
-    productId: null,
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

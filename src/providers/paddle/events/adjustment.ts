@@ -6,7 +6,7 @@
  * a defined reversal here, and a won chargeback (`chargeback_reverse`) could not be undone.
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderRefund, emit, ignore } from '../../provider-jobs.ts';
+import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
 import { at, readId, readMinorUnits, readString } from '../../read-payload.ts';
 
 export const adjustment: EventHandler = (adjustmentObject, ctx) => {
@@ -19,14 +19,11 @@ export const adjustment: EventHandler = (adjustmentObject, ctx) => {
   const cents = readMinorUnits(at(adjustmentObject, 'totals', 'total'));
   if (cents === null || cents <= 0) return ignore('missing_amount');
 
-  return emit(createProviderRefund({
-    programId: ctx.programId,
-    // Adjustments carry no custom_data: only the connection can say sandbox.
-    test: ctx.test,
+  // Adjustments carry no custom_data: only the connection can say sandbox (ctx.test).
+  return emit(providerRefund(ctx, {
     transactionId,
     amount: { type: 'per_refund', cents },
     refundId: readId(adjustmentObject.id),
     refundReason: readString(adjustmentObject.reason),
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -3,7 +3,7 @@
  * https://developer.paddle.com/webhooks/transactions/transaction-completed
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, at, readId, readMinorUnits, readString } from '../../read-payload.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
@@ -16,7 +16,6 @@ export const transactionCompleted: EventHandler = (transaction, ctx) => {
   const customData = asRecord(transaction.custom_data);
   const basics = readPaymentBasics(readMinorUnits(at(transaction, 'details', 'totals', 'total')), transaction.currency_code, [customData], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
 
   const subscriptionId = readId(transaction.subscription_id);
   // Origins: web/api (first purchase), subscription_recurring (renewal), subscription_update and
@@ -25,17 +24,13 @@ export const transactionCompleted: EventHandler = (transaction, ctx) => {
   const items = Array.isArray(transaction.items) ? transaction.items : [];
   const onlyPrice = items.length === 1 ? asRecord(at(items[0], 'price')) : null;
 
-  return emit(createProviderSale({
-    provider: 'paddle',
-    programId: ctx.programId,
+  return emit(providerSale(ctx, basics, {
     // Sandbox and live payloads look alike: test comes from the connection or from the
     // merchant's own flag in custom_data.
     test: ctx.test || customData?.test_mode === true || customData?.livemode === false,
     transactionId,
     providerPaymentId: transactionId,
-    amountCents,
     taxCents: readMinorUnits(at(transaction, 'details', 'totals', 'tax')),
-    currency,
     saleType: subscriptionId ? 'subscription' : 'payment',
     isRecurring: subscriptionId !== null && origin.startsWith('subscription_'),
     subscriptionId,
@@ -43,10 +38,5 @@ export const transactionCompleted: EventHandler = (transaction, ctx) => {
       ? computeSubscriptionInterval(at(onlyPrice, 'billing_cycle', 'interval'), at(onlyPrice, 'billing_cycle', 'frequency'))
       : null,
     productId: onlyPrice ? readId(onlyPrice.product_id) : null,
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -3,7 +3,7 @@
  * https://polar.sh/docs/api-reference/webhooks/order.paid
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, readId, readInteger, readString } from '../../read-payload.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
@@ -20,27 +20,16 @@ export const orderPaid: EventHandler = (order, ctx) => {
   // `total_amount` = `net_amount` (after discounts) + `tax_amount`, like the other providers' totals.
   const basics = readPaymentBasics(readInteger(order.total_amount), order.currency, [order.metadata, subscription?.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
   const subscriptionId = readId(order.subscription_id) ?? readId(subscription?.id);
 
-  return emit(createProviderSale({
-    provider: 'polar',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId: orderId,
     providerPaymentId: orderId,
-    amountCents,
     taxCents: readInteger(order.tax_amount),
-    currency,
     saleType: subscriptionId ? 'subscription' : 'payment',
     isRecurring: subscriptionId !== null && RECURRING_REASONS.has(readString(order.billing_reason) ?? ''),
     subscriptionId,
     subscriptionInterval: subscription ? computeSubscriptionInterval(subscription.recurring_interval, subscription.recurring_interval_count) : null,
     productId: readId(order.product_id),
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

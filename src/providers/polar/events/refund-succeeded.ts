@@ -3,7 +3,7 @@
  * https://polar.sh/docs/api-reference/webhooks/refund.updated
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderRefund, emit, ignore } from '../../provider-jobs.ts';
+import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
 import { readId, readInteger, readString } from '../../read-payload.ts';
 
 export const refundSucceeded: EventHandler = (refund, ctx) => {
@@ -17,13 +17,10 @@ export const refundSucceeded: EventHandler = (refund, ctx) => {
   const tax = readInteger(refund.tax_amount) ?? 0;
   if (amount === null || amount + tax <= 0) return ignore('missing_amount');
 
-  return emit(createProviderRefund({
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerRefund(ctx, {
     transactionId: orderId,
     amount: { type: 'per_refund', cents: amount + tax },
     refundId: readId(refund.id),
     refundReason: readString(refund.reason),
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -3,7 +3,7 @@
  * records one-off payments. https://docs.stripe.com/api/checkout/sessions/object
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { at, readId, readInteger, readString } from '../../read-payload.ts';
 
 export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
@@ -20,26 +20,10 @@ export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
   if (!paymentIntentId) return ignore('missing_payment_intent');
   const basics = readPaymentBasics(readInteger(session.amount_total), session.currency, [session.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
 
-  return emit(createProviderSale({
-    provider: 'stripe',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId: paymentIntentId,
     providerPaymentId: paymentIntentId,
-    amountCents,
     taxCents: readInteger(at(session, 'total_details', 'amount_tax')),
-    currency,
-    saleType: 'payment',
-    isRecurring: false,
-    subscriptionId: null,
-    subscriptionInterval: null,
-    productId: null,
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -7,9 +7,9 @@
  * `parent.subscription_details`, `payments` and `total_taxes`. Webhook endpoints keep the API
  * version they were created with, so both shapes arrive in production.
  */
-import type { SubscriptionInterval } from '../../../core/jobs.ts';
+import type { SubscriptionInterval } from '../../../core/vocabulary.ts';
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderSale, emit, ignore, readPaymentBasics } from '../../provider-jobs.ts';
+import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, at, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
@@ -32,28 +32,17 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
   // The spec repeats the tracker keys in the subscription metadata, which Stripe copies here.
   const basics = readPaymentBasics(readInteger(invoice.amount_paid), invoice.currency, [details?.metadata, invoice.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
-  const { amountCents, currency, tracker } = basics;
   const line = readSingleLine(invoice);
 
-  return emit(createProviderSale({
-    provider: 'stripe',
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerSale(ctx, basics, {
     transactionId: readPaymentIntentId(invoice) ?? invoiceId,
     providerPaymentId: invoiceId,
-    amountCents,
     taxCents: readTaxCents(invoice),
-    currency,
     saleType: 'subscription',
     isRecurring: RECURRING_BY_BILLING_REASON[billingReason] === true,
     subscriptionId: readId(invoice.subscription) ?? readId(details?.subscription),
     subscriptionInterval: line ? readLineInterval(line) : null,
     productId: line ? readId(at(line, 'price', 'product')) ?? readId(at(line, 'pricing', 'price_details', 'product')) : null,
-    occurredAt: ctx.occurredAt,
-    clickId: tracker.clickId,
-    customerKey: tracker.customerKey,
-    visitorId: tracker.visitorId,
-    receivedAt: ctx.receivedAt,
   }));
 };
 

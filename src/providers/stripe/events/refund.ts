@@ -6,7 +6,7 @@
  * total: sending it per event would count earlier refunds again (spec refund rule 5).
  */
 import type { EventHandler } from '../../adapter.ts';
-import { createProviderRefund, emit, ignore } from '../../provider-jobs.ts';
+import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
 import { at, readId, readInteger, readString } from '../../read-payload.ts';
 
 export const refund: EventHandler = (refundObject, ctx) => {
@@ -18,14 +18,11 @@ export const refund: EventHandler = (refundObject, ctx) => {
   const cents = readInteger(refundObject.amount);
   if (cents === null || cents <= 0) return ignore('missing_amount');
 
-  return emit(createProviderRefund({
-    programId: ctx.programId,
-    test: ctx.test,
+  return emit(providerRefund(ctx, {
     transactionId,
     amount: { type: 'per_refund', cents },
     refundId: readId(refundObject.id),
     // A merchant's own wording (refund metadata) beats Stripe's coded reason.
     refundReason: readString(at(refundObject, 'metadata', 'refund_reason')) ?? readString(refundObject.reason),
-    receivedAt: ctx.receivedAt,
   }));
 };

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Job } from '../core/jobs.ts';
+import type { Job } from '../core/jobs/job.ts';
 import type { Logger } from '../core/deps.ts';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type JobOptions } from './job-options.ts';
 import {
-  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError, QUEUE_NAMES,
-  type JobHandler, type JobOptions, type JobQueue, type QueueName,
+  EnqueueError, JobTimeoutError, QUEUE_NAMES, UnrecoverableJobError, type JobHandler, type JobQueue, type QueueName,
 } from './job-queue.ts';
 
 export type BullOptions = { redisUrl: string; prefix: string; log: Logger };
@@ -80,27 +80,20 @@ export function createBullQueue(opts: BullOptions): JobQueue {
 
   return {
     kind: 'bullmq',
-    async add(name, job, o) { return (await enqueue(name, job, o)).id as string; },
-    async addAndWait(name, job, timeoutMs, o = {}) {
+    async add(name, job, o) {
+      const added = await enqueue(name, job, o);
+      return added.id ?? '';
+    },
+    async addAndWait(name, job, timeoutMs) {
       let ev: QueueEvents;
       try { ev = await queueEvents(name); } catch (err) { throw new EnqueueError(err); }
-      if (o.jobId) {
-        // A caller's id may name a job that already finished: BullMQ's wait polls its state.
-        const j = await enqueue(name, job, o);
-        try {
-          return await j.waitUntilFinished(ev, timeoutMs);
-        } catch (err) {
-          if (err instanceof Error && /timed out/i.test(err.message)) throw new JobTimeoutError(timeoutMs);
-          throw err;
-        }
-      }
       // API calls: listen under an id of our own before adding, so the outcome cannot be missed
       // and no state poll is needed; the job is removed once its outcome is published (the caller
       // got it, the database holds the record). Two Redis calls fewer per request (bench).
       const jobId = randomUUID();
       // Per-job events (`completed:<id>`) are emitted untyped by QueueEvents.
       const bus = ev as unknown as EventEmitter;
-      return new Promise((resolve, reject) => {
+      return new Promise<unknown>((resolve, reject) => {
         const settle = (fn: () => void) => {
           clearTimeout(timer);
           bus.off(`completed:${jobId}`, onCompleted);
@@ -112,13 +105,19 @@ export function createBullQueue(opts: BullOptions): JobQueue {
         const timer = setTimeout(() => settle(() => reject(new JobTimeoutError(timeoutMs))), timeoutMs);
         bus.on(`completed:${jobId}`, onCompleted);
         bus.on(`failed:${jobId}`, onFailed);
-        enqueue(name, job, { ...o, jobId }, true).catch((err) => settle(() => reject(err)));
+        enqueue(name, job, { jobId }, true).catch((err) => settle(() => reject(err)));
       });
     },
     process(name, handler: JobHandler, concurrency) {
       const w = new Worker(name, async (j) => {
         const attempts = j.opts.attempts ?? 1;
-        return handler(j.data as Job, { attempt: j.attemptsMade + 1, final: j.attemptsMade + 1 >= attempts });
+        try {
+          return await handler(j.data, { attempt: j.attemptsMade + 1, final: j.attemptsMade + 1 >= attempts });
+        } catch (err) {
+          // BullMQ's own marker for "fail now, no retry".
+          if (err instanceof UnrecoverableJobError) throw new UnrecoverableError(err.message);
+          throw err;
+        }
       }, { connection: connect(), prefix: opts.prefix, concurrency, stalledInterval: 5_000, maxStalledCount: 3 });
       w.on('error', (err) => opts.log.warn({ queue: name, err: err.message }, 'worker error'));
       w.on('failed', (j, err) => opts.log.warn({ queue: name, jobId: j?.id, attempt: j?.attemptsMade, err: err.message }, 'job attempt failed'));

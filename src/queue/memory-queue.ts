@@ -1,7 +1,7 @@
-import type { Job } from '../core/jobs.ts';
+import type { Job } from '../core/jobs/job.ts';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type JobOptions } from './job-options.ts';
 import {
-  DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueError, JobTimeoutError, QUEUE_NAMES,
-  type JobHandler, type JobOptions, type JobQueue, type QueueName,
+  EnqueueError, JobTimeoutError, QUEUE_NAMES, UnrecoverableJobError, type JobHandler, type JobQueue, type QueueName,
 } from './job-queue.ts';
 
 type Entry = { id: string; job: Job; attempts: number; backoffMs: number; attempt: number; done: Promise<unknown>; settle: (ok: boolean, v: unknown) => void };
@@ -30,14 +30,15 @@ export function createMemoryQueue(): JobQueue {
   const pump = (name: QueueName) => {
     const l = lane(name);
     while (l.handler && l.running < l.concurrency && l.ready.length) {
-      const e = l.ready.shift() as Entry;
+      const e = l.ready.shift();
+      if (!e) break;
       l.running++;
       e.attempt++;
       const final = e.attempt >= e.attempts;
       l.handler(e.job, { attempt: e.attempt, final }).then(
         (v) => { e.settle(true, v); forget(e); },
         (err) => {
-          if (final) { l.failed++; e.settle(false, err); forget(e); return; }
+          if (final || err instanceof UnrecoverableJobError) { l.failed++; e.settle(false, err); forget(e); return; }
           l.delayed++;
           const t = setTimeout(() => { timers.delete(t); l.delayed--; l.ready.push(e); pump(name); }, e.backoffMs * 2 ** (e.attempt - 1));
           timers.add(t);
@@ -69,8 +70,8 @@ export function createMemoryQueue(): JobQueue {
   return {
     kind: 'memory',
     async add(name, job, opts) { return enqueue(name, job, opts).id; },
-    async addAndWait(name, job, timeoutMs, opts) {
-      const e = enqueue(name, job, opts);
+    async addAndWait(name, job, timeoutMs) {
+      const e = enqueue(name, job);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new JobTimeoutError(timeoutMs)), timeoutMs); });
       try { return await Promise.race([e.done, timeout]); } finally { clearTimeout(timer); }

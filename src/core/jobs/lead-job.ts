@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Binds a merchant customer id to a click (lead tracking). */
+export const leadJobSchema = z.object({
+  kind: z.literal('lead'),
+  programId: z.number().int().positive(),
+  customerKey: z.string().nullable(),
+  clickId: z.string().nullable(),
+  /** SHA-256 hex of the lower-cased, trimmed email; the email itself is never stored. */
+  emailHash: z.string().nullable(),
+  eventName: z.string().nullable(),
+  additionalData: z.record(z.string(), z.unknown()).nullable(),
+  /** Browser mode (keyless signup helper): never rebinds an existing customer. */
+  browser: z.boolean(),
+  receivedAt: z.string(),
+});
+export type LeadJob = z.infer<typeof leadJobSchema>;
+
+type Required = 'programId' | 'customerKey' | 'clickId' | 'receivedAt';
+export type LeadJobInput = Pick<LeadJob, Required> & Partial<Omit<LeadJob, Required | 'kind'>>;
+
+/** The one place a lead job is written out (API lead, implicit lead of a provider checkout). */
+export function buildLeadJob(input: LeadJobInput): LeadJob {
+  return {
+    kind: 'lead',
+    programId: input.programId,
+    customerKey: input.customerKey,
+    clickId: input.clickId,
+    emailHash: input.emailHash ?? null,
+    eventName: input.eventName ?? null,
+    additionalData: input.additionalData ?? null,
+    browser: input.browser ?? false,
+    receivedAt: input.receivedAt,
+  };
+}

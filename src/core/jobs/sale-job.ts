@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../vocabulary.ts';
+
+const text = z.string().nullable();
+
+/**
+ * A sale to record (API `POST /track/sale` or a provider payment event). Plain JSON: timestamps are
+ * ISO strings, money is integer minor units (`...Cents`).
+ */
+export const saleJobSchema = z.object({
+  kind: z.literal('sale'),
+  /**
+   * `provider`: when both `customerKey` and a valid `clickId` are given and no customer exists
+   * yet, they are bound first (an implicit lead), so a checkout that skipped lead tracking
+   * still attributes.
+   */
+  origin: z.enum(['api', 'provider']),
+  programId: z.number().int().positive(),
+  /** Test sale: stored apart from production data, never a commission. */
+  test: z.boolean(),
+  /** Unique per program; `null` only allowed for test sales. */
+  transactionId: text,
+  /** Positive integer, minor units; `null` only allowed for test sales. */
+  amountCents: z.number().int().nullable(),
+  /** Accepted and stored, never used for the commission. */
+  taxCents: z.number().int().nullable(),
+  /** Upper-case ISO code as received; validated by the use-case (`unsupported_currency`). */
+  currency: z.string(),
+  saleType: z.enum(SALE_TYPES),
+  lineItems: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).nullable(),
+  isRecurring: z.boolean(),
+  subscriptionId: text,
+  subscriptionInterval: z.enum(SUBSCRIPTION_INTERVALS).nullable(),
+  productId: text,
+  /** ISO 8601 with offset; reporting only. */
+  occurredAt: text,
+  provider: z.enum(SALE_PROVIDERS).nullable(),
+  providerPaymentId: text,
+  /** Merchant's own user id; tried first for attribution. */
+  customerKey: text,
+  /** `tracker_click_id`; fallback when no customer is found by key. */
+  clickId: text,
+  /** `tracker_visitor_id` from checkout metadata; reporting only. */
+  visitorId: text,
+  /** Free-form data sent with the sale (API `additional_data`). */
+  additionalData: z.record(z.string(), z.unknown()).nullable(),
+  /** ISO time the call/event was received; commissions, windows and holds use this time. */
+  receivedAt: z.string(),
+});
+export type SaleJob = z.infer<typeof saleJobSchema>;
+
+type Required = 'origin' | 'programId' | 'test' | 'transactionId' | 'amountCents' | 'currency' | 'receivedAt';
+/** What a caller must say; everything else defaults to "not given". */
+export type SaleJobInput = Pick<SaleJob, Required> & Partial<Omit<SaleJob, Required | 'kind'>>;
+
+/** The one place a sale job is written out, for every origin. */
+export function buildSaleJob(input: SaleJobInput): SaleJob {
+  return {
+    kind: 'sale',
+    origin: input.origin,
+    programId: input.programId,
+    test: input.test,
+    transactionId: input.transactionId,
+    amountCents: input.amountCents,
+    taxCents: input.taxCents ?? null,
+    currency: input.currency,
+    saleType: input.saleType ?? 'payment',
+    lineItems: input.lineItems ?? null,
+    isRecurring: input.isRecurring ?? false,
+    subscriptionId: input.subscriptionId ?? null,
+    subscriptionInterval: input.subscriptionInterval ?? null,
+    productId: input.productId ?? null,
+    occurredAt: input.occurredAt ?? null,
+    provider: input.provider ?? null,
+    providerPaymentId: input.providerPaymentId ?? null,
+    customerKey: input.customerKey ?? null,
+    clickId: input.clickId ?? null,
+    visitorId: input.visitorId ?? null,
+    additionalData: input.additionalData ?? null,
+    receivedAt: input.receivedAt,
+  };
+}

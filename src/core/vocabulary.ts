@@ -1,0 +1,43 @@
+/**
+ * The closed value sets of the domain, shared by the job contract, the use-cases and the wire
+ * schemas at the edge.
+ */
+
+export const CURRENCIES = ['USD', 'EUR', 'VND'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export const SALE_TYPES = ['payment', 'subscription'] as const;
+export type SaleType = (typeof SALE_TYPES)[number];
+
+export const SUBSCRIPTION_INTERVALS = ['monthly', 'quarterly', 'annual'] as const;
+export type SubscriptionInterval = (typeof SUBSCRIPTION_INTERVALS)[number];
+
+export const SALE_PROVIDERS = [
+  'stripe',
+  'polar',
+  'dodo',
+  'paddle',
+  'lemonsqueezy',
+  'creem',
+  'sepay',
+  'payos',
+  'apipay',
+  'x402',
+  'other',
+] as const;
+export type SaleProvider = (typeof SALE_PROVIDERS)[number];
+
+/** Providers whose webhooks we receive and verify ourselves. */
+export const WEBHOOK_PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy', 'polar', 'dodo', 'creem'] as const;
+export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
+
+export const REFUND_REASONS = ['refund', 'chargeback'] as const;
+export type RefundReasonCode = (typeof REFUND_REASONS)[number];
+
+/**
+ * Where a job came from. `api`: a merchant's direct call; `provider`: a verified provider webhook
+ * (unordered deliveries, so a refund may precede its sale); `test`: the test-event path
+ * (`POST /track/test`, a test key's lead), which only ever writes a test event.
+ */
+export const JOB_ORIGINS = ['api', 'provider', 'test'] as const;
+export type JobOrigin = (typeof JOB_ORIGINS)[number];

@@ -1,0 +1,26 @@
+import type { Logger as PinoLogger } from 'pino';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import type { Clock, CoreDeps } from '../core/deps.ts';
+import type { Db } from '../core/orm.ts';
+import type { Metrics } from '../metrics/create-metrics.ts';
+import type { ProviderAdapters } from '../providers/registry.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import type { KeyCache } from './key-cache.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+/** What the HTTP app is given (the app context satisfies it). */
+export type HttpContext = {
+  config: Config;
+  db: Db;
+  queue: JobQueue;
+  log: PinoLogger;
+  clock: Clock;
+  providers: ProviderAdapters;
+  redis: Redis | null;
+  metrics: Metrics;
+  deps(): CoreDeps;
+};
+
+/** What routes use: the HTTP context plus the edge's own per-process state, built by the app. */
+export type RouteContext = HttpContext & { rateLimiter: RateLimiter; keyCache: KeyCache };

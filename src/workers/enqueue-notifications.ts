@@ -1,0 +1,15 @@
+import { buildNotifyJob } from '../core/jobs/notify-job.ts';
+import { notifyJobOptions } from '../queue/job-options.ts';
+import type { WorkerContext } from './worker-context.ts';
+
+/**
+ * Notifications go out after the transaction that wrote them committed; a failure to enqueue never
+ * changes a response: the outbox sweeper delivers what was not enqueued.
+ */
+export async function enqueueNotifications(w: Pick<WorkerContext, 'queue' | 'log'>, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    await w.queue
+      .add('notify', buildNotifyJob(id), notifyJobOptions(id))
+      .catch((err) => w.log.warn({ notificationId: id, err: err.message }, 'notification not enqueued; the outbox sweeper will deliver it'));
+  }
+}

@@ -1,0 +1,48 @@
+import { instrumentJobHandler } from '../metrics/create-metrics.ts';
+import { createNotifyProcessor } from './notify-processor.ts';
+import { sweepHolds } from './sweep-holds.ts';
+import { sweepInbox } from './sweep-inbox.ts';
+import { sweepOutbox } from './sweep-outbox.ts';
+import { sweepSessions } from './sweep-sessions.ts';
+import { createTrackProcessor } from './track-processor.ts';
+import { createWebhookProcessor } from './webhook-processor.ts';
+import type { WorkerContext } from './worker-context.ts';
+
+const SWEEPERS = { inbox: sweepInbox, outbox: sweepOutbox, holds: sweepHolds, sessions: sweepSessions } as const;
+
+/** Runs every sweeper once; one failing does not stop the others (each retries next interval). */
+export async function runSweepers(w: WorkerContext): Promise<void> {
+  for (const [name, sweep] of Object.entries(SWEEPERS)) {
+    try {
+      await sweep(w);
+    } catch (err) {
+      w.log.warn({ sweeper: name, err: err instanceof Error ? err.message : String(err) }, 'sweep failed; will retry next interval');
+    }
+  }
+}
+
+/**
+ * Worker role: consumes the three queues and runs the sweepers every SWEEP_INTERVAL_MS. Returns a
+ * stopper that waits for a running sweep and lets running jobs finish.
+ */
+export function startWorkers(w: WorkerContext): { stop(): Promise<void> } {
+  const c = w.config.WORKER_CONCURRENCY;
+  w.queue.process('track', instrumentJobHandler(w.metrics, 'track', createTrackProcessor(w)), c);
+  w.queue.process('webhook', instrumentJobHandler(w.metrics, 'webhook', createWebhookProcessor(w)), Math.max(1, Math.ceil(c / 2)));
+  w.queue.process('notify', instrumentJobHandler(w.metrics, 'notify', createNotifyProcessor(w)), 4);
+  let sweeping: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    sweeping ??= runSweepers(w).finally(() => {
+      sweeping = null;
+    });
+  }, w.config.SWEEP_INTERVAL_MS);
+  timer.unref();
+  w.log.info({ concurrency: c, queue: w.queue.kind }, 'workers started');
+  return {
+    async stop() {
+      clearInterval(timer);
+      await sweeping;
+      await w.queue.closeWorkers();
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import { deleteStaleSessions } from '../core/sessions.ts';
+import type { WorkerContext } from './worker-context.ts';
+
+/** Drops sessions that expired or ended more than a day ago. Returns how many. */
+export function sweepSessions(w: WorkerContext): Promise<number> {
+  return deleteStaleSessions(w.deps());
+}

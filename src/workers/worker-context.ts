@@ -1,0 +1,30 @@
+import type { Config } from '../config.ts';
+import type { NotificationSender } from '../core/deliver-notification.ts';
+import type { Clock, CoreDeps, Logger } from '../core/deps.ts';
+import { parseWith } from '../core/jobs/job.ts';
+import type { Metrics } from '../metrics/create-metrics.ts';
+import type { z } from 'zod';
+import { type JobQueue, type QueueName, UnrecoverableJobError } from '../queue/job-queue.ts';
+
+/** What the worker role uses, and nothing else (no HTTP concerns, no provider adapters). */
+export type WorkerContext = {
+  config: Pick<Config, 'WORKER_CONCURRENCY' | 'SWEEP_INTERVAL_MS' | 'WEBHOOK_ATTEMPTS' | 'WEBHOOK_RETRY_BASE_MS'>;
+  queue: JobQueue;
+  log: Logger;
+  clock: Clock;
+  notificationSender: NotificationSender;
+  metrics: Metrics;
+  /** Core dependencies with a fresh EntityManager fork: one unit of work per job. */
+  deps(): CoreDeps;
+};
+
+/**
+ * Parses a job as read from its queue. One that does not parse can never succeed: it fails at
+ * once with the reason (no retry), and the worker goes on with the next job.
+ */
+export function readJob<S extends z.ZodType>(w: WorkerContext, queue: QueueName, schema: S, data: unknown): z.output<S> {
+  const parsed = parseWith(schema, data);
+  if (parsed.ok) return parsed.value;
+  w.log.error({ queue, err: parsed.reason }, 'malformed job rejected');
+  throw new UnrecoverableJobError(`malformed ${queue} job: ${parsed.reason}`);
+}
