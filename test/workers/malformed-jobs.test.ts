@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildWebhookJob } from '../../src/core/jobs/webhook-job.ts';
 import { storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
 import { webhookJobOptions } from '../../src/queue/job-options.ts';
-import { createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { bearer, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 // Jobs read back from the queue or the inbox are parsed, not trusted: one that does not parse
@@ -60,7 +60,17 @@ describe('malformed jobs', () => {
   });
 
   test('an inbox row written before jobs carried an origin still runs as a provider job', async () => {
-    const legacy = { kind: 'refund', programId: f.programId, transactionId: 'pi_none', amount: { type: 'per_refund', cents: 100 }, refundId: 're_1', refundReason: null, reason: 'refund', retryIfSaleMissing: true, test: true, receivedAt: h.clock.now.toISOString() };
+    // A provider refund naming a sale recorded only as a test event answers as a test refund; an
+    // API refund would answer not_found. The legacy row's `retryIfSaleMissing` meant "provider".
+    const sale = await h.request('/api/v1/track/sale', {
+      body: { transaction_id: 'tx-legacy', amount_cents: 1000 },
+      headers: bearer(f.testKey),
+    });
+    expect(sale.status).toBe(200);
+    const legacy = {
+      kind: 'refund', programId: f.programId, transactionId: 'tx-legacy', amount: { type: 'per_refund', cents: 100 },
+      refundId: 're_1', refundReason: null, reason: 'refund', retryIfSaleMissing: true, test: false, receivedAt: h.clock.now.toISOString(),
+    };
     const stored = await storeWebhookEvent(h.ctx.deps(), {
       provider: 'stripe',
       programId: f.programId,
@@ -69,12 +79,15 @@ describe('malformed jobs', () => {
       receivedAt: h.clock.now,
     });
     await h.ctx.queue.add('webhook', buildWebhookJob(stored.inboxId), webhookJobOptions(h.ctx.config, stored.inboxId));
-    // A provider refund of a missing test sale is retried (origin `provider`), not answered not_found.
-    await waitFor(async () => (await inboxRow(stored.inboxId)).attempts >= 2);
+    const row = await waitFor(async () => {
+      const r = await inboxRow(stored.inboxId);
+      return r.status === 'processed' && r;
+    });
+    expect(row.outcome).toEqual([{ kind: 'test', eventId: expect.any(Number), programId: f.programId }]);
   });
 });
 
-async function inboxRow(id: number): Promise<{ status: string; error: string | null; attempts: number }> {
+async function inboxRow(id: number): Promise<{ status: string; error: string | null; attempts: number; outcome: unknown }> {
   const { 'webhook-events': rows } = await h.admin('GET', `/programs/${f.programId}/webhook-events?limit=500`);
   const row = rows.find((r: { id: number }) => r.id === id);
   if (!row) throw new Error(`inbox row ${id} not listed`);
