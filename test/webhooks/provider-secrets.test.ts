@@ -4,6 +4,7 @@
  * the admin API that manages them without ever showing a secret.
  */
 import { describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/harness.ts';
 import { paddleKit } from './provider-kits.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
