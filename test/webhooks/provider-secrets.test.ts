@@ -8,7 +8,6 @@ import { ADMIN_TOKEN } from '../helpers/harness.ts';
 import { paddleKit } from './provider-kits.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
-import { ADMIN_TOKEN } from '../helpers/harness.ts';
 
 const w = useWebhookHarness(paddleKit);
 const SANDBOX_SECRET = 'pdl_ntfset_01sandbox_s3cr3tKeyForTests';
