@@ -31,7 +31,10 @@ export function createBullQueue(opts: BullOptions): JobQueue {
   const workers: Worker[] = [];
   const queue = (name: QueueName) => {
     let q = queues.get(name);
-    if (!q) queues.set(name, (q = new Queue(name, { connection: producer, prefix: opts.prefix })));
+    if (!q) {
+      q = new Queue(name, { connection: producer, prefix: opts.prefix });
+      queues.set(name, q);
+    }
     return q;
   };
   const queueEvents = (name: QueueName) => {

@@ -22,7 +22,10 @@ export function createMemoryQueue(): JobQueue {
 
   const lane = (name: QueueName) => {
     let l = lanes.get(name);
-    if (!l) lanes.set(name, (l = { concurrency: 1, running: 0, ready: [], delayed: 0, failed: 0 }));
+    if (!l) {
+      l = { concurrency: 1, running: 0, ready: [], delayed: 0, failed: 0 };
+      lanes.set(name, l);
+    }
     return l;
   };
   const busy = () => timers.size > 0 || [...lanes.values()].some((l) => l.running > 0 || (l.handler && l.ready.length > 0));
