@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/orm.ts';
+import { readInstanceNonce } from './core/read-instance-nonce.ts';
 import type { NotificationSender } from './core/deliver-notification.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
@@ -27,6 +28,8 @@ export type AppContext = {
   notificationSender: NotificationSender;
   /** This context's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
+  /** Random per database (`service_instance`): part of queue job ids, so a reset database never reuses one. */
+  instanceNonce: string;
   /** Fresh core dependencies with their own EntityManager fork. */
   deps(): CoreDeps;
   close(): Promise<void>;
@@ -42,6 +45,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     const applied = await migrate(db);
     if (applied.length) log.info({ applied }, 'database migrations applied');
   }
+  const instanceNonce = await readInstanceNonce(db);
   const queue = config.REDIS_URL
     ? createBullQueue({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, log })
     : createMemoryQueue();
@@ -57,7 +61,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const metrics = createMetrics();
   const events = moneyEventsOf(metrics);
   const ctx: AppContext = {
-    config, db, queue, log, clock, notificationSender, metrics, redis,
+    config, db, queue, log, clock, notificationSender, metrics, redis, instanceNonce,
     providers: createProviderAdapters(),
     deps: () => ({ em: db.em.fork(), clock, log, events }),
     async close() {

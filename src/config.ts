@@ -33,6 +33,9 @@ export const configSchema = z.object({
   /** First retry delay of a webhook job (refund before sale); doubles up to WEBHOOK_ATTEMPTS. */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2_000),
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
+  /** Attempts of a notification job, and its first retry delay (doubles on each further attempt). */
+  NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1_000),
   /** Interval of the sweepers (inbox, notification outbox, hold-period approvals). */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),

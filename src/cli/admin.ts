@@ -12,13 +12,22 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   keys:issue PROGRAM [--mode live|test]         prints the key once
   keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
   partners:create PROGRAM --code CODE --name NAME [--email EMAIL]
-  partners:account PROGRAM PARTNER              balance per currency, ledger, withdrawals
+  partners:statement PROGRAM PARTNER            per currency: credits, reversals, payouts, balance (reconciled),
+                                                unpaid commissions, owed back; ledger and payouts (alias partners:account)
   partners:invite PROGRAM PARTNER               one-time portal invite link (expires after INVITE_TTL_HOURS)
-  list PROGRAM KIND [--limit N] [--offset N] [--status S]
+  list PROGRAM KIND [--limit N] [--offset N] [--status S] [--partner-id N]
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
-             provider-connections
-  commissions:approve PROGRAM ID | commissions:pay PROGRAM ID
-  withdrawals:open PROGRAM PARTNER --currency USD --amount-cents N | withdrawals:pay PROGRAM ID
+             provider-connections payouts
+  commissions:approve PROGRAM ID                credits it to the partner balance
+
+  Payouts: a payout pays whole credited commissions of one partner and currency, oldest first,
+  netting what the partner owes back (refunds of commissions already paid); each commission is
+  marked paid with the payout id and the balance falls by exactly the amount paid.
+  payouts:open PROGRAM PARTNER --currency USD [--amount-cents N]   request (a withdrawal); default: all available
+  payouts:pay PROGRAM PAYOUT | payouts:cancel PROGRAM PAYOUT | payouts:show PROGRAM PAYOUT
+  payouts:list PROGRAM [--partner-id N] [--status open|paid|cancelled]
+  commissions:pay PROGRAM ID                    pays that one commission through a payout of its own
+  withdrawals:open, withdrawals:pay             aliases of payouts:open, payouts:pay
   providers:connect PROGRAM PROVIDER [--label live|test] --secret-env VAR   (or the secret on stdin)
                   connects with exactly this one secret, replacing any others
   secrets:add PROGRAM PROVIDER --label live|test [--expires-at ISO] --secret-env VAR   (or on stdin)
@@ -120,12 +129,18 @@ const commands: Record<string, () => Promise<unknown>> = {
   'keys:rotate': () => call('POST', `/programs/${need(2)[0]}/keys/${args[1]}/rotate`, values['grace-days'] ? { grace_days: Number(values['grace-days']) } : {}),
   'partners:create': () => call('POST', `/programs/${need(1)[0]}/partners`, flags()),
   'partners:invite': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/invites`),
-  'partners:account': () => call('GET', `/programs/${need(2)[0]}/partners/${args[1]}/account`),
+  'partners:statement': () => call('GET', `/programs/${need(2)[0]}/partners/${args[1]}/statement`),
+  'partners:account': () => commands['partners:statement']!(),
   list: () => call('GET', `/programs/${need(2)[0]}/${args[1]}?${new URLSearchParams(flags() as Record<string, string>)}`),
   'commissions:approve': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/approve`),
   'commissions:pay': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/pay`),
-  'withdrawals:open': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/withdrawals`, flags()),
-  'withdrawals:pay': () => call('POST', `/programs/${need(2)[0]}/withdrawals/${args[1]}/pay`),
+  'payouts:open': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/payouts`, flags()),
+  'payouts:pay': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/pay`),
+  'payouts:cancel': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/cancel`),
+  'payouts:show': () => call('GET', `/programs/${need(2)[0]}/payouts/${args[1]}`),
+  'payouts:list': () => call('GET', `/programs/${need(1)[0]}/payouts?${new URLSearchParams(flags() as Record<string, string>)}`),
+  'withdrawals:open': () => commands['payouts:open']!(),
+  'withdrawals:pay': () => commands['payouts:pay']!(),
   'providers:connect': async () => {
     need(2);
     return call('PUT', `/programs/${args[0]}/providers/${args[1]}`, { signing_secret: await readSecret(), ...(values.label ? { label: values.label } : {}) });

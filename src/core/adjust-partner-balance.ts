@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { PartnerBalance } from './entities/partner-balance.ts';
 import { BalanceEntry, type BalanceEntryKind } from './entities/balance-entry.ts';
-import { Withdrawal } from './entities/withdrawal.ts';
+import { Payout } from './entities/payout.ts';
 
 export type BalanceChange = {
   partnerId: number;
@@ -12,13 +12,13 @@ export type BalanceChange = {
   kind: BalanceEntryKind;
   commissionId?: number | null;
   refundId?: number | null;
-  withdrawalId?: number | null;
+  payoutId?: number | null;
   at: Date;
 };
 
 /**
  * Changes a partner balance under its row lock, inside the caller's transaction, and writes the
- * ledger entry. The balance may go negative; open withdrawals are then reduced (newest first) so
+ * ledger entry. The balance may go negative; open payouts are then reduced (newest first) so
  * that together they never exceed what the balance can pay. Returns the new balance.
  */
 export async function adjustPartnerBalance(em: EntityManager, change: BalanceChange): Promise<number> {
@@ -39,16 +39,17 @@ export async function adjustPartnerBalance(em: EntityManager, change: BalanceCha
     kind: change.kind,
     commissionId: change.commissionId ?? null,
     refundId: change.refundId ?? null,
-    withdrawalId: change.withdrawalId ?? null,
+    payoutId: change.payoutId ?? null,
     createdAt: change.at,
   });
-  if (change.deltaCents < 0) await reduceOpenWithdrawalsToFit(em, change.partnerId, change.currency, balance.balanceCents);
+  if (change.deltaCents < 0) await reduceOpenPayoutsToFit(em, change.partnerId, change.currency, balance.balanceCents);
   await em.flush();
   return balance.balanceCents;
 }
 
-async function reduceOpenWithdrawalsToFit(em: EntityManager, partnerId: number, currency: string, balanceCents: number): Promise<void> {
-  const open = await em.find(Withdrawal, { partner: partnerId, currency, status: 'open' }, { orderBy: { id: 'desc' } });
+/** Spec, Partner balance: open withdrawals (open payouts) are reduced to fit. */
+async function reduceOpenPayoutsToFit(em: EntityManager, partnerId: number, currency: string, balanceCents: number): Promise<void> {
+  const open = await em.find(Payout, { partner: partnerId, currency, status: 'open' }, { orderBy: { id: 'desc' } });
   let excess = open.reduce((sum, w) => sum + w.amountCents, 0) - Math.max(0, balanceCents);
   for (const w of open) {
     if (excess <= 0) break;

@@ -19,6 +19,7 @@ export type RefundResult =
   | { kind: 'applied'; status: 'refunded' | 'reversed'; deductionCents: number; balanceDeductionCents: number; commissionId: number; notificationIds: number[] }
   | { kind: 'skipped'; reason: string; commissionId: number }
   | { kind: 'no_commission'; message: string }
+  /** The sale is a test sale (test key, `livemode: false`, `additional_data.test_mode`): no commission. */
   | { kind: 'test'; eventId: number; programId: number };
 
 /**
@@ -36,8 +37,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
   const result = await deps.em.fork().transactional(async (em): Promise<RefundResult> => {
     const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!sale) {
-      // Paddle refunds (adjustments) carry no test flag of their own: the sale they name decides.
-      const testSale = job.origin === 'provider' ? await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] }) : null;
+      // A test sale recorded with a live key (`livemode: false`, `additional_data.test_mode: true`)
+      // and a Paddle refund (no test flag of its own) are test refunds: the sale they name decides.
+      const testSale = await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] });
       if (testSale) return { kind: 'test' as const, eventId: testSale.id, programId: job.programId };
       if (job.origin === 'provider') throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
       throw new AppError('not_found', 'No sale with this transaction_id in this program', { transaction_id: job.transactionId });
@@ -101,7 +103,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
     };
     const notes = [em.create(Notification, { program: job.programId, kind: 'partner_commission_refunded', partnerId: commission.partner, commissionId: commission.id, payload, createdAt: now })];
     if (commission.paidAt) {
-      notes.push(em.create(Notification, { program: job.programId, kind: 'advertiser_manual_review', partnerId: commission.partner, commissionId: commission.id, payload: { ...payload, paid_at: commission.paidAt.toISOString() }, createdAt: now }));
+      // Spec: the advertiser gets a manual-review warning when the commission was already paid out.
+      const paidOut = { paid_at: commission.paidAt.toISOString(), payout_id: commission.payout ?? null };
+      notes.push(em.create(Notification, { program: job.programId, kind: 'advertiser_manual_review', partnerId: commission.partner, commissionId: commission.id, payload: { ...payload, ...paidOut }, createdAt: now }));
     }
     await em.flush();
     deps.log.info({ programId: job.programId, saleId: sale.id, commissionId: commission.id, status, deduction, refundedCents: sale.refundedCents }, 'refund applied');

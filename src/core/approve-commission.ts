@@ -27,20 +27,6 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
   });
 }
 
-/** Marks a credited commission as paid out; a later refund then warns the advertiser. */
-export async function markCommissionPaid(deps: CoreDeps, programId: number, commissionId: number): Promise<ICommission> {
-  return deps.em.fork().transactional(async (em) => {
-    const c = await em.findOne(Commission, { id: commissionId, program: programId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!c) throw new AppError('not_found', 'No such commission in this program');
-    if (!c.creditedAt) throw new AppError('invalid_request', 'Only a credited (approved) commission can be paid');
-    if (c.paidAt) return c;
-    c.paidAt = deps.clock();
-    if (c.status === 'approved') c.status = 'paid';
-    await em.flush();
-    return c;
-  });
-}
-
 /** Hold-period sweep: approves every pending commission older than its program's hold period. */
 export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promise<number> {
   const now = deps.clock().getTime();

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import { Notification, type INotification } from './entities/notification.ts';
 
@@ -6,21 +7,43 @@ export type NotificationSender = { send(n: INotification): Promise<void> };
 
 /**
  * Delivers one outbox notification once. Runs after the transaction that wrote it committed, so a
- * failing sender never changes a refund response; a failure is retried by the queue.
+ * failing sender never changes a refund response; a failure is retried by the queue. The row lock
+ * makes two jobs for the same row (a sweeper re-enqueue racing a late retry) send it only once.
  */
 export async function deliverNotification(deps: CoreDeps, sender: NotificationSender, id: number): Promise<'delivered' | 'already_delivered' | 'missing'> {
-  const em = deps.em.fork();
-  const n = await em.findOne(Notification, { id });
-  if (!n) return 'missing';
-  if (n.deliveredAt) return 'already_delivered';
-  await sender.send(n);
-  n.deliveredAt = deps.clock();
-  await em.flush();
-  return 'delivered';
+  return deps.em.fork().transactional(async (em) => {
+    const n = await em.findOne(Notification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!n) return 'missing' as const;
+    if (n.deliveredAt) return 'already_delivered' as const;
+    await sender.send(n);
+    n.deliveredAt = deps.clock();
+    return 'delivered' as const;
+  });
 }
 
-/** Notifications still waiting for delivery (for the outbox sweeper). */
-export async function findUndeliveredNotifications(deps: CoreDeps, olderThan: Date, limit = 500): Promise<number[]> {
-  const rows = await deps.em.fork().find(Notification, { deliveredAt: null, createdAt: { $lte: olderThan } }, { fields: ['id'], limit, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.id);
+/** What the outbox sweeper enqueues: `waiting` under the row's own job id, `stuck` under a fresh one. */
+export type OutboxSweep = { waiting: number[]; stuck: Array<{ id: number; sweep: number }> };
+
+/**
+ * Undelivered notifications for the outbox sweeper.
+ * - `waiting`: written before `enqueuedBefore` and never swept. Their job may never have been
+ *   added (Redis down at commit); adding it again under the same id is a no-op if it was.
+ * - `stuck`: not delivered `stuckBefore` after the later of their creation and their last sweep,
+ *   i.e. after every attempt of their job ran out. A failed job keeps its id in BullMQ, so these
+ *   are claimed here (`sweeps` + 1) and re-enqueued under an id that includes the sweep number.
+ */
+export async function sweepNotificationOutbox(deps: CoreDeps, at: { enqueuedBefore: Date; stuckBefore: Date; now: Date }, limit = 500): Promise<OutboxSweep> {
+  const em = deps.em.fork();
+  const stuck = await em.execute<Array<{ id: number; sweeps: number }>>(
+    `update "notification" set "sweeps" = "sweeps" + 1, "swept_at" = ?
+     where "id" in (select "id" from "notification" where "delivered_at" is null and coalesce("swept_at", "created_at") <= ? order by "id" limit ?)
+     returning "id", "sweeps"`,
+    [at.now, at.stuckBefore, limit],
+  );
+  const waiting = await em.find(
+    Notification,
+    { deliveredAt: null, sweptAt: null, createdAt: { $lte: at.enqueuedBefore } },
+    { fields: ['id'], limit, orderBy: { id: 'asc' } },
+  );
+  return { waiting: waiting.map((r) => r.id), stuck: stuck.map((r) => ({ id: r.id, sweep: r.sweeps })) };
 }

@@ -12,21 +12,22 @@ import { Notification } from './entities/notification.ts';
 import { WebhookEvent } from './entities/webhook-event.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { PlatformFee } from './entities/platform-fee.ts';
-import { PartnerBalance } from './entities/partner-balance.ts';
-import { BalanceEntry } from './entities/balance-entry.ts';
-import { Withdrawal } from './entities/withdrawal.ts';
 import { AttributionConflict } from './entities/attribution-conflict.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
+import { Payout } from './entities/payout.ts';
 
 /** What the admin API and CLI can list per program. Key hashes and secrets are never included. */
 export const LISTABLE = {
   clicks: Click, customers: Customer, sales: Sale, commissions: Commission, refunds: Refund, partners: Partner,
   'api-keys': ApiKey, notifications: Notification, 'webhook-events': WebhookEvent, 'test-events': TestEvent, 'platform-fees': PlatformFee,
   'provider-connections': ProviderConnection, 'attribution-conflicts': AttributionConflict,
+  payouts: Payout,
 } as const;
+/** Lists that can be filtered by `partner_id`. */
+const BY_PARTNER = new Set<ListableKind>(['clicks', 'customers', 'sales', 'commissions', 'payouts']);
 export type ListableKind = keyof typeof LISTABLE;
 /** The lists whose rows have a `status` (the only ones a `status` filter applies to). */
-export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set(['commissions', 'api-keys', 'webhook-events']);
+export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set(['commissions', 'api-keys', 'webhook-events', 'payouts']);
 
 /** Own keys only: `constructor` or `__proto__` is not a list. */
 export function isListableKind(name: unknown): name is ListableKind {
@@ -44,8 +45,8 @@ export function toWire(entity: object): Record<string, unknown> {
   ]));
 }
 
-/** A page of a program's records, newest first, optionally filtered by status or provider. */
-export async function listRecords(deps: CoreDeps, programId: number, kind: ListableKind, opts: { limit: number; offset: number; status?: string; provider?: string }) {
+/** A page of a program's records, newest first, optionally filtered by status, provider or partner. */
+export async function listRecords(deps: CoreDeps, programId: number, kind: ListableKind, opts: { limit: number; offset: number; status?: string; provider?: string; partnerId?: number }) {
   if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list "${String(kind)}"`);
   const entity = LISTABLE[kind];
   const where: Record<string, unknown> = { program: programId };
@@ -57,24 +58,10 @@ export async function listRecords(deps: CoreDeps, programId: number, kind: Lista
     if (!PROVIDER_LISTS.has(kind)) throw new AppError('invalid_request', `The ${kind} list has no provider; provider filters apply to: ${[...PROVIDER_LISTS].join(', ')}`, { field: 'provider' });
     where.provider = opts.provider;
   }
+  if (opts.partnerId !== undefined) {
+    if (!BY_PARTNER.has(kind)) throw new AppError('invalid_request', `${kind} cannot be filtered by partner_id`, { field: 'partner_id' });
+    where.partner = opts.partnerId;
+  }
   const rows = await deps.em.fork().find(entity as never, where as never, { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never });
   return rows.map((r) => toWire(r as object));
-}
-
-/** A partner's balances per currency, ledger and withdrawals. */
-export async function getPartnerAccount(deps: CoreDeps, programId: number, partnerId: number) {
-  const em = deps.em.fork();
-  const partner = await em.findOne(Partner, { id: partnerId, program: programId });
-  if (!partner) throw new AppError('not_found', 'No such partner in this program');
-  const [balances, ledger, withdrawals] = await Promise.all([
-    em.find(PartnerBalance, { partner: partnerId }, { orderBy: { currency: 'asc' } }),
-    em.find(BalanceEntry, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
-    em.find(Withdrawal, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
-  ]);
-  return {
-    partner: toWire(partner),
-    balances: balances.map((b) => ({ currency: b.currency, balance_cents: b.balanceCents })),
-    ledger: ledger.map(toWire),
-    withdrawals: withdrawals.map(toWire),
-  };
 }

@@ -6,7 +6,7 @@ import { Commission, type CommissionStatus } from './entities/commission.ts';
 import { Sale } from './entities/sale.ts';
 import { Notification, type NotificationKind } from './entities/notification.ts';
 import { PartnerBalance } from './entities/partner-balance.ts';
-import { Withdrawal } from './entities/withdrawal.ts';
+import { Payout } from './entities/payout.ts';
 
 // Everything here is read through the signed-in partner's own id: the partner API never takes a
 // program or partner id from the request, so a partner cannot name someone else's data.
@@ -40,7 +40,7 @@ export async function listPartnerCommissions(deps: CoreDeps, partnerId: number, 
       id: c.id, status: c.status, currency: c.currency, amount_cents: c.amountCents, reversed_cents: c.reversedCents,
       net_cents: c.amountCents - c.reversedCents, rate_bps: c.rateBps, reason: c.reason ?? null,
       sale_amount_cents: sales.get(c.sale)?.amountCents ?? null, sale_refunded_cents: sales.get(c.sale)?.refundedCents ?? null,
-      created_at: c.createdAt.toISOString(), credited_at: c.creditedAt?.toISOString() ?? null, paid_at: c.paidAt?.toISOString() ?? null,
+      created_at: c.createdAt.toISOString(), credited_at: c.creditedAt?.toISOString() ?? null, paid_at: c.paidAt?.toISOString() ?? null, payout_id: c.payout ?? null,
     })),
   };
 }
@@ -48,14 +48,15 @@ export async function listPartnerCommissions(deps: CoreDeps, partnerId: number, 
 /** Balance per currency (credited commissions less deductions and payouts) and the payouts. */
 export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
   const em = deps.em.fork();
-  const [balances, withdrawals] = await Promise.all([
+  const [balances, payouts] = await Promise.all([
     em.find(PartnerBalance, { partner: partnerId }, { orderBy: { currency: 'asc' } }),
-    em.find(Withdrawal, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
+    em.find(Payout, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
   ]);
   return {
     balances: balances.map((b) => ({ currency: b.currency, balance_cents: b.balanceCents })),
-    payouts: withdrawals.map((w) => ({
-      id: w.id, currency: w.currency, amount_cents: w.amountCents, status: w.status, created_at: w.createdAt.toISOString(), paid_at: w.paidAt?.toISOString() ?? null,
+    payouts: payouts.map((w) => ({
+      id: w.id, currency: w.currency, amount_cents: w.amountCents, commissions_cents: w.commissionsCents, netted_cents: w.nettedCents,
+      status: w.status, created_at: w.createdAt.toISOString(), paid_at: w.paidAt?.toISOString() ?? null,
     })),
   };
 }

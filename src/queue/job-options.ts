@@ -29,8 +29,19 @@ export function webhookJobOptions(config: WebhookRetryConfig, inboxId: number, r
   return { jobId, attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_RETRY_BASE_MS };
 }
 
-export function notifyJobOptions(notificationId: number): JobOptions {
-  return { jobId: `notify-${notificationId}`, attempts: 5, backoffMs: 1_000 };
+export type NotifyRetryConfig = Pick<Config, 'NOTIFY_ATTEMPTS' | 'NOTIFY_RETRY_BASE_MS'>;
+
+/**
+ * The id carries the database nonce (row ids restart when a database is reset under the same
+ * queue prefix) and, for an outbox sweep, the sweep number (a failed job keeps its id).
+ */
+export function notifyJobOptions(config: NotifyRetryConfig, nonce: string, notificationId: number, sweep: number | null = null): JobOptions {
+  return { jobId: `notify-${nonce}-${notificationId}${sweep === null ? '' : `-sweep-${sweep}`}`, attempts: config.NOTIFY_ATTEMPTS, backoffMs: config.NOTIFY_RETRY_BASE_MS };
+}
+
+/** Longest time all attempts of a notify job can take, plus a sweep interval of margin. */
+export function notifyRetryHorizonMs(config: NotifyRetryConfig & Pick<Config, 'SWEEP_INTERVAL_MS'>): number {
+  return config.NOTIFY_RETRY_BASE_MS * 2 ** config.NOTIFY_ATTEMPTS + config.SWEEP_INTERVAL_MS;
 }
 
 /**

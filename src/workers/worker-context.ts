@@ -8,7 +8,9 @@ import { type JobQueue, type QueueName, UnrecoverableJobError } from '../queue/j
 
 /** What the worker role uses, and nothing else (no HTTP concerns, no provider adapters). */
 export type WorkerContext = {
-  config: Pick<Config, 'WORKER_CONCURRENCY' | 'SWEEP_INTERVAL_MS' | 'WEBHOOK_ATTEMPTS' | 'WEBHOOK_RETRY_BASE_MS'>;
+  config: Pick<Config, 'WORKER_CONCURRENCY' | 'SWEEP_INTERVAL_MS' | 'WEBHOOK_ATTEMPTS' | 'WEBHOOK_RETRY_BASE_MS' | 'NOTIFY_ATTEMPTS' | 'NOTIFY_RETRY_BASE_MS'>;
+  /** Random per database: part of notify job ids, so a reset database never reuses one. */
+  instanceNonce: string;
   queue: JobQueue;
   log: Logger;
   clock: Clock;

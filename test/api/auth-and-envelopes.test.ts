@@ -126,3 +126,16 @@ describe('admin API', () => {
     expect(JSON.stringify(status.body)).not.toContain('supersecret');
   });
 });
+
+describe('admin writes take effect at once in the process that made them', () => {
+  test('PATCH /admin/programs/:id rate_limit_per_minute applies to the next request (the key cache held the old limit)', async () => {
+    const g = await createProgramFixture(h, { rate_limit_per_minute: 1000 });
+    const refund = () => h.request('/api/v1/track/refund', { body: { transaction_id: 'none' }, headers: bearer(g.liveKey) });
+    expect((await refund()).status).toBe(404);
+    await h.admin('PATCH', `/programs/${g.programId}`, { rate_limit_per_minute: 1 });
+    // The counter of this minute already holds one request: the new limit of 1 refuses the next.
+    const limited = await refund();
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+  });
+});

@@ -127,34 +127,43 @@ describe('balance effects and notifications', () => {
     expect(await usd()).toBe(before);
   });
 
-  test('credited commission: the proportional amount is deducted from the balance; the balance may go negative; open withdrawals shrink to fit', async () => {
+  test('credited commission: the proportional amount is deducted from the balance; the balance may go negative; open payouts shrink to fit', async () => {
     const s = await newSale(100_000); // commission 10 000
     await h.admin('POST', `/programs/${f.programId}/commissions/${s.commissionId}/approve`, {});
     const credited = await usd();
-    const w = await h.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/withdrawals`, { currency: 'USD', amount_cents: credited });
+    const w = await h.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/payouts`, { currency: 'USD', amount_cents: credited });
     const r = await refund({ transaction_id: s.transaction_id, refund_amount_cents: 40_000, refund_id: 'credited-1' });
     expect(r.body).toMatchObject({ status: 'refunded', deductionAmount: 4_000 });
     expect(await usd()).toBe(credited - 4_000);
     const acct = await account();
-    const open = acct.withdrawals.find((x: any) => x.id === w.withdrawal.id);
+    const open = acct.payouts.find((x: any) => x.id === w.payout.id);
     expect(open).toMatchObject({ status: 'open', amount_cents: credited - 4_000, requested_cents: credited });
     expect(acct.ledger[0]).toMatchObject({ kind: 'refund_deduction', delta_cents: -4_000, commission_id: s.commissionId });
-    // Pay the (reduced) withdrawal, then refund the rest: the balance goes negative.
-    await h.admin('POST', `/programs/${f.programId}/withdrawals/${w.withdrawal.id}/pay`, {});
+    // Paying the (reduced) payout pays the commission's remaining 6 000 (earlier tests left none
+    // credited); refunding the rest then takes the balance below zero.
+    const paid = await h.admin('POST', `/programs/${f.programId}/payouts/${w.payout.id}/pay`, {});
+    expect(paid.payout).toMatchObject({ status: 'paid', amount_cents: 6_000, commissions_cents: 6_000, netted_cents: 0 });
+    expect(paid.commissions.map((c: any) => [c.id, c.payout])).toEqual([[s.commissionId, w.payout.id]]);
     const rest = await refund({ transaction_id: s.transaction_id });
     expect(rest.body).toMatchObject({ status: 'reversed', deductionAmount: 6_000 });
     expect(await usd()).toBe(-6_000);
   });
 
   test('partner gets an in-app notification; the advertiser a manual-review warning only when already paid out', async () => {
-    const s = await newSale(10_000);
-    await h.admin('POST', `/programs/${f.programId}/commissions/${s.commissionId}/approve`, {});
-    await h.admin('POST', `/programs/${f.programId}/commissions/${s.commissionId}/pay`, {});
+    // A partner of its own: the one above owes money back, which would absorb this payout.
+    const g = await createProgramFixture(h, { commission_rate_bps: 1000 });
+    await clickAndLead(h, g, 'notified');
+    const sold = await h.request('/api/v1/track/sale', { body: { transaction_id: 'notify-1', amount_cents: 10_000, customer_key: 'notified' }, headers: bearer(g.liveKey) });
+    const s = { transaction_id: 'notify-1', commissionId: sold.body.commission_id as number };
+    await h.admin('POST', `/programs/${g.programId}/commissions/${s.commissionId}/approve`, {});
+    const paid = await h.admin('POST', `/programs/${g.programId}/commissions/${s.commissionId}/pay`, {});
+    expect(paid.payout).toMatchObject({ status: 'paid', amount_cents: 1_000 });
     const n = h.sent.length;
-    await refund({ transaction_id: s.transaction_id, refund_amount_cents: 1_000, refund_reason: 'damaged' });
+    await refund({ transaction_id: s.transaction_id, refund_amount_cents: 1_000, refund_reason: 'damaged' }, g.liveKey);
     await waitForSent(n + 2);
     const mine = h.sent.filter((x) => x.commissionId === s.commissionId).map((x) => x.kind).sort();
     expect(mine).toEqual(['advertiser_manual_review', 'partner_commission_refunded']);
+    expect(h.sent.find((x) => x.commissionId === s.commissionId && x.kind === 'advertiser_manual_review')?.payload).toMatchObject({ payout_id: paid.payout.id });
     const s2 = await newSale(10_000);
     await refund({ transaction_id: s2.transaction_id, refund_amount_cents: 1_000 });
     await waitForSent(h.sent.length + 1);
@@ -194,8 +203,24 @@ describe('POST /api/v1/track/refund: errors', () => {
   test('a test key only sees test sales', async () => {
     await h.request('/api/v1/track/sale', { body: { transaction_id: 'test-refundable', amount_cents: 100 }, headers: bearer(f.testKey) });
     const r = await refund({ transaction_id: 'test-refundable' }, f.testKey);
-    expect(r.body).toMatchObject({ success: true, data: { test_mode: true, programId: f.programId } });
+    expect(r.body).toEqual({ success: true, status: 'no_commission', message: expect.any(String), data: { eventId: expect.any(Number), test_mode: true, programId: f.programId } });
     expect((await refund({ transaction_id: 'no-such' }, f.testKey)).status).toBe(404);
+  });
+
+  test.each([
+    ['livemode: false', { livemode: false }],
+    ['additional_data.test_mode: true', { additional_data: { test_mode: true } }],
+  ])('a test sale sent with a live key (%s) is found by a refund with that key: a test refund, no_commission', async (_l, flag) => {
+    const transaction_id = `live-key-test-${++seq}`;
+    const refundsBefore = (await h.admin('GET', `/programs/${f.programId}/refunds?limit=500`)).refunds.length;
+    const sold = await h.request('/api/v1/track/sale', { body: { transaction_id, amount_cents: 5_000, customer_key: 'alice', ...flag }, headers: bearer(f.liveKey) });
+    expect(sold.body).toMatchObject({ success: true, data: { test_mode: true } });
+    const r = await refund({ transaction_id, refund_amount_cents: 1_000 });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ success: true, status: 'no_commission', message: expect.any(String), data: { eventId: sold.body.data.eventId, programId: f.programId, test_mode: true } });
+    // Production data untouched: no sale, no refund row.
+    expect((await h.admin('GET', `/programs/${f.programId}/refunds?limit=500`)).refunds).toHaveLength(refundsBefore);
+    expect((await h.admin('GET', `/programs/${f.programId}/sales?limit=500`)).sales.map((s: any) => s.transaction_id)).not.toContain(transaction_id);
   });
 
   test('429 rate_limited applies to refunds too', async () => {

@@ -127,6 +127,9 @@ describe('POST /api/v1/track/sale: errors', () => {
     ['provider_payment_id empty', { provider_payment_id: '' }],
     ['provider_payment_id over 255 characters', { provider_payment_id: 'x'.repeat(256) }],
     ['livemode not a boolean', { livemode: 'false' }],
+    ['additional_data.test_mode a string', { additional_data: { test_mode: 'true' } }],
+    ['additional_data.test_mode a number', { additional_data: { test_mode: 1 } }],
+    ['additional_data.test_mode null', { additional_data: { test_mode: null } }],
     ['sale_type unknown', { sale_type: 'gift' }],
     ['subscription_interval unknown', { subscription_interval: 'weekly' }],
     ['an unknown field', { coupon: 'X' }],
@@ -137,6 +140,16 @@ describe('POST /api/v1/track/sale: errors', () => {
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ data: null, error: { status: 400, name: 'BadRequestError', code: 'invalid_request', message: expect.any(String), details: expect.any(Object) } });
     expect(await counts()).toEqual(before);
+  });
+
+  test('additional_data.test_mode that is not a boolean is refused naming the field; false and other keys are accepted', async () => {
+    const r = await sale({ ...base(), additional_data: { test_mode: 'true', plan: 'pro' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toContain('additional_data.test_mode');
+    expect(r.body.error.details.issues[0]).toMatchObject({ field: 'additional_data.test_mode' });
+    const live = await sale({ ...base(), additional_data: { test_mode: false, plan: 'pro' } });
+    expect(live.status).toBe(200);
+    expect(live.body.commission_id).toEqual(expect.any(Number));
   });
 
   test('occurred_at within bounds (29 days ago, 4 minutes ahead, with offset) is accepted', async () => {

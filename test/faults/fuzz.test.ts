@@ -24,7 +24,7 @@ afterAll(async () => { await env?.close(); });
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const TABLES = ['program', 'partner', 'partner_balance', 'balance_entry', 'notification', 'click', 'customer', 'api_key', 'provider_connection',
-  'sale', 'platform_fee', 'commission', 'refund', 'test_event', 'webhook_event', 'withdrawal'];
+  'sale', 'platform_fee', 'commission', 'refund', 'test_event', 'webhook_event', 'payout'];
 
 /** One hash per table over all its rows: any insert, update or delete changes it. */
 async function fingerprint(): Promise<string> {
@@ -171,7 +171,9 @@ test('admin API', () => {
     ['POST', '/programs/:id/keys', () => ({ mode: 'test' })],
     ['POST', '/programs/:id/partners', () => ({ code: `fz${Math.random().toString(36).slice(2, 10)}`, name: 'Fuzz partner' })],
     ['PUT', '/programs/:id/providers/:p', () => ({ signing_secret: 'whsec_fuzz_0123456789' })],
-    ['POST', '/programs/:id/partners/:id/withdrawals', () => ({ currency: 'USD', amount_cents: 100 })],
+    ['POST', '/programs/:id/partners/:id/payouts', () => ({ currency: 'USD', amount_cents: 100 })],
+    ['POST', '/programs/:id/payouts/:id/pay', () => ({})],
+    ['POST', '/programs/:id/commissions/:id/pay', () => ({})],
     ['POST', '/programs/:id/commissions/:id/approve', () => ({})],
     ['POST', '/programs/:id/webhook-events/replay', () => ({ id: 1 })],
     ['GET', '/programs/:id/:list', () => ({})],
@@ -179,7 +181,7 @@ test('admin API', () => {
   ];
   const arb = fc.record({
     route: fc.constantFrom(...routes), token, ids: fc.array(idLike, { minLength: 3, maxLength: 3 }),
-    list: fc.constantFrom('sales', 'commissions', 'refunds', 'webhook-events', 'nope', 'partners'),
+    list: fc.constantFrom('sales', 'commissions', 'refunds', 'webhook-events', 'nope', 'partners', 'payouts'),
     provider: fc.constantFrom('stripe', 'paddle', 'lemonsqueezy', 'nope'), query: fc.constantFrom('', '?limit=2', '?limit=-1', '?offset=abc', '?limit=100000', '?status=pending'),
     body: fc.constant(null), ct: contentType,
   }).chain((r) => bodyFor(r.route[2]).map((body) => ({ ...r, body })))

@@ -269,11 +269,12 @@ describe('partner API: a partner sees only their own data in their own program',
     const cid = (await asPartner(a, '/commissions')).body.commissions[0].id;
     await h.admin('POST', `/programs/${one.programId}/commissions/${cid}/approve`);
     expect((await asPartner(a, '/earnings')).body.balances).toEqual([{ currency: 'USD', balance_cents: 1000 }]);
-    const { withdrawal } = await h.admin('POST', `/programs/${one.programId}/partners/${one.partnerId}/withdrawals`, { currency: 'USD', amount_cents: 1000 });
-    await h.admin('POST', `/programs/${one.programId}/withdrawals/${withdrawal.id}/pay`);
+    const { payout } = await h.admin('POST', `/programs/${one.programId}/partners/${one.partnerId}/payouts`, { currency: 'USD', amount_cents: 1000 });
+    await h.admin('POST', `/programs/${one.programId}/payouts/${payout.id}/pay`);
     const e = await asPartner(a, '/earnings');
     expect(e.body.balances).toEqual([{ currency: 'USD', balance_cents: 0 }]);
-    expect(e.body.payouts).toMatchObject([{ amount_cents: 1000, status: 'paid', currency: 'USD' }]);
+    expect(e.body.payouts).toMatchObject([{ id: payout.id, amount_cents: 1000, commissions_cents: 1000, netted_cents: 0, status: 'paid', currency: 'USD' }]);
+    expect((await asPartner(a, '/commissions')).body.commissions[0]).toMatchObject({ id: cid, status: 'paid', payout_id: payout.id });
     expect((await asPartner(b, '/earnings')).body).toEqual({ balances: [], payouts: [] });
   });
 

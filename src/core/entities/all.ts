@@ -9,7 +9,7 @@ import { Commission } from './commission.ts';
 import { Refund } from './refund.ts';
 import { PartnerBalance } from './partner-balance.ts';
 import { BalanceEntry } from './balance-entry.ts';
-import { Withdrawal } from './withdrawal.ts';
+import { Payout } from './payout.ts';
 import { Notification } from './notification.ts';
 import { PlatformFee } from './platform-fee.ts';
 import { WebhookEvent } from './webhook-event.ts';
@@ -18,10 +18,11 @@ import { Session } from './session.ts';
 import { PartnerInvite } from './partner-invite.ts';
 import { ProviderSecret } from './provider-secret.ts';
 import { AttributionConflict } from './attribution-conflict.ts';
+import { ServiceInstance } from './service-instance.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
   Program, ApiKey, Partner, Click, Customer, Sale, TestEvent, Commission, Refund, PartnerBalance,
-  BalanceEntry, Withdrawal, Notification, PlatformFee, WebhookEvent, ProviderConnection, Session, PartnerInvite,
-  ProviderSecret, AttributionConflict,
+  BalanceEntry, Payout, Notification, PlatformFee, WebhookEvent, ProviderConnection, Session, PartnerInvite,
+  ProviderSecret, AttributionConflict, ServiceInstance,
 ];

@@ -1,7 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Partner } from './partner.ts';
 
-export type BalanceEntryKind = 'commission_credit' | 'refund_deduction' | 'withdrawal_paid';
+/** `commission_credit` (+), `refund_deduction` (−), `payout` (−, the amount paid out). */
+export type BalanceEntryKind = 'commission_credit' | 'refund_deduction' | 'payout';
 
 /** Append-only ledger behind `PartnerBalance`: every change with its cause. */
 export const BalanceEntry = defineEntity({
@@ -15,7 +16,7 @@ export const BalanceEntry = defineEntity({
     kind: p.string().$type<BalanceEntryKind>(),
     commissionId: p.integer().nullable(),
     refundId: p.integer().nullable(),
-    withdrawalId: p.integer().nullable(),
+    payoutId: p.integer().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Sale } from './sale.ts';
+import { Payout } from './payout.ts';
 
 /** `pending` → `approved` (credited) → `paid`; `refunded` (partial, non-final); `reversed` (final). */
 export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'refunded', 'reversed'] as const;
@@ -30,6 +31,8 @@ export const Commission = defineEntity({
     paidAt: p.datetime().nullable(),
     /** Held from automatic (hold-period) approval until the advertiser decides: disputed customer. */
     heldForReview: p.boolean().default(false),
+    /** The payout that paid it (null for commissions marked paid before payouts existed). */
+    payout: () => p.manyToOne(Payout).mapToPk().nullable().index(),
     createdAt: p.datetime(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -21,6 +21,10 @@ export const Notification = defineEntity({
     deliveredAt: p.datetime().nullable(),
     /** Set when the partner marked it read in the portal. */
     readAt: p.datetime().nullable(),
+    /** Times the outbox sweeper re-enqueued it under a fresh job id (part of that id). */
+    sweeps: p.integer().default(0),
+    /** Last re-enqueue by the sweeper; the next one waits a full retry horizon after it. */
+    sweptAt: p.datetime().nullable(),
   },
 });
 export type INotification = InferEntity<typeof Notification>;

@@ -4,5 +4,9 @@ import { Migration20261122023611_initial } from './Migration20261122023611_initi
 import { Migration20261123091142_portal } from './Migration20261123091142_portal.ts';
 import { Migration20261123093000_provider_secrets } from './Migration20261123093000_provider_secrets.ts';
 import { Migration20261123095000_browser_leads } from './Migration20261123095000_browser_leads.ts';
+import { Migration20261123104500_payouts } from './Migration20261123104500_payouts.ts';
 
-export const MIGRATIONS = [Migration20261122023611_initial, Migration20261123091142_portal, Migration20261123093000_provider_secrets, Migration20261123095000_browser_leads];
+export const MIGRATIONS = [
+  Migration20261122023611_initial, Migration20261123091142_portal, Migration20261123093000_provider_secrets,
+  Migration20261123095000_browser_leads, Migration20261123104500_payouts,
+];

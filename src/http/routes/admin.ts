@@ -7,10 +7,9 @@ import {
   createPartner, createProgram, partnerCreateSchema, programCreateSchema, programToJson, programUpdateSchema, updateProgram,
 } from '../../core/programs.ts';
 import { issueApiKey, retireApiKey, rotateApiKey } from '../../core/api-keys.ts';
-import { LISTABLE, getPartnerAccount, isListableKind, listRecords, toWire } from '../../core/list-records.ts';
+import { LISTABLE, isListableKind, listRecords, toWire } from '../../core/list-records.ts';
 import { resolveCustomerDispute } from '../../core/resolve-customer-dispute.ts';
-import { approveCommission, markCommissionPaid } from '../../core/approve-commission.ts';
-import { markWithdrawalPaid, openWithdrawal } from '../../core/withdrawals.ts';
+import { approveCommission } from '../../core/approve-commission.ts';
 import { resetWebhookEventsForReplay } from '../../core/webhook-inbox.ts';
 import { buildWebhookJob } from '../../core/jobs/webhook-job.ts';
 import { webhookJobOptions } from '../../queue/job-options.ts';
@@ -19,6 +18,7 @@ import { route, json } from '../route.ts';
 import { MAX_ROW_ID, rowId, validate } from '../validate.ts';
 import { requireOperator } from '../session-auth.ts';
 import { registerProviderSecretRoutes } from './admin-provider-secrets.ts';
+import { registerPayoutAdminRoutes } from './admin-payouts.ts';
 
 /** The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session. */
 export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
@@ -39,7 +39,12 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
     if (!p) throw new AppError('not_found', 'No such program');
     return { program: programToJson(p) };
   });
-  on('patch', '/programs/:id', async (e) => ({ program: programToJson(await updateProgram(ctx.deps(), num(e, 'id'), validate(programUpdateSchema, await body(e)))) }));
+  on('patch', '/programs/:id', async (e) => {
+    const program = await updateProgram(ctx.deps(), num(e, 'id'), validate(programUpdateSchema, await body(e)));
+    // The API-key cache holds each key's program rate limit: a change takes effect at once here.
+    ctx.keyCache.clear();
+    return { program: programToJson(program) };
+  });
 
   on('post', '/programs/:id/keys', async (e) => {
     const { mode } = validate(z.strictObject({ mode: z.enum(['live', 'test']).default('live') }), await body(e));
@@ -59,19 +64,13 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
     return json({ id: r.id, key: r.key, prefix: r.prefix, mode: r.mode, retired_key_id: r.retiredKeyId, rotate_by: r.rotateBy?.toISOString() ?? null }, 201);
   });
   on('post', '/programs/:id/partners', async (e) => json({ partner: toWire(await createPartner(ctx.deps(), num(e, 'id'), validate(partnerCreateSchema, await body(e)))) }, 201));
-  on('get', '/programs/:id/partners/:partnerId/account', async (e) => getPartnerAccount(ctx.deps(), num(e, 'id'), num(e, 'partnerId')));
-  on('post', '/programs/:id/partners/:partnerId/withdrawals', async (e) => {
-    const b = validate(z.strictObject({ currency: z.enum(['USD', 'EUR', 'VND']), amount_cents: z.number().int().positive() }), await body(e));
-    return json({ withdrawal: toWire(await openWithdrawal(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents)) }, 201);
-  });
-  on('post', '/programs/:id/withdrawals/:wid/pay', async (e) => ({ withdrawal: toWire(await markWithdrawalPaid(ctx.deps(), num(e, 'id'), num(e, 'wid'))) }));
   on('post', '/programs/:id/customers/:cid/resolve-dispute', async (e) => {
     const { click_id } = validate(z.strictObject({ click_id: z.string().trim().min(1).max(255) }), await body(e));
     const r = await resolveCustomerDispute(ctx.deps(), num(e, 'id'), num(e, 'cid'), click_id);
     return { customer_id: r.customerId, click_id: r.clickId, partner_id: r.partnerId, released_commission_ids: r.releasedCommissionIds, reversed_commission_ids: r.reversedCommissionIds };
   });
   on('post', '/programs/:id/commissions/:cid/approve', async (e) => ({ commission: toWire(await approveCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
-  on('post', '/programs/:id/commissions/:cid/pay', async (e) => ({ commission: toWire(await markCommissionPaid(ctx.deps(), num(e, 'id'), num(e, 'cid'))) }));
+  registerPayoutAdminRoutes(ctx, { on, num, body });
   registerProviderSecretRoutes(on, ctx, { body, num });
   on('post', '/programs/:id/webhook-events/replay', async (e) => {
     const { id } = validate(z.strictObject({ id: rowId.optional() }), await body(e));
@@ -86,7 +85,8 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
     if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list; one of: ${Object.keys(LISTABLE).join(', ')}`);
     const q = validate(z.object({
       limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0), status: z.string().regex(/^[a-z_]{1,32}$/, 'status is a lower-case word').optional(), provider: z.string().regex(/^[a-z_]{1,32}$/, 'provider is a lower-case word').optional(),
+      partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
     }), Object.fromEntries(e.url.searchParams));
-    return { [kind]: await listRecords(ctx.deps(), num(e, 'id'), kind, q) };
+    return { [kind]: await listRecords(ctx.deps(), num(e, 'id'), kind, { limit: q.limit, offset: q.offset, status: q.status, provider: q.provider, partnerId: q.partner_id }) };
   });
 }

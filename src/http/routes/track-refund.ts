@@ -50,6 +50,7 @@ export function renderRefund(r: RefundResult): Record<string, unknown> {
     case 'no_commission':
       return { success: true, status: 'no_commission', message: r.message };
     case 'test':
-      return { success: true, message: 'Test refund accepted; production data was not changed', data: { eventId: r.eventId, programId: r.programId, test_mode: true } };
+      // A test sale has no commission: the spec's `no_commission` answer, with the test details beside it.
+      return { success: true, status: 'no_commission', message: 'Test refund accepted; a test sale has no commission and production data was not changed', data: { eventId: r.eventId, programId: r.programId, test_mode: true } };
   }
 }

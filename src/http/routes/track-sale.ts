@@ -28,7 +28,8 @@ export const saleSchema = z.strictObject({
   provider: z.enum(SALE_PROVIDERS).nullable().optional(),
   provider_payment_id: z.string().min(1).max(255).nullable().optional(),
   livemode: z.boolean().optional(),
-  additional_data: z.record(z.string(), z.unknown()).nullable().optional(),
+  // Free-form, except `test_mode`: a boolean (a string "true" must not record a live sale).
+  additional_data: z.looseObject({ test_mode: z.boolean({ error: 'additional_data.test_mode must be a boolean' }).optional() }).nullable().optional(),
   event_name: z.string().max(100).nullable().optional(),
   // Sent by the server client's trackSale; not used (the lead keeps the email, hashed).
   email: z.string().max(320).nullable().optional(),

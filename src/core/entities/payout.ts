@@ -1,0 +1,38 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Program } from './program.ts';
+import { Partner } from './partner.ts';
+
+/** `open` (requested, reduced to fit a falling balance) → `paid` | `cancelled`. */
+export const PAYOUT_STATUSES = ['open', 'paid', 'cancelled'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/**
+ * A payout to a partner in one currency. It pays a set of whole credited commissions (each then
+ * carries `payout` and `paidAt`), oldest first; the partner balance falls by `amountCents` in the
+ * transaction that pays it. All amounts are minor units of `currency`.
+ */
+export const Payout = defineEntity({
+  name: 'Payout',
+  indexes: [{ properties: ['partner', 'currency', 'status'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    program: () => p.manyToOne(Program).mapToPk().index(),
+    partner: () => p.manyToOne(Partner).mapToPk(),
+    currency: p.string().length(3),
+    status: p.string().$type<PayoutStatus>().default('open'),
+    /** The amount first asked for (`null`: everything payable when it is paid). */
+    requestedCents: p.bigint('number').nullable(),
+    /**
+     * Open: the most it may pay (reduced to fit when the balance falls). Paid: what the partner
+     * received, `commissionsCents - nettedCents`; the balance fell by exactly this.
+     */
+    amountCents: p.bigint('number'),
+    /** Paid: sum of the unpaid remainders of the commissions it paid. */
+    commissionsCents: p.bigint('number').default(0),
+    /** Paid: negative balance (refunds of earlier paid commissions) recovered from those commissions. */
+    nettedCents: p.bigint('number').default(0),
+    createdAt: p.datetime(),
+    paidAt: p.datetime().nullable(),
+  },
+});
+export type IPayout = InferEntity<typeof Payout>;

@@ -1,0 +1,15 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/**
+ * One row per database, written by its first migration: `nonce` is random per database, so queue
+ * job ids built from row ids (`notify-<nonce>-<id>`) never collide with jobs of an earlier database
+ * that reused the same queue prefix.
+ */
+export const ServiceInstance = defineEntity({
+  name: 'ServiceInstance',
+  properties: {
+    id: p.integer().primary().autoincrement(false),
+    nonce: p.string().length(16),
+  },
+});
+export type IServiceInstance = InferEntity<typeof ServiceInstance>;

@@ -1,0 +1,47 @@
+import { LockMode } from '@mikro-orm/core';
+import type { CoreDeps } from './deps.ts';
+import { AppError } from './errors.ts';
+import { Partner } from './entities/partner.ts';
+import { PartnerBalance } from './entities/partner-balance.ts';
+import { Payout, type IPayout } from './entities/payout.ts';
+
+/**
+ * Opens a payout request (what used to be a withdrawal). Its `amountCents` is the most it will
+ * pay: the amount asked for, or by default everything available. Open payouts together must fit
+ * in the balance; the balance itself only falls when a payout is paid (`payPayout`).
+ * @throws AppError `not_found` (partner), `invalid_request` (nothing available, or the amount does not fit).
+ */
+export async function openPayout(deps: CoreDeps, programId: number, partnerId: number, currency: string, amountCents: number | null): Promise<IPayout> {
+  return deps.em.fork().transactional(async (em) => {
+    const partner = await em.findOne(Partner, { id: partnerId, program: programId });
+    if (!partner) throw new AppError('not_found', 'No such partner in this program');
+    const balance = await em.findOne(PartnerBalance, { partner: partnerId, currency }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const open = await em.find(Payout, { partner: partnerId, currency, status: 'open' });
+    const available = Math.max(0, balance?.balanceCents ?? 0) - open.reduce((s, w) => s + w.amountCents, 0);
+    const cap = amountCents ?? available;
+    if (cap <= 0 || cap > available) {
+      throw new AppError('invalid_request', `Amount exceeds the available balance (${available})`, { field: 'amount_cents', available_cents: available });
+    }
+    const payout = em.create(Payout, {
+      program: programId, partner: partnerId, currency, status: 'open', requestedCents: amountCents, amountCents: cap,
+      commissionsCents: 0, nettedCents: 0, createdAt: deps.clock(), paidAt: null,
+    });
+    await em.flush();
+    return payout;
+  });
+}
+
+/**
+ * Cancels an open payout; nothing else changes.
+ * @throws AppError `not_found`, `invalid_request` (not open).
+ */
+export async function cancelPayout(deps: CoreDeps, programId: number, payoutId: number): Promise<IPayout> {
+  return deps.em.fork().transactional(async (em) => {
+    const payout = await em.findOne(Payout, { id: payoutId, program: programId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!payout) throw new AppError('not_found', 'No such payout in this program');
+    if (payout.status !== 'open') throw new AppError('invalid_request', `Payout is ${payout.status}`);
+    payout.status = 'cancelled';
+    await em.flush();
+    return payout;
+  });
+}
