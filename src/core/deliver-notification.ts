@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import { Notification, type INotification } from './entities/notification.ts';
 
@@ -6,19 +5,20 @@ import { Notification, type INotification } from './entities/notification.ts';
 export type NotificationSender = { send(n: INotification): Promise<void> };
 
 /**
- * Delivers one outbox notification once. Runs after the transaction that wrote it committed, so a
- * failing sender never changes a refund response; a failure is retried by the queue. The row lock
- * makes two jobs for the same row (a sweeper re-enqueue racing a late retry) send it only once.
+ * Delivers one outbox notification (at least once). Runs after the transaction that wrote it
+ * committed, so a failing sender never changes a refund response; a failure is retried by the
+ * queue. No transaction or row lock is held across the send: the sender is outside our control
+ * and embedded mode has a single database connection.
  */
 export async function deliverNotification(deps: CoreDeps, sender: NotificationSender, id: number): Promise<'delivered' | 'already_delivered' | 'missing'> {
-  return deps.em.fork().transactional(async (em) => {
-    const n = await em.findOne(Notification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!n) return 'missing' as const;
-    if (n.deliveredAt) return 'already_delivered' as const;
-    await sender.send(n);
-    n.deliveredAt = deps.clock();
-    return 'delivered' as const;
-  });
+  const em = deps.em.fork();
+  const n = await em.findOne(Notification, { id });
+  if (!n) return 'missing';
+  if (n.deliveredAt) return 'already_delivered';
+  await sender.send(n);
+  n.deliveredAt = deps.clock();
+  await em.flush();
+  return 'delivered';
 }
 
 /** What the outbox sweeper enqueues: `waiting` under the row's own job id, `stuck` under a fresh one. */

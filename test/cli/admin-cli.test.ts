@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.ts';
+import { ADMIN_TOKEN, bearer, clickAndLead, createHarness, createProgramFixture, type Harness } from '../helpers/harness.ts';
 import { loadConfig } from '../../src/config.ts';
 
 const run = promisify(execFile);
@@ -39,6 +39,29 @@ test('the provider secret is read from an env var, never from a flag, and never 
   });
   expect(stdout).not.toContain('whsec_cli_secret_value');
   expect(JSON.parse(stdout)).toMatchObject({ connected: true, provider: 'stripe' });
+});
+
+test('payouts through the CLI: open, pay, statement, list; commissions:pay', async () => {
+  const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
+  await clickAndLead(h, f, 'cli-payee');
+  const ids: number[] = [];
+  for (const [i, amount] of [10_000, 20_000].entries()) {
+    const r = await h.request('/api/v1/track/sale', { body: { transaction_id: `cli-po-${i}`, amount_cents: amount, customer_key: 'cli-payee' }, headers: bearer(f.liveKey) });
+    ids.push(r.body.commission_id);
+    await admin('commissions:approve', String(f.programId), String(r.body.commission_id));
+  }
+  const open = await admin('payouts:open', String(f.programId), String(f.partnerId), '--currency', 'USD', '--amount-cents', '1500');
+  expect(open.payout).toMatchObject({ status: 'open', amount_cents: 1_500 });
+  const paid = await admin('payouts:pay', String(f.programId), String(open.payout.id));
+  expect(paid).toMatchObject({ payout: { status: 'paid', amount_cents: 1_000 }, commissions: [{ id: ids[0], status: 'paid', payout: open.payout.id }] });
+  const one = await admin('commissions:pay', String(f.programId), String(ids[1]));
+  expect(one.payout).toMatchObject({ status: 'paid', amount_cents: 2_000 });
+  const st = await admin('partners:statement', String(f.programId), String(f.partnerId));
+  expect(st.currencies).toEqual([expect.objectContaining({ currency: 'USD', credits_cents: 3_000, reversals_cents: 0, payouts_cents: 3_000, balance_cents: 0, reconciles: true })]);
+  const list = await admin('payouts:list', String(f.programId), '--partner-id', String(f.partnerId), '--status', 'paid');
+  expect(list.payouts.map((p: any) => p.id)).toEqual([one.payout.id, open.payout.id]);
+  const { stdout } = await run(process.execPath, ['src/cli/admin.ts', '--help']).catch((e) => e);
+  expect(stdout).toMatch(/partners:statement[\s\S]*payouts:open[\s\S]*payouts:pay/);
 });
 
 test('errors exit non-zero with the error code', async () => {
