@@ -23,6 +23,8 @@ import { healthz, readyz } from './routes/health.ts';
 import { trackerScriptRoute } from './routes/tracker-script.ts';
 import { demoPageRoute } from './routes/demo-page.ts';
 import { metricsRoute } from './routes/metrics.ts';
+import { registerApiDocs } from './routes/api-docs.ts';
+import { OPERATIONS } from './openapi/operations.ts';
 
 /** The HTTP application: every route, one error renderer, a request id and an access log. */
 export function createHttpApp(http: HttpContext): H3 {
@@ -77,5 +79,6 @@ export function createHttpApp(http: HttpContext): H3 {
   registerSessionRoutes(app, ctx);
   registerPartnerRoutes(app, ctx);
   registerDashboardApp(app, ctx);
+  registerApiDocs(app, ctx, OPERATIONS);
   return app;
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { H3Event } from 'h3';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
@@ -48,3 +49,6 @@ export async function enforceRateLimit(ctx: RouteContext, auth: RequestAuth): Pr
     throw new AppError('rate_limited', `Rate limit of ${auth.rateLimitPerMinute} requests per minute exceeded`, {}, { retry_after_seconds: d.retryAfterSeconds });
   }
 }
+
+/** The `warnings` member of a success body answered with a retired key still in its grace period. */
+export const keyWarningsSchema = z.array(z.strictObject({ code: z.literal('api_key_rotation_required'), message: z.string(), rotate_by: z.iso.datetime() })).optional();

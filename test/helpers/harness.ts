@@ -8,6 +8,7 @@ import { createHttpApp } from '../../src/http/app.ts';
 import { startWorkers } from '../../src/workers/start-workers.ts';
 import type { INotification } from '../../src/core/entities/notification.ts';
 import type { NotificationSender } from '../../src/core/deliver-notification.ts';
+import { assertDocumentedResponse } from './contract.ts';
 
 /**
  * A real service for one test file: its own database (a fresh PostgreSQL database when
@@ -87,7 +88,9 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     const text = await res.text();
     let body: unknown = text;
     try { body = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-    return { status: res.status, body, headers: res.headers };
+    const out = { status: res.status, body, headers: res.headers };
+    assertDocumentedResponse(init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'), path, out);
+    return out;
   };
   return {
     ctx, clock, sent, logs, request,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import type { ProviderKit } from './provider-kits.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { assertDocumentedResponse } from '../helpers/contract.ts';
 
 type Row = Record<string, any>;
 export type Delivery = { status: number; body: any };
@@ -47,6 +48,7 @@ export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> 
     const text = await res.text();
     let parsed: unknown = text;
     try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    assertDocumentedResponse('POST', path, { status: res.status, headers: res.headers, body: parsed });
     return { status: res.status, body: parsed };
   };
   const list: WebhookHarness['list'] = async (programId, kind) => (await h.admin('GET', `/programs/${programId}/${kind}?limit=500`))[kind];

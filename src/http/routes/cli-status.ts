@@ -3,6 +3,9 @@ import { getProgramStatus } from '../../core/get-program-status.ts';
 import { authenticate, keyWarnings } from '../auth.ts';
 import { route } from '../route.ts';
 import { AppError } from '../../core/errors.ts';
+import { z } from 'zod';
+import { defineOperation } from '../openapi/operation.ts';
+import { keyWarningsSchema } from '../auth.ts';
 
 /** GET /api/v1/cli/status: program health for the merchant CLI. */
 export function cliStatusRoute(ctx: RouteContext) {
@@ -16,3 +19,21 @@ export function cliStatusRoute(ctx: RouteContext) {
     return { success: true, ...status, ...keyWarnings(auth) };
   });
 }
+
+const activity = z.strictObject({ count: z.number().int(), last_at: z.iso.datetime().nullable() });
+export const cliStatusResponseSchema = z.strictObject({
+  success: z.literal(true),
+  program: z.strictObject({ id: z.number().int(), name: z.string(), domain: z.string().nullable() }),
+  key_mode: z.enum(['live', 'test']),
+  activity: z.strictObject({ clicks: activity, leads: activity, sales: activity, refunds: activity }),
+  connected_providers: z.array(z.strictObject({ provider: z.string(), connected_at: z.iso.datetime() })),
+  server_time: z.iso.datetime(),
+  warnings: keyWarningsSchema,
+});
+
+export const cliStatusOperation = defineOperation({
+  method: 'get', path: '/api/v1/cli/status', operationId: 'getProgramStatus', tag: 'Tracking', security: ['apiKey'],
+  summary: 'Program health: the key\'s program, recent activity, connected providers',
+  responses: { 200: { description: 'Status', schema: cliStatusResponseSchema } },
+  errors: ['unauthorized', 'api_key_rotation_required'],
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { H3Event } from 'h3';
+import { defineOperation } from '../openapi/operation.ts';
 
 /**
  * GET /demo: a landing page that embeds the browser tracker the way a merchant would, so newcomers
@@ -121,3 +122,10 @@ const PAGE_SCRIPT = `
   });
 })();
 `;
+
+export const demoPageOperation = defineOperation({
+  method: 'get', path: '/demo', operationId: 'getDemoPage', tag: 'Service', security: [], summary: 'A landing page embedding the browser tracker',
+  description: 'Query: `program` (required), `aff`, `consent=required`, `api_base`.',
+  responses: { 200: { description: 'The page', contentType: 'text/html' }, 400: { description: 'Bad query', contentType: 'text/html' } },
+  errors: [],
+});

@@ -1,6 +1,8 @@
 import type { HttpContext } from '../http-context.ts';
 import { QUEUE_NAMES } from '../../queue/job-queue.ts';
 import { json } from '../route.ts';
+import { z } from 'zod';
+import { defineOperation } from '../openapi/operation.ts';
 
 /** GET /healthz: the process is up. */
 export const healthz = () => ({ status: 'ok' });
@@ -28,3 +30,16 @@ export function readyz(ctx: HttpContext) {
     return json({ status: ok ? 'ready' : 'unavailable', database, queue: ctx.queue.kind, queue_ok: queue, workers: consumers ?? {}, ...(ok ? {} : { reasons }) }, ok ? 200 : 503);
   };
 }
+
+export const healthzOperation = defineOperation({
+  method: 'get', path: '/healthz', operationId: 'healthz', tag: 'Service', security: [], summary: 'Liveness: the process is up',
+  responses: { 200: { description: 'Up', schema: z.strictObject({ status: z.literal('ok') }) } },
+  errors: [],
+});
+
+const readiness = z.strictObject({ status: z.enum(['ready', 'unavailable']), database: z.boolean(), queue: z.enum(['bullmq', 'memory']), queue_ok: z.boolean() });
+export const readyzOperation = defineOperation({
+  method: 'get', path: '/readyz', operationId: 'readyz', tag: 'Service', security: [], summary: 'Readiness: the database and the queue answer',
+  responses: { 200: { description: 'Ready', schema: readiness }, 503: { description: 'Not ready', schema: readiness } },
+  errors: [],
+});

@@ -4,6 +4,7 @@ import type { HttpContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { refreshGauges } from '../../metrics/refresh-gauges.ts';
 import { route } from '../route.ts';
+import { defineOperation } from '../openapi/operation.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest();
 
@@ -30,3 +31,9 @@ export function createMetricsApp(ctx: HttpContext): H3 {
   app.get('/metrics', metricsRoute(ctx));
   return app;
 }
+
+export const metricsOperation = defineOperation({
+  method: 'get', path: '/metrics', operationId: 'getMetrics', tag: 'Service', security: ['metricsToken'], summary: 'Prometheus metrics of this process',
+  responses: { 200: { description: 'Prometheus text format 0.0.4', contentType: 'text/plain' } },
+  errors: ['unauthorized'],
+});

@@ -7,6 +7,8 @@ import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { rowId, validate } from '../validate.ts';
 import { hashEmail, leadFields, leadIdField } from './track-lead.ts';
+import { defineOperation } from '../openapi/operation.ts';
+import { leadResponseSchema } from './track-lead.ts';
 
 /** The tracker's `signup`: no key; the program id and a click of that program are required. */
 export const browserLeadSchema = z.strictObject({ ...leadFields, program_id: rowId, customer_key: leadIdField, click_id: leadIdField });
@@ -29,3 +31,13 @@ export function trackBrowserLeadRoute(ctx: RouteContext) {
     return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId };
   });
 }
+
+export const trackBrowserLeadOperation = defineOperation({
+  method: 'post', path: '/api/v1/track/browser-lead', operationId: 'trackBrowserLead', tag: 'Tracking', security: [],
+  summary: 'The browser tracker\'s signup (no key)',
+  description: 'Keyless: the request\'s Origin must match the program\'s domain; the click must belong to the program.',
+  headers: { origin: { description: 'The page\'s origin, checked against the program domain', required: true } },
+  body: browserLeadSchema,
+  responses: { 200: { description: 'Bound', schema: leadResponseSchema } },
+  errors: ['forbidden', 'not_found', 'no_attribution', 'rate_limited', 'service_unavailable'],
+});

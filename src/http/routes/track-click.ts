@@ -6,6 +6,7 @@ import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
+import { defineOperation } from '../openapi/operation.ts';
 
 const url = z.url({ protocol: /^https?$/ }).max(2048);
 export const clickSchema = z.strictObject({
@@ -34,3 +35,17 @@ export function trackClickRoute(ctx: RouteContext) {
     return { success: true, click_id: r.clickId, partner_code: r.partnerCode, cookie_window_days: r.cookieWindowDays };
   });
 }
+
+export const clickResponseSchema = z.strictObject({
+  success: z.literal(true), click_id: z.string().meta({ description: 'Store it as the `tracker_click_id` cookie' }),
+  partner_code: z.string(), cookie_window_days: z.number().int(),
+});
+
+export const trackClickOperation = defineOperation({
+  method: 'post', path: '/api/v1/track/click', operationId: 'trackClick', tag: 'Tracking', security: [],
+  summary: 'Record a partner-link click (no authentication)',
+  body: clickSchema,
+  bodyExample: { affiliate_url: 'https://shop.example/?aff=demo1', page_url: 'https://shop.example/pricing' },
+  responses: { 200: { description: 'Recorded', schema: clickResponseSchema, example: { success: true, click_id: '5b0c6f0e-1d2a-4c1b-9d8e-3f1a2b3c4d5e', partner_code: 'demo1', cookie_window_days: 60 } } },
+  errors: ['not_found', 'service_unavailable'],
+});

@@ -7,6 +7,9 @@ import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
 import { trackTestEvent } from './track-test.ts';
+import { defineOperation } from '../openapi/operation.ts';
+import { testModeResponseSchema } from './track-sale.ts';
+import { keyWarningsSchema } from '../auth.ts';
 
 const id = z.string().trim().min(1).max(255);
 /** Fields shared by the keyed lead and the keyless browser lead. */
@@ -50,3 +53,17 @@ export function trackLeadRoute(ctx: RouteContext) {
     return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId, ...keyWarnings(auth) };
   });
 }
+
+export const leadResponseSchema = z.strictObject({
+  success: z.literal(true), customer_id: z.number().int(), customer_key: z.string().nullable(), click_id: z.string().nullable(), warnings: keyWarningsSchema,
+});
+
+export const trackLeadOperation = defineOperation({
+  method: 'post', path: '/api/v1/track/lead', operationId: 'trackLead', tag: 'Tracking', security: ['apiKey'],
+  summary: 'Bind your customer id to a click (signup)',
+  description: 'At least one of `customer_key` and `click_id`. The email is hashed on the server and never stored. With a test key the lead is a test event.',
+  body: serverLeadSchema,
+  bodyExample: { customer_key: 'user_42', click_id: '5b0c6f0e-1d2a-4c1b-9d8e-3f1a2b3c4d5e', email: 'jane@example.com' },
+  responses: { 200: { description: 'Bound (or, with a test key, recorded as a test event)', schema: z.union([leadResponseSchema, testModeResponseSchema]) } },
+  errors: ['unauthorized', 'api_key_rotation_required', 'not_found', 'no_attribution', 'rate_limited', 'service_unavailable'],
+});

@@ -3,10 +3,12 @@ import type { RouteContext } from '../http-context.ts';
 import { REFUND_REASONS } from '../../core/vocabulary.ts';
 import { buildRefundJob } from '../../core/jobs/refund-job.ts';
 import type { RefundResult } from '../../core/apply-refund.ts';
-import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
+import { authenticate, enforceRateLimit, keyWarnings, keyWarningsSchema } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
+import { defineOperation } from '../openapi/operation.ts';
+import { testModeResponseSchema } from './track-sale.ts';
 
 export const refundSchema = z.strictObject({
   transaction_id: z.string({ error: 'transaction_id is required and must be a string' }).trim().min(1).max(255),
@@ -54,3 +56,24 @@ export function renderRefund(r: RefundResult): Record<string, unknown> {
       return { success: true, status: 'no_commission', message: 'Test refund accepted; a test sale has no commission and production data was not changed', data: { eventId: r.eventId, programId: r.programId, test_mode: true } };
   }
 }
+
+export const refundResponseSchema = z.union([
+  z.strictObject({
+    success: z.literal(true), status: z.enum(['refunded', 'reversed']).meta({ description: '`reversed` once the whole sale is refunded' }),
+    deductionAmount: z.number().int().meta({ description: 'Commission reversed by this call, minor units of the commission currency' }),
+    commission_id: z.number().int(), warnings: keyWarningsSchema,
+  }).meta({ title: 'Reversed or refunded' }),
+  z.strictObject({ success: z.literal(true), status: z.literal('no_commission'), message: z.string(), warnings: keyWarningsSchema }).meta({ title: 'Sale has no commission' }),
+  z.strictObject({ success: z.literal(true), status: z.literal('skipped'), reason: z.string(), commission_id: z.number().int(), warnings: keyWarningsSchema }).meta({ title: 'Already processed' }),
+  testModeResponseSchema.meta({ title: 'Test mode' }),
+]);
+
+export const trackRefundOperation = defineOperation({
+  method: 'post', path: '/api/v1/track/refund', operationId: 'trackRefund', tag: 'Tracking', security: ['apiKey'],
+  summary: 'Reverse or reduce the commission of a sale',
+  description: 'One call per refund, with this refund\'s own amount (never a running total); omitted or 0 refunds the rest. A repeated `refund_id`, or without one the same amount again, is `skipped`.',
+  body: refundSchema,
+  bodyExample: { transaction_id: 'pi_3QxAbc', refund_amount_cents: 1000, refund_id: 're_1', refund_reason: 'customer request' },
+  responses: { 200: { description: 'Applied, skipped, no commission, or test mode', schema: refundResponseSchema, example: { success: true, status: 'refunded', deductionAmount: 100, commission_id: 1 } } },
+  errors: ['unauthorized', 'api_key_rotation_required', 'not_found', 'rate_limited', 'service_unavailable'],
+});

@@ -5,10 +5,11 @@ import { DAY_MS } from '../../core/deps.ts';
 import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../../core/vocabulary.ts';
 import { buildSaleJob } from '../../core/jobs/sale-job.ts';
 import type { SaleResult } from '../../core/record-sale.ts';
-import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
+import { authenticate, enforceRateLimit, keyWarnings, keyWarningsSchema } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
+import { defineOperation } from '../openapi/operation.ts';
 
 const id = z.string().trim().min(1).max(255);
 export const saleSchema = z.strictObject({
@@ -96,3 +97,33 @@ export function renderSale(r: SaleResult): Record<string, unknown> {
       throw new AppError('duplicate_transaction', 'A sale with this transaction_id was already recorded', { sale_id: r.saleId });
   }
 }
+
+/** Test traffic's answer (test key, `livemode: false`, `additional_data.test_mode`): nothing in production tables. */
+export const testModeResponseSchema = z.strictObject({
+  success: z.literal(true), message: z.string(),
+  data: z.strictObject({ eventId: z.number().int(), programId: z.number().int(), test_mode: z.literal(true) }),
+  warnings: keyWarningsSchema,
+});
+
+export const saleResponseSchema = z.union([
+  z.strictObject({
+    success: z.literal(true), sale_id: z.number().int(),
+    commission_id: z.number().int().nullable().meta({ description: 'null when the recurring commission policy pays nothing on this sale' }),
+    message: z.string(), warnings: keyWarningsSchema,
+  }).meta({ title: 'Attributed' }),
+  z.strictObject({
+    success: z.literal(true), attributed: z.literal(false), reason: z.literal('attribution_window_expired'),
+    click_age_days: z.number().int(), window_days: z.number().int(), sale_id: z.null(), commission_id: z.null(), warnings: keyWarningsSchema,
+  }).meta({ title: 'Attribution window expired' }),
+  testModeResponseSchema.meta({ title: 'Test mode' }),
+]);
+
+export const trackSaleOperation = defineOperation({
+  method: 'post', path: '/api/v1/track/sale', operationId: 'trackSale', tag: 'Tracking', security: ['apiKey'],
+  summary: 'Record a sale and its commission',
+  description: 'Attributes the sale by `customer_key`, else `click_id`. Reusing a `transaction_id` never creates a second sale: the 409 carries the first sale\'s id and means the sale is already recorded (retrying after a network failure is safe).',
+  body: saleSchema,
+  bodyExample: { transaction_id: 'pi_3QxAbc', amount_cents: 4900, currency: 'USD', customer_key: 'user_42' },
+  responses: { 200: { description: 'Recorded (attributed, window expired, or test mode)', schema: saleResponseSchema, example: { success: true, sale_id: 1, commission_id: 1, message: 'Sale recorded and commission created' } } },
+  errors: ['no_attribution', 'unauthorized', 'api_key_rotation_required', 'duplicate_transaction', 'unsupported_currency', 'rate_limited', 'service_unavailable'],
+});

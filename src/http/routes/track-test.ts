@@ -7,6 +7,8 @@ import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { validate, rowId } from '../validate.ts';
+import { defineOperation } from '../openapi/operation.ts';
+import { testModeResponseSchema } from './track-sale.ts';
 
 export const testEventSchema = z.strictObject({
   program_id: rowId.optional(),
@@ -38,3 +40,12 @@ export async function trackTestEvent(ctx: RouteContext, programId: number, data:
     data: { eventId: r.eventId, programId: r.programId, test_mode: true },
   };
 }
+
+export const trackTestOperation = defineOperation({
+  method: 'post', path: '/api/v1/track/test', operationId: 'trackTest', tag: 'Tracking', security: ['apiKey', 'none'],
+  summary: 'Record a test event (keyed, or keyless from the browser)',
+  description: 'With a key, or without one from a page whose Origin matches the program domain (`program_id` then required). Never production data.',
+  body: testEventSchema,
+  responses: { 200: { description: 'Recorded', schema: testModeResponseSchema } },
+  errors: ['unauthorized', 'api_key_rotation_required', 'forbidden', 'not_found', 'rate_limited', 'service_unavailable'],
+});

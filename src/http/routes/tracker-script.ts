@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { H3Event } from 'h3';
 import type { RouteContext } from '../http-context.ts';
+import { defineOperation } from '../openapi/operation.ts';
 
 const ROOT = fileURLToPath(new URL('../../../tracker/', import.meta.url));
 
@@ -39,3 +40,10 @@ function newestSource(dir: string): number {
     .filter((d) => d.isFile())
     .map((d) => statSync(`${d.parentPath}/${d.name}`).mtimeMs));
 }
+
+export const trackerScriptOperation = defineOperation({
+  method: 'get', path: '/tracker.js', operationId: 'getTrackerScript', tag: 'Service', security: [], summary: 'The browser tracker bundle',
+  headers: { 'if-none-match': { description: 'ETag of a cached copy', required: false } },
+  responses: { 200: { description: 'The script', contentType: 'application/javascript' }, 304: { description: 'Not modified' } },
+  errors: [],
+});

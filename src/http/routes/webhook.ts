@@ -13,6 +13,8 @@ import { enforceClientLimit } from '../client-limit.ts';
 import { describeJsonProblem, findUnstorableJson, toStorableJson } from '../../core/storable-json.ts';
 import { route } from '../route.ts';
 import { MAX_ROW_ID } from '../validate.ts';
+import { z } from 'zod';
+import { defineOperation } from '../openapi/operation.ts';
 
 const WEBHOOK_BODY_LIMIT = 1_048_576;
 
@@ -68,3 +70,21 @@ export function webhookRoute(ctx: RouteContext) {
     return { received: true, id: stored.inboxId, duplicate: stored.duplicate, status: stored.status };
   });
 }
+
+export const webhookResponseSchema = z.strictObject({
+  received: z.literal(true),
+  id: z.number().int().meta({ description: 'Inbox row id (the admin API lists and replays rows)' }),
+  duplicate: z.boolean().meta({ description: 'A redelivery of an event already stored: nothing changed' }),
+  status: z.enum(['pending', 'processed', 'ignored', 'failed']),
+});
+
+export const webhookOperation = defineOperation({
+  method: 'post', path: '/api/v1/webhooks/:provider/:programId', operationId: 'receiveProviderWebhook', tag: 'Webhooks',
+  security: ['stripeSignature', 'paddleSignature', 'lemonSqueezySignature'],
+  summary: 'Receive a payment-provider event',
+  description: 'The signature is checked over the raw bytes with the secret connected to the program. The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',
+  params: { provider: z.enum(WEBHOOK_PROVIDERS), programId: z.number().int().positive() },
+  rawBody: 'The provider\'s event exactly as sent (up to 1 MiB)',
+  responses: { 200: { description: 'Stored (or a redelivery)', schema: webhookResponseSchema, example: { received: true, id: 17, duplicate: false, status: 'pending' } } },
+  errors: ['invalid_signature', 'invalid_request', 'not_found', 'payload_too_large'],
+});

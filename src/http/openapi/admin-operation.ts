@@ -1,0 +1,13 @@
+import { defineOperation, type Operation } from './operation.ts';
+
+const PREFIX = '/api/v1/admin';
+
+/** An admin route's entry: under the admin prefix, behind the admin token (401 without it). */
+export function adminOperation(
+  method: Operation['method'], path: string, operationId: string, summary: string,
+  rest: Pick<Operation, 'responses'> & Partial<Pick<Operation, 'params' | 'query' | 'body' | 'bodyOptional' | 'errors' | 'description'>>,
+): Operation {
+  // A path id that is not a positive int is a 400 `invalid_request`.
+  const errors: Operation['errors'] = ['unauthorized', ...(path.includes(':') ? ['invalid_request' as const] : []), ...(rest.errors ?? [])];
+  return defineOperation({ method, path: `${PREFIX}${path}`, operationId, summary, tag: 'Admin', security: ['adminToken'], ...rest, errors });
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../../core/errors.ts';
+import { ERROR_TABLE } from '../error-table.ts';
+import { errorResponseSchema, platformEnvelopeSchema, typedEnvelopeSchema } from './error-envelopes.ts';
+import { openApiPath, type Operation, type SecurityScheme } from './operation.ts';
+
+type Json = Record<string, unknown>;
+
+/** Errors every route can answer, and those of any route that reads a JSON body. */
+const ALWAYS: ErrorCode[] = ['internal_error'];
+const WITH_BODY: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
+
+const SECURITY_SCHEMES: Record<SecurityScheme, Json> = {
+  apiKey: { type: 'http', scheme: 'bearer', description: 'A program API key (`Authorization: Bearer <API_KEY>`); a test key produces test traffic. A server secret: never put it in browser code.' },
+  adminToken: { type: 'http', scheme: 'bearer', description: 'The `ADMIN_TOKEN` of the deployment.' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'The `METRICS_TOKEN` of the deployment (reads metrics, nothing else).' },
+  stripeSignature: { type: 'apiKey', in: 'header', name: 'stripe-signature', description: 'Stripe webhook signature (HMAC-SHA256 of the raw body with the endpoint secret).' },
+  paddleSignature: { type: 'apiKey', in: 'header', name: 'paddle-signature', description: 'Paddle Billing webhook signature.' },
+  lemonSqueezySignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: 'Lemon Squeezy webhook signature (HMAC-SHA256 hex of the raw body).' },
+};
+
+/** zod → JSON Schema 2020-12 (what OpenAPI 3.1 uses), without the `$schema` member. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  return rest;
+}
+
+/** The codes an operation documents, by HTTP status. */
+export function errorCodesOf(op: Operation): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>([...op.errors, ...ALWAYS, ...(op.body ? WITH_BODY : [])]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of ERROR_CODES.filter((c) => codes.has(c))) {
+    const status = ERROR_TABLE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
+
+/** Every response schema of an operation by status: its own, then its error envelopes. */
+export function responseSchemasOf(op: Operation): Map<number, { schema?: z.ZodType; contentType: string }> {
+  const out = new Map<number, { schema?: z.ZodType; contentType: string }>();
+  for (const [status, r] of Object.entries(op.responses)) out.set(Number(status), { schema: r.schema, contentType: r.contentType ?? 'application/json' });
+  for (const [status, codes] of errorCodesOf(op)) if (!out.has(status)) out.set(status, { schema: errorResponseSchema(status, codes), contentType: 'application/json' });
+  return out;
+}
+
+function operationObject(op: Operation): Json {
+  const parameters: Json[] = [];
+  for (const name of [...op.path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)) {
+    const schema = op.params?.[name];
+    parameters.push({ name, in: 'path', required: true, schema: schema ? jsonSchema(schema, 'input') : { type: 'string' } });
+  }
+  if (op.query) {
+    const q = jsonSchema(op.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, schema] of Object.entries(q.properties ?? {})) parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+  }
+  for (const [name, h] of Object.entries(op.headers ?? {})) parameters.push({ name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } });
+
+  const responses: Json = {};
+  const codes = errorCodesOf(op);
+  for (const [status, r] of responseSchemasOf(op)) {
+    const own = op.responses[status];
+    const errorCodes = codes.get(status);
+    const description = own?.description ?? `Error: ${errorCodes?.map((c) => `\`${c}\``).join(', ')}`;
+    const media: Json = r.schema ? { schema: jsonSchema(r.schema, 'output') } : { schema: { type: 'string' } };
+    if (own?.example !== undefined) media.example = own.example;
+    responses[String(status)] = { description, content: { [r.contentType]: media } };
+  }
+  const o: Json = {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: [op.tag],
+    security: op.security.length ? op.security.map((s) => (s === 'none' ? {} : { [s]: [] })) : [{}],
+    responses,
+  };
+  if (op.description) o.description = op.description;
+  if (parameters.length) o.parameters = parameters;
+  if (op.body) {
+    const media: Json = { schema: jsonSchema(op.body, 'input') };
+    if (op.bodyExample !== undefined) media.example = op.bodyExample;
+    o.requestBody = { required: !op.bodyOptional, content: { 'application/json': media } };
+  } else if (op.rawBody) {
+    o.requestBody = { required: true, description: op.rawBody, content: { 'application/json': { schema: { type: 'object' } } } };
+  }
+  return o;
+}
+
+/** The OpenAPI 3.1 document of the given operations. */
+export function buildOpenApiDocument(ops: readonly Operation[], info: { version: string; serverUrl?: string }): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of ops) {
+    const path = openApiPath(op.path);
+    if (paths[path]?.[op.method]) throw new Error(`two operations for ${op.method.toUpperCase()} ${op.path}`);
+    paths[path] = { ...paths[path], [op.method]: operationObject(op) };
+  }
+  const platform = ERROR_CODES.filter((c) => ERROR_TABLE[c].envelope === 'platform');
+  const typed = ERROR_CODES.filter((c) => ERROR_TABLE[c].envelope === 'typed');
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Partner conversion tracking API',
+      version: info.version,
+      description: [
+        'Attributes conversions (clicks, leads, sales, refunds) to referring partners and pays commissions on them.',
+        'Wire fields are snake_case. Money is integer minor units (`..._cents`).',
+        '',
+        'Errors come in two envelopes; branch on `error.code`, never on the message:',
+        '- **platform**: `data` (null) and `error` with `status`, `name`, `message`, `details`, `code`;',
+        '- **typed**: `error` with `code`, `message` and fields of its own (retired API key, rate limiting, queue unavailable).',
+        '',
+        '| code | status | envelope |',
+        '|---|---|---|',
+        ...ERROR_CODES.map((c) => `| \`${c}\` | ${ERROR_TABLE[c].status} | ${ERROR_TABLE[c].envelope} |`),
+      ].join('\n'),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    tags: [
+      { name: 'Tracking', description: 'Conversion API: clicks, leads, sales, refunds, test events, program status' },
+      { name: 'Webhooks', description: 'Payment-provider events, verified over the raw bytes' },
+      { name: 'Admin', description: 'Management API behind the ADMIN_TOKEN' },
+      { name: 'Service', description: 'Health, metrics, this document, the browser tracker' },
+    ],
+    paths,
+    components: {
+      securitySchemes: SECURITY_SCHEMES,
+      schemas: {
+        PlatformError: jsonSchema(z.union(platform.map((c) => platformEnvelopeSchema(ERROR_TABLE[c].status, [c])) as unknown as [z.ZodType, z.ZodType]), 'output'),
+        TypedError: jsonSchema(typedEnvelopeSchema(typed), 'output'),
+      },
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { Operation } from './operation.ts';
+import { healthzOperation, readyzOperation } from '../routes/health.ts';
+import { trackerScriptOperation } from '../routes/tracker-script.ts';
+import { demoPageOperation } from '../routes/demo-page.ts';
+import { metricsOperation } from '../routes/metrics.ts';
+import { apiDocsOperations } from '../routes/api-docs.ts';
+import { trackClickOperation } from '../routes/track-click.ts';
+import { trackLeadOperation } from '../routes/track-lead.ts';
+import { trackBrowserLeadOperation } from '../routes/track-browser-lead.ts';
+import { trackSaleOperation } from '../routes/track-sale.ts';
+import { trackRefundOperation } from '../routes/track-refund.ts';
+import { trackTestOperation } from '../routes/track-test.ts';
+import { cliStatusOperation } from '../routes/cli-status.ts';
+import { webhookOperation } from '../routes/webhook.ts';
+import { adminOperations } from '../routes/admin.ts';
+
+/**
+ * Every documented route, each declared in its route file. A new route adds its entry here; the
+ * contract test fails for a registered route without one (test/api/openapi.test.ts).
+ */
+export const OPERATIONS: readonly Operation[] = [
+  trackClickOperation, trackLeadOperation, trackBrowserLeadOperation, trackSaleOperation, trackRefundOperation, trackTestOperation,
+  cliStatusOperation, webhookOperation, ...adminOperations,
+  healthzOperation, readyzOperation, metricsOperation, trackerScriptOperation, demoPageOperation, ...apiDocsOperations,
+];
