@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { H3 } from 'h3';
 import type { RouteContext } from '../http-context.ts';
+import { z } from 'zod';
 import pkg from '../../../package.json' with { type: 'json' };
 import { buildOpenApiDocument } from '../openapi/build-document.ts';
 import { defineOperation, type Operation } from '../openapi/operation.ts';
@@ -49,7 +50,7 @@ const page = (path: string, summary: string, contentType: string) => defineOpera
 export const apiDocsOperations = [
   defineOperation({
     method: 'get', path: '/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', security: [], summary: 'This OpenAPI 3.1 document',
-    responses: { 200: { description: 'The document, generated from the schemas the routes validate with' } }, errors: [],
+    responses: { 200: { description: 'The document, generated from the schemas the routes validate with', schema: z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }) } }, errors: [],
   }),
   page('/docs', 'The API reference page', 'text/html'),
   page('/docs/init.js', 'The reference page\'s initialiser', 'application/javascript'),
