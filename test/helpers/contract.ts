@@ -20,6 +20,7 @@ type Json = Record<string, any>;
 export const NOT_DOCUMENTED_YET = [
   'GET /api/v1/admin/programs/:id/stats',
   'POST /api/v1/admin/programs/:id/partners/:partnerId/invites',
+  'POST /api/v1/admin/programs/:id/customers/:cid/resolve-dispute',
   'GET /api/v1/admin/programs/:id/webhook-events/:eventId',
   'PUT /api/v1/admin/programs/:id/providers/:provider',
   'POST /api/v1/admin/programs/:id/providers/:provider/secrets',

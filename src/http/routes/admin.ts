@@ -103,7 +103,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
 
 /** A stored row as the admin API shows it: snake_case columns, dates as ISO strings, secrets left out. */
 const row = z.looseObject({ id: z.union([z.number().int(), z.string()]).meta({ description: 'Integer, or the click id for clicks' }) });
-const programJson = z.strictObject({
+const programJson = z.looseObject({
   id: z.number().int(), name: z.string(), domain: z.string().nullable(), commission_rate_bps: z.number().int(),
   product_rates_bps: z.record(z.string(), z.number().int()).nullable(), cookie_duration_days: z.number().int(),
   attribution_window_days: z.number().int(), hold_period_days: z.number().int(), recurring_policy: z.string(),
