@@ -46,6 +46,12 @@ export const NOT_DOCUMENTED_YET = [
   'GET /dashboard/**',
   'GET /portal',
   'GET /portal/**',
+  'POST /api/v1/admin/programs/:id/partners/:partnerId/payouts',
+  'POST /api/v1/admin/programs/:id/payouts/:payoutId/pay',
+  'POST /api/v1/admin/programs/:id/payouts/:payoutId/cancel',
+  'GET /api/v1/admin/programs/:id/payouts/:payoutId',
+  'GET /api/v1/admin/programs/:id/partners/:partnerId/statement',
+  'GET /api/v1/admin/programs/:id/partners/:partnerId/account',
 ];
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
