@@ -19,20 +19,15 @@ const WINDOW_SECONDS = 60;
  * limits; an unexpected failure lets the request through and is logged.
  */
 export function createRateLimiter(redis: Redis | null, prefix: string, log: Logger): RateLimiter {
-  const limiters = new Map<number, RateLimiterAbstract>();
-  const limiterFor = (points: number): RateLimiterAbstract => {
-    let l = limiters.get(points);
-    if (!l) {
-      const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}-rl` });
-      l = redis
-        ? new RateLimiterRedis({ storeClient: redis, points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}:rl`, insuranceLimiter: memory })
-        : memory;
-      limiters.set(points, l);
-    }
-    return l;
-  };
+  // One counter per key whatever its limit: the limit is compared here, so a program whose limit
+  // changes keeps this minute's count (one limiter per limit value would start a fresh count).
+  const points = Number.MAX_SAFE_INTEGER;
+  const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}-rl` });
+  const limiter: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({ storeClient: redis, points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}:rl`, insuranceLimiter: memory })
+    : memory;
   const decision = (res: RateLimiterRes, limit: number, allowed: boolean): RateDecision => ({
-    allowed, remaining: Math.max(0, res.remainingPoints ?? 0), retryAfterSeconds: Math.max(1, Math.ceil((res.msBeforeNext ?? 1000) / 1000)),
+    allowed, remaining: Math.max(0, limit - res.consumedPoints), retryAfterSeconds: Math.max(1, Math.ceil((res.msBeforeNext ?? 1000) / 1000)),
   });
   const open = (err: unknown, limit: number): RateDecision => {
     log.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter unavailable; allowing request');
@@ -41,15 +36,15 @@ export function createRateLimiter(redis: Redis | null, prefix: string, log: Logg
   return {
     async hit(key, limit) {
       try {
-        return decision(await limiterFor(limit).consume(key), limit, true);
+        const res = await limiter.consume(key);
+        return decision(res, limit, res.consumedPoints <= limit);
       } catch (err) {
-        if (err instanceof RateLimiterRes) return decision(err, limit, false);
         return open(err, limit);
       }
     },
     async blocked(key, limit) {
       try {
-        const res = await limiterFor(limit).get(key);
+        const res = await limiter.get(key);
         return res ? decision(res, limit, res.consumedPoints < limit) : { allowed: true, retryAfterSeconds: 0, remaining: limit };
       } catch (err) {
         return open(err, limit);

@@ -48,6 +48,7 @@ export const NOT_DOCUMENTED_YET = [
   'GET /portal/**',
   'POST /api/v1/admin/programs/:id/partners/:partnerId/payouts',
   'POST /api/v1/admin/programs/:id/payouts/:payoutId/pay',
+  'POST /api/v1/admin/programs/:id/commissions/:cid/pay',
   'POST /api/v1/admin/programs/:id/payouts/:payoutId/cancel',
   'GET /api/v1/admin/programs/:id/payouts/:payoutId',
   'GET /api/v1/admin/programs/:id/partners/:partnerId/statement',

@@ -8,6 +8,7 @@ export function adminOperation(
   rest: Pick<Operation, 'responses'> & Partial<Pick<Operation, 'params' | 'query' | 'body' | 'bodyOptional' | 'errors' | 'description'>>,
 ): Operation {
   // A path id that is not a positive int is a 400 `invalid_request`.
-  const errors: Operation['errors'] = ['unauthorized', ...(path.includes(':') ? ['invalid_request' as const] : []), ...(rest.errors ?? [])];
+  // 429 after repeated failed authentications from one client; 403 for a session write without its CSRF token.
+  const errors: Operation['errors'] = ['unauthorized', 'forbidden', 'rate_limited', ...(path.includes(':') ? ['invalid_request' as const] : []), ...(rest.errors ?? [])];
   return defineOperation({ method, path: `${PREFIX}${path}`, operationId, summary, tag: 'Admin', security: ['adminToken'], ...rest, errors });
 }

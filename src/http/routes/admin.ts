@@ -131,7 +131,6 @@ export const adminOperations = [
   }),
   adminOperation('post', '/programs/:id/partners', 'createPartner', 'Add a partner', { params: { id }, body: partnerCreateSchema, errors: ['not_found', 'duplicate_transaction'], responses: { 201: { description: 'Created', schema: z.strictObject({ partner: row }) } } }),
   adminOperation('post', '/programs/:id/commissions/:cid/approve', 'approveCommission', 'Approve a commission before its hold period ends', { params: { id, cid: id }, errors: ['not_found'], responses: { 200: { description: 'Approved', schema: z.strictObject({ commission: row }) } } }),
-  adminOperation('post', '/programs/:id/commissions/:cid/pay', 'payCommission', 'Mark a commission paid', { params: { id, cid: id }, errors: ['not_found'], responses: { 200: { description: 'Paid', schema: z.strictObject({ commission: row }) } } }),
   adminOperation('post', '/programs/:id/webhook-events/replay', 'replayWebhookEvents', 'Replay one inbox row, or every failed one', {
     params: { id }, body: replaySchema, bodyOptional: true, errors: ['not_found'], responses: { 200: { description: 'Rows put back to pending', schema: z.strictObject({ replayed: z.array(z.number().int()) }) } },
   }),

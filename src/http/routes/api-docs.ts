@@ -23,7 +23,7 @@ const PAGE = `<!doctype html>
 <body><div id="app"></div><script src="/docs/scalar.js"></script><script src="/docs/init.js"></script></body>
 </html>
 `;
-const INIT = `Scalar.createApiReference('#app', { url: '/openapi.json', withDefaultFonts: false, hideClientButton: false });\n`;
+const INIT = `Scalar.createApiReference('#app', { url: '/openapi.json', withDefaultFonts: false, hideClientButton: false, defaultOpenAllTags: true });\n`;
 
 /** GET /openapi.json, GET /docs and its two scripts. The document is built once per app, on first use. */
 export function registerApiDocs(app: H3, ctx: RouteContext, operations: readonly Operation[]): void {

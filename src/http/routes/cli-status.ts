@@ -26,6 +26,7 @@ export const cliStatusResponseSchema = z.strictObject({
   program: z.strictObject({ id: z.number().int(), name: z.string(), domain: z.string().nullable() }),
   key_mode: z.enum(['live', 'test']),
   activity: z.strictObject({ clicks: activity, leads: activity, sales: activity, refunds: activity }),
+  ignored_provider_events: z.strictObject({ count: z.number().int(), last_at: z.iso.datetime().nullable(), by_reason: z.record(z.string(), z.number().int()) }),
   connected_providers: z.array(z.strictObject({ provider: z.string(), connected_at: z.iso.datetime() })),
   server_time: z.iso.datetime(),
   warnings: keyWarningsSchema,
@@ -35,5 +36,5 @@ export const cliStatusOperation = defineOperation({
   method: 'get', path: '/api/v1/cli/status', operationId: 'getProgramStatus', tag: 'Tracking', security: ['apiKey'],
   summary: 'Program health: the key\'s program, recent activity, connected providers',
   responses: { 200: { description: 'Status', schema: cliStatusResponseSchema } },
-  errors: ['unauthorized', 'api_key_rotation_required'],
+  errors: ['unauthorized', 'api_key_rotation_required', 'rate_limited'],
 });

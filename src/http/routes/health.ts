@@ -37,7 +37,7 @@ export const healthzOperation = defineOperation({
   errors: [],
 });
 
-const readiness = z.strictObject({ status: z.enum(['ready', 'unavailable']), database: z.boolean(), queue: z.enum(['bullmq', 'memory']), queue_ok: z.boolean() });
+const readiness = z.strictObject({ status: z.enum(['ready', 'unavailable']), database: z.boolean(), queue: z.enum(['bullmq', 'memory']), queue_ok: z.boolean(), workers: z.record(z.string(), z.number().int()), reasons: z.array(z.string()).optional() });
 export const readyzOperation = defineOperation({
   method: 'get', path: '/readyz', operationId: 'readyz', tag: 'Service', security: [], summary: 'Readiness: the database and the queue answer',
   responses: { 200: { description: 'Ready', schema: readiness }, 503: { description: 'Not ready', schema: readiness } },

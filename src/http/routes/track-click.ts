@@ -47,5 +47,5 @@ export const trackClickOperation = defineOperation({
   body: clickSchema,
   bodyExample: { affiliate_url: 'https://shop.example/?aff=demo1', page_url: 'https://shop.example/pricing' },
   responses: { 200: { description: 'Recorded', schema: clickResponseSchema, example: { success: true, click_id: '5b0c6f0e-1d2a-4c1b-9d8e-3f1a2b3c4d5e', partner_code: 'demo1', cookie_window_days: 60 } } },
-  errors: ['not_found', 'service_unavailable'],
+  errors: ['not_found', 'rate_limited', 'service_unavailable'],
 });

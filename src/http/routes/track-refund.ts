@@ -63,7 +63,7 @@ export const refundResponseSchema = z.union([
     deductionAmount: z.number().int().meta({ description: 'Commission reversed by this call, minor units of the commission currency' }),
     commission_id: z.number().int(), warnings: keyWarningsSchema,
   }).meta({ title: 'Reversed or refunded' }),
-  z.strictObject({ success: z.literal(true), status: z.literal('no_commission'), message: z.string(), warnings: keyWarningsSchema }).meta({ title: 'Sale has no commission' }),
+  z.strictObject({ success: z.literal(true), status: z.literal('no_commission'), message: z.string(), data: z.strictObject({ eventId: z.number().int(), programId: z.number().int(), test_mode: z.literal(true) }).optional().meta({ description: 'Test details, when the sale was a test sale' }), warnings: keyWarningsSchema }).meta({ title: 'Sale has no commission' }),
   z.strictObject({ success: z.literal(true), status: z.literal('skipped'), reason: z.string(), commission_id: z.number().int(), warnings: keyWarningsSchema }).meta({ title: 'Already processed' }),
   testModeResponseSchema.meta({ title: 'Test mode' }),
 ]);

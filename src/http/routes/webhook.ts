@@ -86,5 +86,5 @@ export const webhookOperation = defineOperation({
   params: { provider: z.enum(WEBHOOK_PROVIDERS), programId: z.number().int().positive() },
   rawBody: 'The provider\'s event exactly as sent (up to 1 MiB)',
   responses: { 200: { description: 'Stored (or a redelivery)', schema: webhookResponseSchema, example: { received: true, id: 17, duplicate: false, status: 'pending' } } },
-  errors: ['invalid_signature', 'invalid_request', 'not_found', 'payload_too_large'],
+  errors: ['invalid_signature', 'invalid_request', 'not_found', 'payload_too_large', 'rate_limited'],
 });
