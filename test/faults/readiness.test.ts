@@ -16,7 +16,7 @@ const procs: ServiceProcess[] = [];
 let env: Record<string, string>;
 beforeAll(async () => {
   db = await createTempDatabase('ready');
-  env = { DATABASE_URL: db.url, REDIS_URL: SHARED_REDIS_URL, QUEUE_PREFIX: prefix, LOG_LEVEL: 'info', DEMO_SEED: 'false', ADMIN_TOKEN: 'ready-admin-token-0123456789' };
+  env = { DATABASE_URL: db.url, REDIS_URL: SHARED_REDIS_URL, QUEUE_PREFIX: prefix, LOG_LEVEL: 'info', DEMO_SEED: 'false', ADMIN_TOKEN: 'ready-admin-token-0123456789-abcdefgh' };
 });
 afterAll(async () => {
   await Promise.all(procs.map((p) => p.stop(5_000)));
