@@ -8,6 +8,7 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   programs:create --name NAME [--domain HOST] [--commission-rate-bps N] [--cookie-duration-days N]
                   [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
                   [--recurring-months N] [--rate-limit-per-minute N] [--platform-fee-bps N]
+                  [--provider-amount-includes-tax true|false]
   programs:list | programs:show ID | programs:update ID [same flags as create]
   keys:issue PROGRAM [--mode live|test]         prints the key once
   keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
@@ -70,13 +71,13 @@ const token = (values.token as string | undefined) ?? process.env.ADMIN_TOKEN ??
 // Said in every error: which server and which credential this run used, so a person can fix the right one.
 const tokenSource = values.token ? '--token' : process.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : existsSync(tokenFile) ? `the file ${tokenFile}` : 'nowhere';
 
-/** `--kebab-case value` flags → snake_case body fields; numbers and null are parsed. */
+/** `--kebab-case value` flags → snake_case body fields; numbers, booleans and null are parsed. */
 function flags(skip: string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) {
     if (['url', 'token', 'help', ...skip].includes(k)) continue;
     const s = String(v);
-    out[k.replace(/-/g, '_')] = s === 'null' ? null : /^-?\d+$/.test(s) ? Number(s) : s;
+    out[k.replace(/-/g, '_')] = s === 'null' ? null : s === 'true' ? true : s === 'false' ? false : /^-?\d+$/.test(s) ? Number(s) : s;
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { CoreDeps, MoneyEvents } from './deps.ts';
 import type { RefundJob } from './jobs/refund-job.ts';
 import { AppError, RetryableError } from './errors.ts';
@@ -9,6 +10,7 @@ import { Refund } from './entities/refund.ts';
 import { Notification } from './entities/notification.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { adjustPartnerBalance } from './adjust-partner-balance.ts';
+import { findLinkedTransactionId } from './link-payment.ts';
 
 /**
  * Outcome of a refund call (all answered 200).
@@ -35,17 +37,20 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
   // Reported once the transaction committed (a rolled-back refund moved no money).
   let moved = null as Parameters<MoneyEvents['refundApplied']>[0] | null;
   const result = await deps.em.fork().transactional(async (em): Promise<RefundResult> => {
-    const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const sale = await findRefundedSale(em, job);
     if (!sale) {
       // A test sale recorded with a live key (`livemode: false`, `additional_data.test_mode: true`)
       // and a Paddle refund (no test flag of its own) are test refunds: the sale they name decides.
-      const testSale = await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] });
+      // Provider refunds may name it by a linked alias.
+      const testSale = job.origin === 'provider'
+        ? await findProviderTestSale(em, job.programId, job.transactionId)
+        : await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] });
       if (testSale) return { kind: 'test' as const, eventId: testSale.id, programId: job.programId };
       if (job.origin === 'provider') throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
       throw new AppError('not_found', 'No sale with this transaction_id in this program', { transaction_id: job.transactionId });
     }
     const commission = await em.findOne(Commission, { sale: sale.id });
-    const plan = planRefund(sale, job);
+    const plan = planRefund(sale, job, job.origin === 'provider' && sale.paidCents ? await sumProviderRequestedCents(em, sale.id) : 0);
     if (plan.kind === 'skip') {
       return commission ? { kind: 'skipped' as const, reason: plan.reason, commissionId: commission.id } : noCommission();
     }
@@ -118,16 +123,53 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
   return result;
 }
 
+/**
+ * The sale a refund names, locked. Provider refunds may name it by a linked alias (a Stripe
+ * PaymentIntent of an invoice recorded under the invoice id); API refunds by `transaction_id` only.
+ */
+async function findRefundedSale(em: EntityManager, job: RefundJob): Promise<ISale | null> {
+  const lock = { lockMode: LockMode.PESSIMISTIC_WRITE } as const;
+  const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, lock);
+  if (sale || job.origin !== 'provider') return sale;
+  const linked = await findLinkedTransactionId(em, job.programId, job.transactionId);
+  return linked ? em.findOne(Sale, { program: job.programId, transactionId: linked }, lock) : null;
+}
+
+/** A provider's test sale named directly or through a linked alias. */
+export async function findProviderTestSale(em: EntityManager, programId: number, transactionId: string): Promise<{ id: number } | null> {
+  const direct = await em.findOne(TestEvent, { program: programId, transactionId }, { fields: ['id'] });
+  if (direct) return direct;
+  const linked = await findLinkedTransactionId(em, programId, transactionId);
+  return linked ? em.findOne(TestEvent, { program: programId, transactionId: linked }, { fields: ['id'] }) : null;
+}
+
+/** Sum of the amounts provider refunds asked for on this sale, in the provider's paid terms. */
+async function sumProviderRequestedCents(em: EntityManager, saleId: number): Promise<number> {
+  const [row] = await em.execute<Array<{ total: string | number | null }>>(
+    `select coalesce(sum(requested_cents), 0) as total from refund where sale_id = ? and source = 'provider'`, [saleId],
+  );
+  return Number(row?.total ?? 0);
+}
+
 type RefundPlan =
   | { kind: 'skip'; reason: string }
   | { kind: 'apply'; amountCents: number; requestedCents: number | null; refundId: string | null };
 
-/** Turns the job's amount form into this call's own amount and idempotency key. */
-function planRefund(sale: ISale, job: RefundJob): RefundPlan {
+/**
+ * Turns the job's amount form into this call's own amount (in `sale.amountCents` terms) and
+ * idempotency key. Provider amounts are amounts of the customer's payment; when the sale's base
+ * excludes tax (`paidCents` set) they are scaled onto it from cumulative totals, so partial
+ * refunds never drift and the whole payment refunded is the whole sale.
+ * `priorPaidCents`: what earlier provider refunds of this sale asked for, in paid terms.
+ */
+function planRefund(sale: ISale, job: RefundJob, priorPaidCents: number): RefundPlan {
   const remaining = sale.amountCents - sale.refundedCents;
+  const scaled = job.origin === 'provider' && sale.paidCents ? sale.paidCents : null;
+  const toSaleTerms = (paidTotal: number) =>
+    scaled === null ? Math.min(paidTotal, sale.amountCents) : Math.min(Math.round((paidTotal * sale.amountCents) / scaled), sale.amountCents);
   if (job.amount.type === 'cumulative') {
     // The provider reports a running total: apply only the increase; the total is the key.
-    const increase = Math.min(job.amount.totalCents, sale.amountCents) - sale.refundedCents;
+    const increase = toSaleTerms(job.amount.totalCents) - sale.refundedCents;
     if (increase <= 0) return { kind: 'skip', reason: 'cumulative refund total already applied' };
     return { kind: 'apply', amountCents: increase, requestedCents: null, refundId: `cumulative-${job.amount.totalCents}` };
   }
@@ -136,7 +178,8 @@ function planRefund(sale: ISale, job: RefundJob): RefundPlan {
     if (remaining <= 0) return { kind: 'skip', reason: 'commission already reversed' };
     return { kind: 'apply', amountCents: remaining, requestedCents: null, refundId: null };
   }
-  return { kind: 'apply', amountCents: job.amount.cents, requestedCents: job.amount.cents, refundId: job.refundId };
+  const own = scaled === null ? job.amount.cents : toSaleTerms(priorPaidCents + job.amount.cents) - toSaleTerms(priorPaidCents);
+  return { kind: 'apply', amountCents: own, requestedCents: job.amount.cents, refundId: job.refundId };
 }
 
 function noCommission(): RefundResult {
@@ -144,7 +187,10 @@ function noCommission(): RefundResult {
 }
 
 async function testRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
-  const event = await deps.em.fork().findOne(TestEvent, { program: job.programId, transactionId: job.transactionId });
+  const em = deps.em.fork();
+  const event = job.origin === 'provider'
+    ? await findProviderTestSale(em, job.programId, job.transactionId)
+    : await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] });
   // Provider test refunds are as unordered as live ones (RefundJob.origin).
   if (!event && job.origin === 'provider') throw new RetryableError(`test sale ${job.transactionId} not recorded yet`);
   if (!event) throw new AppError('not_found', 'No test sale with this transaction_id in this program', { transaction_id: job.transactionId });

@@ -30,6 +30,11 @@ export const IGNORED_REASONS = {
   subscription_recorded_by_invoice_paid: { level: 'info', notify: false },
   first_payment_recorded_by_order_created: { level: 'info', notify: false },
   first_payment_refund_applied_by_order_refunded: { level: 'info', notify: false },
+  not_a_payment_intent: { level: 'info', notify: false },
+  no_succeeded_refund: { level: 'info', notify: false },
+  missing_dispute_id: { level: 'warn', notify: false },
+  dispute_not_won: { level: 'info', notify: false },
+  nothing_to_apply: { level: 'info', notify: false },
   /** Prefix: `unstorable_<field>: …`, an id or metadata value longer than its column. */
   unstorable: { level: 'warn', notify: false },
   // Decided while running the event's sale or refund (src/core/webhook-inbox.ts).

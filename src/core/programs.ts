@@ -23,6 +23,8 @@ export const programConfigSchema = z.strictObject({
   platform_fee_bps: bps,
   /** Accept keyless browser leads (tracker `signup`); false leaves only keyed leads. */
   browser_leads: z.boolean(),
+  /** Commission base of provider sales: true includes the tax the customer paid (default false). */
+  provider_amount_includes_tax: z.boolean(),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;
 export const programCreateSchema = programConfigSchema.partial().required({ name: true });
@@ -33,6 +35,7 @@ const toEntity = (c: Partial<ProgramConfig>) => Object.fromEntries(Object.entrie
   cookieDurationDays: c.cookie_duration_days, attributionWindowDays: c.attribution_window_days, holdPeriodDays: c.hold_period_days,
   recurringPolicy: c.recurring_policy, recurringMonths: c.recurring_months, rateLimitPerMinute: c.rate_limit_per_minute,
   platformFeeBps: c.platform_fee_bps, browserLeads: c.browser_leads,
+  providerAmountIncludesTax: c.provider_amount_includes_tax,
 }).filter(([, v]) => v !== undefined));
 
 /** The wire form of a program (never includes secrets). */
@@ -41,7 +44,8 @@ export function programToJson(p: IProgram): ProgramConfig & { id: number; create
     id: p.id, name: p.name, domain: p.domain ?? null, commission_rate_bps: p.commissionRateBps, product_rates_bps: p.productRatesBps ?? null,
     cookie_duration_days: p.cookieDurationDays, attribution_window_days: p.attributionWindowDays, hold_period_days: p.holdPeriodDays,
     recurring_policy: p.recurringPolicy, recurring_months: p.recurringMonths ?? null, rate_limit_per_minute: p.rateLimitPerMinute,
-    platform_fee_bps: p.platformFeeBps, browser_leads: p.browserLeads, created_at: p.createdAt.toISOString(),
+    platform_fee_bps: p.platformFeeBps, browser_leads: p.browserLeads,
+    provider_amount_includes_tax: p.providerAmountIncludesTax, created_at: p.createdAt.toISOString(),
   };
 }
 

@@ -54,8 +54,8 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
 async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency): Promise<SaleResult> {
   const em = deps.em;
   const transactionId = job.transactionId as string;
-  const amountCents = job.amountCents as number;
   const program = await em.findOneOrFail(Program, { id: job.programId }, { cache: settingsCache.program(job.programId) });
+  const { amountCents, paidCents } = computeSaleAmount(program, job);
   const now = new Date(job.receivedAt);
   // No duplicate lookup before the insert: the unique key (program, transaction_id) decides and
   // the caller reports the first sale. Only when nothing would be inserted is the lookup needed,
@@ -80,6 +80,7 @@ async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency):
     transactionId,
     amountCents,
     taxCents: job.taxCents,
+    paidCents,
     currency,
     saleType: job.saleType,
     lineItems: job.lineItems,
@@ -125,6 +126,19 @@ async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency):
   }
   deps.log.info({ programId: program.id, saleId, commissionId: commission?.id ?? null, partnerId: attribution.partnerId, via: attribution.via }, 'sale recorded');
   return { kind: 'attributed', saleId, commissionId: commission?.id ?? null, commissionCents: commission?.amountCents ?? null };
+}
+
+/**
+ * The commission base. API sales: `amount_cents` as sent (spec). Provider sales (origin
+ * `provider`, SaleJob.origin) carry what the customer paid with its tax; unless the program opts
+ * in to tax (`providerAmountIncludesTax`), the tax is taken out and the payment kept as
+ * `paidCents`, against which provider refunds are scaled (apply-refund.ts).
+ */
+function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: number; paidCents: number | null } {
+  const paid = job.amountCents as number;
+  const tax = job.taxCents ?? 0;
+  if (job.origin !== 'provider' || program.providerAmountIncludesTax || tax <= 0 || tax >= paid) return { amountCents: paid, paidCents: null };
+  return { amountCents: paid - tax, paidCents: paid };
 }
 
 async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: string): Promise<number | null> {

@@ -12,8 +12,10 @@ import { AppError, RetryableError } from './errors.ts';
 import { WebhookEvent, type IWebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
 import { Sale } from './entities/sale.ts';
 import { TestEvent } from './entities/test-event.ts';
-import { recordSale } from './record-sale.ts';
-import { applyRefund } from './apply-refund.ts';
+import { recordSale, type SaleResult } from './record-sale.ts';
+import { applyRefund, type RefundResult } from './apply-refund.ts';
+import { findLinkedTransactionId, type LinkResult, linkPayment } from './link-payment.ts';
+import { type DisputeWonResult, reviewWonDispute } from './review-won-dispute.ts';
 import { isDataError } from './data-error.ts';
 
 /** Width of the inbox's and the jobs' identifier columns (varchar(255)). */
@@ -113,13 +115,10 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
   try {
     for (const job of jobs) {
       try {
-        if (job.kind === 'sale') {
-          outcome.push(await recordSale(deps, job));
-        } else {
-          const result = await applyRefund(deps, job);
-          if (result.kind === 'applied') notificationIds.push(...result.notificationIds);
-          outcome.push(result);
-        }
+        const result = await runProviderJob(deps, job);
+        // Applied refunds and requested dispute reviews write notifications.
+        if ('notificationIds' in result) notificationIds.push(...result.notificationIds);
+        outcome.push(result);
       } catch (err) {
         if (err instanceof RetryableError && job.kind === 'refund' && (await saleEventRecordedNoSale(em, row, job.transactionId))) {
           // Most checkouts are not referred: their sale event ends without a sale, and waiting for
@@ -167,8 +166,8 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
 
 /**
  * The reason an event's jobs recorded nothing (every job ended in a rejection or an expired
- * window), or null when at least one sale or refund was recorded (duplicates and skips count:
- * they are prior successes).
+ * window), or null when at least one job was recorded (duplicates and skips count: they are
+ * prior successes; a stored link and a dispute review, requested or not needed, are results too).
  */
 export function nothingRecordedReason(jobs: ProviderJob[], outcome: unknown[]): { reason: string; job: ProviderJob } | null {
   let first: { reason: string; job: ProviderJob } | null = null;
@@ -201,13 +200,27 @@ function unattributedPaymentPayload(row: Pick<IWebhookEvent, 'id' | 'provider' |
   };
 }
 
+type ProviderJobResult = SaleResult | RefundResult | LinkResult | DisputeWonResult;
+
+/** Runs one job of a provider event with the use-case of its kind. */
+function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<ProviderJobResult> {
+  switch (job.kind) {
+    case 'sale': return recordSale(deps, job);
+    case 'refund': return applyRefund(deps, job);
+    case 'link': return linkPayment(deps, job);
+    case 'dispute_won': return reviewWonDispute(deps, job);
+  }
+}
+
 /**
  * Whether a processed inbox row of the same provider and program carried the sale `transactionId`
  * and no sale (live or test) exists: that event recorded none (`no_attribution`,
  * `window_expired`...). The sales are re-checked after the inbox because one may have committed
  * since the refund looked for it.
  */
-async function saleEventRecordedNoSale(em: CoreDeps['em'], refundRow: Pick<IWebhookEvent, 'provider' | 'program'>, transactionId: string): Promise<boolean> {
+async function saleEventRecordedNoSale(em: CoreDeps['em'], refundRow: Pick<IWebhookEvent, 'provider' | 'program'>, named: string): Promise<boolean> {
+  // A refund naming a linked alias (a Stripe PaymentIntent) refunds the sale the link names.
+  const transactionId = (await findLinkedTransactionId(em, refundRow.program, named)) ?? named;
   const saleEvents = await em.execute(
     `select id from webhook_event where provider = ? and program_id = ? and status in ('processed', 'ignored') and normalised -> 'jobs' @> ?::jsonb limit 1`,
     [refundRow.provider, refundRow.program, JSON.stringify([{ kind: 'sale', transactionId }])],

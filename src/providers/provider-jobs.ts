@@ -7,6 +7,8 @@ import { buildRefundJob, type RefundJobInput } from '../core/jobs/refund-job.ts'
 import { buildSaleJob, type SaleJob, type SaleJobInput } from '../core/jobs/sale-job.ts';
 import type { ProviderJob } from '../core/jobs/normalised-event.ts';
 import type { RefundJob } from '../core/jobs/refund-job.ts';
+import { buildLinkJob, type LinkJob } from '../core/jobs/link-job.ts';
+import { buildDisputeWonJob, type DisputeWonJob } from '../core/jobs/dispute-won-job.ts';
 import type { EventContext, EventOutcome } from './adapter.ts';
 import { readTrackerMetadata } from './metadata.ts';
 import { readCurrency } from './read-payload.ts';
@@ -15,8 +17,9 @@ export function ignore(reason: string): EventOutcome {
   return { jobs: [], ignoredReason: reason };
 }
 
-export function emit(job: ProviderJob): EventOutcome {
-  return { jobs: [job], ignoredReason: null };
+/** The jobs an event turns into, in order; none is `nothing_to_apply`. */
+export function emit(...jobs: ProviderJob[]): EventOutcome {
+  return jobs.length ? { jobs, ignoredReason: null } : ignore('nothing_to_apply');
 }
 
 export type PaidBasics = {
@@ -66,12 +69,25 @@ export function providerSale(ctx: EventContext, paid: PaidBasics, fields: Provid
   });
 }
 
-export type ProviderRefundFields = Pick<RefundJobInput, 'transactionId' | 'amount' | 'refundId' | 'refundReason'>;
+/** `reason`: `chargeback` for disputes (the commission's reason then says so); default `refund`. */
+export type ProviderRefundFields = Pick<RefundJobInput, 'transactionId' | 'amount' | 'refundId' | 'refundReason'> & {
+  reason?: 'refund' | 'chargeback';
+};
 
 /**
  * A provider refund (origin `provider`: it may arrive before its sale, so a missing sale is
  * retried rather than answered with `not_found`).
  */
 export function providerRefund(ctx: EventContext, fields: ProviderRefundFields): RefundJob {
-  return buildRefundJob({ origin: 'provider', programId: ctx.programId, test: ctx.test, reason: 'refund', receivedAt: ctx.receivedAt, ...fields });
+  return buildRefundJob({ origin: 'provider', programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields, reason: fields.reason ?? 'refund' });
+}
+
+/** A provider's second id for a recorded sale (`alias`), so refunds and disputes naming it find the sale. */
+export function providerLink(ctx: EventContext, fields: Pick<LinkJob, 'alias' | 'transactionId'>): LinkJob {
+  return buildLinkJob({ provider: ctx.provider, programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields });
+}
+
+/** A chargeback decided in the merchant's favour: the advertiser is asked to review the reversal. */
+export function providerDisputeWon(ctx: EventContext, fields: Pick<DisputeWonJob, 'transactionId' | 'chargebackId' | 'decisionId'>): DisputeWonJob {
+  return buildDisputeWonJob({ programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields });
 }

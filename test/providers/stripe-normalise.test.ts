@@ -131,7 +131,7 @@ describe('stripe normalise: refunds', () => {
 describe('stripe normalise: envelope', () => {
   test.each([
     { label: 'unknown event type', event: stripeEvent('customer.created', { id: 'cus_1' }), reason: 'unhandled_event_type' },
-    { label: 'charge.refunded is not used (amount_refunded is a running total)', event: stripeEvent('charge.refunded', { amount_refunded: 500 }), reason: 'unhandled_event_type' },
+    { label: 'charge.refunded without a PaymentIntent', event: stripeEvent('charge.refunded', { amount_refunded: 500 }), reason: 'missing_payment_intent' },
     { label: 'handled type without data.object', event: { id: 'evt_1', type: 'invoice.paid', data: {} }, reason: 'missing_event_object' },
     { label: 'not an object at all', event: 'evt', reason: 'unhandled_event_type' },
   ])('$label → ignored $reason', ({ event, reason }) => {

@@ -19,10 +19,11 @@ import { PartnerInvite } from './partner-invite.ts';
 import { ProviderSecret } from './provider-secret.ts';
 import { AttributionConflict } from './attribution-conflict.ts';
 import { ServiceInstance } from './service-instance.ts';
+import { PaymentLink } from './payment-link.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
   Program, ApiKey, Partner, Click, Customer, Sale, TestEvent, Commission, Refund, PartnerBalance,
   BalanceEntry, Payout, Notification, PlatformFee, WebhookEvent, ProviderConnection, Session, PartnerInvite,
-  ProviderSecret, AttributionConflict, ServiceInstance,
+  ProviderSecret, AttributionConflict, ServiceInstance, PaymentLink,
 ];

@@ -28,6 +28,11 @@ export const Program = defineEntity({
     browserLeads: p.boolean().default(true),
     /** Platform fee on every live sale, basis points of `amount_cents`. */
     platformFeeBps: p.integer().default(0),
+    /**
+     * Commission base of provider sales: false (default) records the amount the customer paid
+     * after discounts and credit, before tax; true includes the tax. API sales are never changed.
+     */
+    providerAmountIncludesTax: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

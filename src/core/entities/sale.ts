@@ -17,6 +17,12 @@ export const Sale = defineEntity({
     amountCents: p.bigint('number'),
     /** Stored as sent, never used in calculations. */
     taxCents: p.bigint('number').nullable(),
+    /**
+     * What the customer paid, tax included, when it differs from `amountCents` (a provider sale
+     * whose program excludes tax from the commission base). Provider refunds are amounts of this
+     * payment and are scaled onto `amountCents`. `null`: the same as `amountCents`.
+     */
+    paidCents: p.bigint('number').nullable(),
     currency: p.string().length(3),
     saleType: p.string().$type<SaleType>(),
     lineItems: p.json<Record<string, unknown> | unknown[]>().nullable(),

@@ -8,7 +8,7 @@ export type WebhookEventStatus = 'pending' | 'processed' | 'ignored' | 'failed';
 export const WebhookEvent = defineEntity({
   name: 'WebhookEvent',
   uniques: [{ properties: ['provider', 'program', 'dedupeKey'] }],
-  indexes: [{ properties: ['status', 'receivedAt'] }],
+  indexes: [{ properties: ['status', 'receivedAt'] }, { properties: ['payloadRedactedAt', 'receivedAt'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     provider: p.string(),
@@ -25,6 +25,8 @@ export const WebhookEvent = defineEntity({
     attempts: p.integer().default(0),
     receivedAt: p.datetime(),
     processedAt: p.datetime().nullable(),
+    /** When buyer personal data was removed from `payload` (retention sweeper); `null` = not yet. */
+    payloadRedactedAt: p.datetime().nullable(),
   },
 });
 export type IWebhookEvent = InferEntity<typeof WebhookEvent>;

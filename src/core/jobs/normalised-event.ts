@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { disputeWonJobSchema } from './dispute-won-job.ts';
+import { linkJobSchema } from './link-job.ts';
 import { refundJobSchema } from './refund-job.ts';
 import { saleJobSchema } from './sale-job.ts';
 
 /** The jobs a provider event may carry (what an inbox row runs on replay). */
-export const providerJobSchema = z.discriminatedUnion('kind', [saleJobSchema, refundJobSchema]);
+export const providerJobSchema = z.discriminatedUnion('kind', [saleJobSchema, refundJobSchema, linkJobSchema, disputeWonJobSchema]);
 export type ProviderJob = z.infer<typeof providerJobSchema>;
 
 /** What a provider adapter turns one verified webhook into (stored as the inbox row's `normalised`). */

@@ -12,7 +12,9 @@ export const saleJobSchema = z.object({
   /**
    * `provider`: when both `customerKey` and a valid `clickId` are given and no customer exists
    * yet, they are bound first (an implicit lead), so a checkout that skipped lead tracking
-   * still attributes.
+   * still attributes. `amountCents` is then what the customer paid, `taxCents` included; the
+   * program's `providerAmountIncludesTax` decides the commission base (default: without the tax).
+   * `api`: `amountCents` is recorded exactly as sent.
    */
   origin: z.enum(['api', 'provider']),
   programId: z.number().int().positive(),
@@ -22,7 +24,7 @@ export const saleJobSchema = z.object({
   transactionId: text,
   /** Positive integer, minor units; `null` only allowed for test sales. */
   amountCents: z.number().int().nullable(),
-  /** Accepted and stored, never used for the commission. */
+  /** Stored; used for the commission only to take tax out of a provider sale's paid total. */
   taxCents: z.number().int().nullable(),
   /** Upper-case ISO code as received; validated by the use-case (`unsupported_currency`). */
   currency: z.string(),

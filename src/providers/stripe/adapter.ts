@@ -10,9 +10,10 @@
  *   paid entry of `invoice.payments` when the payload carries it.
  * Basil removed `invoice.payment_intent` and does not include `invoice.payments` in webhooks
  * (https://docs.stripe.com/changelog/basil/2025-03-31/add-support-for-multiple-partial-payments-on-invoices),
- * so such invoices fall back to the invoice id (`in_...`) and a Stripe refund of them cannot name
- * its sale (it retries until the worker gives up); merchants on basil report those refunds through
- * `POST /track/refund` with the invoice id.
+ * so such invoices are recorded under the invoice id (`in_...`), and `invoice_payment.paid` links
+ * the PaymentIntent to it (a link job): refunds and disputes naming the PaymentIntent then find the
+ * sale through the link, whichever of the events arrives first (a refund waiting for its link is
+ * retried like a refund waiting for its sale).
  * For the same reason subscription-mode checkouts are not recorded (their session has no
  * PaymentIntent); `invoice.paid` records the first payment and every later one.
  */
@@ -21,8 +22,11 @@ import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyFailureReason, VerifyResult } from '../adapter.ts';
 import { dispatchEvent } from '../dispatch-event.ts';
 import { asRecord, computeContentKey, isoFromUnixSeconds, readString } from '../read-payload.ts';
+import { chargeDisputeFundsWithdrawn, chargeDisputeWon } from './events/charge-dispute.ts';
+import { chargeRefunded } from './events/charge-refunded.ts';
 import { checkoutSessionCompleted } from './events/checkout-session-completed.ts';
 import { invoicePaid } from './events/invoice-paid.ts';
+import { invoicePaymentPaid } from './events/invoice-payment-paid.ts';
 import { refund } from './events/refund.ts';
 
 /** Stripe's own default (https://docs.stripe.com/webhooks#replay-attacks). */
@@ -37,6 +41,15 @@ const handlers: Readonly<Record<string, EventHandler>> = {
   // core skip the second copy when both arrive succeeded.
   'refund.created': refund,
   'refund.updated': refund,
+  // API versions before 2024-10-28 report card refunds only on the charge; its list carries each
+  // refund's id, so this and the refund.* events together still apply each refund once.
+  'charge.refunded': chargeRefunded,
+  'charge.refund.updated': refund,
+  // Basil invoices name no PaymentIntent: this event links the two (invoice-payment-paid.ts).
+  'invoice_payment.paid': invoicePaymentPaid,
+  'charge.dispute.funds_withdrawn': chargeDisputeFundsWithdrawn,
+  'charge.dispute.funds_reinstated': chargeDisputeWon,
+  'charge.dispute.closed': chargeDisputeWon,
 };
 
 export function createStripeAdapter(): ProviderAdapter {

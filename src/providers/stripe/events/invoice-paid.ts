@@ -4,14 +4,15 @@
  *
  * Two payload generations are read: before 2025-03-31.basil the invoice has `subscription`,
  * `subscription_details`, `payment_intent` and `tax`; from basil on they moved to
- * `parent.subscription_details`, `payments` and `total_taxes`. Webhook endpoints keep the API
- * version they were created with, so both shapes arrive in production.
+ * `parent.subscription_details`, `payments` and `total_taxes`, and lines name their price in
+ * `pricing.price_details`. Webhook endpoints keep the API version they were created with, so both
+ * shapes arrive in production.
  */
 import type { SubscriptionInterval } from '../../../core/vocabulary.ts';
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { asRecord, at, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
-import { computeSubscriptionInterval } from '../../subscription-interval.ts';
+import { computeIntervalFromPeriod, computeSubscriptionInterval } from '../../subscription-interval.ts';
 
 /** Handled `billing_reason`s → `isRecurring`. Manual and one-off invoices carry no tracker keys. */
 const RECURRING_BY_BILLING_REASON: Readonly<Record<string, boolean>> = {
@@ -79,8 +80,13 @@ function readSingleLine(invoice: JsonObject): JsonObject | null {
   return Array.isArray(lines) && lines.length === 1 ? asRecord(lines[0]) : null;
 }
 
-/** Pre-basil lines carry `price.recurring` (or the older `plan`); basil lines only a price id. */
+/**
+ * Pre-basil lines carry `price.recurring` (or the older `plan`). Basil lines carry only
+ * `pricing.price_details` (price and product ids, no interval), so the interval is read from the
+ * line's billing `period` instead: a subscription line bills exactly one interval.
+ */
 function readLineInterval(line: JsonObject): SubscriptionInterval | null {
   const recurring = asRecord(at(line, 'price', 'recurring')) ?? asRecord(line.plan);
-  return recurring ? computeSubscriptionInterval(recurring.interval, recurring.interval_count) : null;
+  if (recurring) return computeSubscriptionInterval(recurring.interval, recurring.interval_count);
+  return computeIntervalFromPeriod(readInteger(at(line, 'period', 'start')), readInteger(at(line, 'period', 'end')));
 }
