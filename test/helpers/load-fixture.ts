@@ -102,6 +102,8 @@ export function signedStripeCheckout(f: Pick<LoadFixture, 'programId' | 'stripeS
     payment_intent: input.paymentIntent,
     amount_total: input.amountCents,
     amount_subtotal: input.amountCents,
+    // A tax-free checkout: the commission base (tax excluded by default) is then the whole amount.
+    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     created: now - 30,
     metadata: { tracker_customer_key: input.customerKey, program_id: String(f.programId) },
   });
