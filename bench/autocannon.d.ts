@@ -6,7 +6,12 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     setupRequest?: (req: Request, context: Record<string, unknown>) => Request | null | undefined;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   };
   export type Options = {
     url: string;
@@ -19,7 +24,18 @@ declare module 'autocannon' {
     method?: string;
     requests?: Request[];
   };
-  export type Histogram = { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p99: number; p97_5: number; totalCount: number };
+  export type Histogram = {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    p97_5: number;
+    totalCount: number;
+  };
   export type Result = {
     requests: Histogram & { total: number; sent: number };
     latency: Histogram;

@@ -21,9 +21,24 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon, { type Result as CannonResult } from 'autocannon';
 import {
-  REPO_ROOT, SHARED_REDIS_URL, createTempDatabase, deleteRedisPrefix, readAllProcessCpu, readCpuTimes, readHostCpu, readMemoryKiB, startService, type ServiceProcess, type TempDatabase,
+  REPO_ROOT,
+  SHARED_REDIS_URL,
+  createTempDatabase,
+  deleteRedisPrefix,
+  readAllProcessCpu,
+  readCpuTimes,
+  readHostCpu,
+  readMemoryKiB,
+  startService,
+  type ServiceProcess,
+  type TempDatabase,
 } from '../test/helpers/service-process.ts';
-import { expectedCommission, seedLoadFixture, signedStripeCheckout, type LoadFixture } from '../test/helpers/load-fixture.ts';
+import {
+  expectedCommission,
+  seedLoadFixture,
+  signedStripeCheckout,
+  type LoadFixture,
+} from '../test/helpers/load-fixture.ts';
 import { runBaseline, baselinePoolSize } from './baseline.ts';
 import { markdownTable, throughputSvg, type Row } from './report.ts';
 
@@ -34,7 +49,15 @@ const RATE_BPS = 1_000;
 const FEE_BPS = 200;
 const REFUND_CENTS = 50;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
-const PASS_THROUGH = ['WORKER_CONCURRENCY', 'DB_POOL_MAX', 'JOB_WAIT_TIMEOUT_MS', 'WEBHOOK_RETRY_BASE_MS', 'WEBHOOK_ATTEMPTS', 'SWEEP_INTERVAL_MS', 'LOG_LEVEL'];
+const PASS_THROUGH = [
+  'WORKER_CONCURRENCY',
+  'DB_POOL_MAX',
+  'JOB_WAIT_TIMEOUT_MS',
+  'WEBHOOK_RETRY_BASE_MS',
+  'WEBHOOK_ATTEMPTS',
+  'SWEEP_INTERVAL_MS',
+  'LOG_LEVEL',
+];
 
 /** Sale amounts vary (10.00 to 105.00) so commission sums catch a wrong row, not only a wrong count. */
 const amountOf = (i: number) => 1_000 + (i % 96) * 100;
@@ -54,17 +77,27 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const quiet = await waitForQuietHost(Number(process.env.BENCH_QUIET_WAIT ?? 60));
   console.log(`host CPU busy before start: ${quiet.busyPct}% (${quiet.waitedSeconds}s waited for < 25%)`);
-  console.log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB; node ${process.version}; ${DURATION_S}s per run; connections ${LEVELS.join(', ')}`);
+  console.log(
+    `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB; node ${process.version}; ${DURATION_S}s per run; connections ${LEVELS.join(', ')}`,
+  );
 
   const db = await createTempDatabase('bench');
   const services: ServiceProcess[] = [];
   const runs: Run[] = [];
   try {
     const env: Record<string, string> = {
-      DATABASE_URL: db.url, REDIS_URL: SHARED_REDIS_URL, ADMIN_TOKEN, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', DEMO_SEED: 'false',
+      DATABASE_URL: db.url,
+      REDIS_URL: SHARED_REDIS_URL,
+      ADMIN_TOKEN,
+      QUEUE_PREFIX: prefix,
+      LOG_LEVEL: 'warn',
+      DEMO_SEED: 'false',
       // One load generator is one client: the per-client limits stay on (their cost is measured)
       // with budgets it cannot reach.
-      CLICK_LIMIT_PER_MINUTE: '100000000', BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000', WEBHOOK_LIMIT_PER_MINUTE: '100000000', STATUS_LIMIT_PER_MINUTE: '100000000',
+      CLICK_LIMIT_PER_MINUTE: '100000000',
+      BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
+      WEBHOOK_LIMIT_PER_MINUTE: '100000000',
+      STATUS_LIMIT_PER_MINUTE: '100000000',
     };
     for (const k of PASS_THROUGH) if (process.env[k]) env[k] = process.env[k] as string;
     // e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service.
@@ -76,11 +109,27 @@ async function main(): Promise<void> {
     } else {
       services.push(await startService('serve', env));
     }
-    const svc: Target = { url: services[0].url, pids: services.map((p) => p.pid) };
-    console.log(`service (${TOPOLOGY}) pids ${svc.pids.join(', ')} at ${svc.url} (${Object.entries(env).filter(([k]) => PASS_THROUGH.includes(k)).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+    const svc: Target = { url: services[0]!.url, pids: services.map((p) => p.pid) };
+    console.log(
+      `service (${TOPOLOGY}) pids ${svc.pids.join(', ')} at ${svc.url} (${Object.entries(env)
+        .filter(([k]) => PASS_THROUGH.includes(k))
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')})`,
+    );
 
-    const f = await seedLoadFixture({ baseUrl: svc.url, adminToken: ADMIN_TOKEN, pool: db.pool, partners: 200, customers: 20_000, commissionRateBps: RATE_BPS, platformFeeBps: FEE_BPS, tag: 'b' });
-    console.log(`seeded program ${f.programId}: ${f.partnerCodes.length} partners, ${f.customers} customers/clicks (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+    const f = await seedLoadFixture({
+      baseUrl: svc.url,
+      adminToken: ADMIN_TOKEN,
+      pool: db.pool,
+      partners: 200,
+      customers: 20_000,
+      commissionRateBps: RATE_BPS,
+      platformFeeBps: FEE_BPS,
+      tag: 'b',
+    });
+    console.log(
+      `seeded program ${f.programId}: ${f.partnerCodes.length} partners, ${f.customers} customers/clicks (${((Date.now() - started) / 1000).toFixed(1)}s)`,
+    );
 
     // Warm-up (JIT, connection pools, Redis scripts), not measured.
     await saleCase(svc, db, f, 8, 2, 'warm-', false);
@@ -94,22 +143,54 @@ async function main(): Promise<void> {
       const tb = performance.now();
       let cores: Record<string, number> = {};
       const b = await runBaseline(db.url, f, {
-        concurrency: c, durationMs: DURATION_S * 1000, prefix: `base${c}-`, rateBps: RATE_BPS, feeBps: FEE_BPS, amount: amountOf,
-        onLoadEnd: () => { cores = cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - tb) / 1000); },
+        concurrency: c,
+        durationMs: DURATION_S * 1000,
+        prefix: `base${c}-`,
+        rateBps: RATE_BPS,
+        feeBps: FEE_BPS,
+        amount: amountOf,
+        onLoadEnd: () => {
+          cores = cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - tb) / 1000);
+        },
       });
       const host1 = readHostCpu();
       const hostBusyPct = Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total));
       baseline.set(c, b.rps);
       const l = ledger();
-      for (let i = 0; i < b.completed + b.errors; i++) { l.take(); l.ok.add(i); }
+      for (let i = 0; i < b.completed + b.errors; i++) {
+        l.take();
+        l.ok.add(i);
+      }
       const check = await checkSales(db, f, `base${c}-`, l);
-      runs.push({ case: 'raw pg sale', concurrency: c, rps: b.rps, ratio: null, latency: b.latency, errors: b.errors, peakRssMiB: null, consistent: check.ok, note: `pool ${baselinePoolSize(c)}`, cpu: { serviceMsPerRequest: null, hostBusyPct, cores }, extra: { check } });
+      runs.push({
+        case: 'raw pg sale',
+        concurrency: c,
+        rps: b.rps,
+        ratio: null,
+        latency: b.latency,
+        errors: b.errors,
+        peakRssMiB: null,
+        consistent: check.ok,
+        note: `pool ${baselinePoolSize(c)}`,
+        cpu: { serviceMsPerRequest: null, hostBusyPct, cores },
+        extra: { check },
+      });
       report(runs.at(-1) as Run);
     }
-    const withRatio = (r: Run): Run => ({ ...r, ratio: baseline.has(r.concurrency) ? r.rps / (baseline.get(r.concurrency) as number) : NaN });
-    for (const c of LEVELS) if (CASES.includes('sale')) { runs.push(withRatio(await saleCase(svc, db, f, c, DURATION_S, `sale${c}-`, true))); report(runs.at(-1) as Run); }
+    const withRatio = (r: Run): Run => ({
+      ...r,
+      ratio: baseline.has(r.concurrency) ? r.rps / (baseline.get(r.concurrency) as number) : NaN,
+    });
+    for (const c of LEVELS)
+      if (CASES.includes('sale')) {
+        runs.push(withRatio(await saleCase(svc, db, f, c, DURATION_S, `sale${c}-`, true)));
+        report(runs.at(-1) as Run);
+      }
     if (CASES.includes('refund')) {
-      const { rows } = await db.pool.query<{ transaction_id: string }>(`select transaction_id from sale where program_id = $1 and transaction_id not like 'base%' order by id`, [f.programId]);
+      const { rows } = await db.pool.query<{ transaction_id: string }>(
+        `select transaction_id from sale where program_id = $1 and transaction_id not like 'base%' order by id`,
+        [f.programId],
+      );
       const targets = rows.map((r) => r.transaction_id);
       let offset = 0;
       for (const c of LEVELS) {
@@ -126,7 +207,11 @@ async function main(): Promise<void> {
       report(ack);
       report(drain);
     }
-    for (const c of LEVELS) if (CASES.includes('click')) { runs.push(withRatio(await clickCase(svc, db, f, c, DURATION_S, `click${c}-`, true))); report(runs.at(-1) as Run); }
+    for (const c of LEVELS)
+      if (CASES.includes('click')) {
+        runs.push(withRatio(await clickCase(svc, db, f, c, DURATION_S, `click${c}-`, true)));
+        report(runs.at(-1) as Run);
+      }
 
     const peak = svc.pids.map(readMemoryKiB).reduce((sum, m) => sum + (m?.hwm ?? 0), 0);
     // Partial or labelled runs never overwrite the chart of the full default run.
@@ -137,7 +222,12 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     const table = markdownTable(runs);
     const result = {
-      date: new Date().toISOString(), machine, hostBusyBeforeStartPct: quiet.busyPct, node: process.version, durationSeconds: DURATION_S, levels: LEVELS,
+      date: new Date().toISOString(),
+      machine,
+      hostBusyBeforeStartPct: quiet.busyPct,
+      node: process.version,
+      durationSeconds: DURATION_S,
+      levels: LEVELS,
       serviceEnv: Object.fromEntries(Object.entries(env).filter(([k]) => PASS_THROUGH.includes(k))),
       topology: TOPOLOGY,
       servicePeakRssMiB: peak ? Math.round(peak / 1024) : null,
@@ -145,15 +235,24 @@ async function main(): Promise<void> {
       runs,
     };
     writeFileSync(`${dir}/${at}.json`, `${JSON.stringify(result, null, 2)}\n`);
-    const series = [...new Set(runs.map((r) => r.case))].map((name) => ({ name, points: runs.filter((r) => r.case === name).map((r) => ({ x: r.concurrency, y: r.rps })) }));
-    writeFileSync(`${dir}/throughput${suffix}.svg`, throughputSvg(series, `Throughput vs concurrency (${TOPOLOGY}, ${machine.cpus} cores, ${DURATION_S}s runs)`));
+    const series = [...new Set(runs.map((r) => r.case))].map((name) => ({
+      name,
+      points: runs.filter((r) => r.case === name).map((r) => ({ x: r.concurrency, y: r.rps })),
+    }));
+    writeFileSync(
+      `${dir}/throughput${suffix}.svg`,
+      throughputSvg(series, `Throughput vs concurrency (${TOPOLOGY}, ${machine.cpus} cores, ${DURATION_S}s runs)`),
+    );
     console.log(`\n${table}\n`);
     console.log(`service peak RSS (VmHWM): ${result.servicePeakRssMiB} MiB; total ${result.totalSeconds}s`);
     console.log(`wrote bench/results/${at}.json and bench/results/throughput${suffix}.svg`);
     const bad = runs.filter((r) => r.errors > 0 || r.consistent === false);
     if (bad.length) {
       console.error(`\n${bad.length} run(s) had errors or failed the consistency check:`);
-      for (const r of bad) console.error(`  ${r.case} @${r.concurrency}: errors ${r.errors}, consistent ${r.consistent} ${JSON.stringify(r.extra)}`);
+      for (const r of bad)
+        console.error(
+          `  ${r.case} @${r.concurrency}: errors ${r.errors}, consistent ${r.consistent} ${JSON.stringify(r.extra)}`,
+        );
       process.exitCode = 1;
     }
   } finally {
@@ -165,7 +264,9 @@ async function main(): Promise<void> {
 
 function report(r: Run): void {
   const ratio = r.ratio === null ? '' : ` (${(r.ratio * 100).toFixed(0)}% of raw pg)`;
-  console.log(`${r.case.padEnd(16)} c=${String(r.concurrency).padEnd(4)} ${r.rps.toFixed(0).padStart(6)} req/s${ratio}  p50 ${r.latency.p50} p90 ${r.latency.p90} p99 ${r.latency.p99} max ${r.latency.max} ms  errors ${r.errors}  rss ${r.peakRssMiB ?? '–'} MiB  cpu ${r.cpu?.serviceMsPerRequest ?? '–'} ms/req (sys ${r.cpu?.serviceSystemMsPerRequest ?? '–'}), host ${r.cpu?.hostBusyPct ?? '–'}%${r.cpu?.cores ? ` ${JSON.stringify(r.cpu.cores)}` : ''}  consistent ${r.consistent}`);
+  console.log(
+    `${r.case.padEnd(16)} c=${String(r.concurrency).padEnd(4)} ${r.rps.toFixed(0).padStart(6)} req/s${ratio}  p50 ${r.latency.p50} p90 ${r.latency.p90} p99 ${r.latency.p99} max ${r.latency.max} ms  errors ${r.errors}  rss ${r.peakRssMiB ?? '–'} MiB  cpu ${r.cpu?.serviceMsPerRequest ?? '–'} ms/req (sys ${r.cpu?.serviceSystemMsPerRequest ?? '–'}), host ${r.cpu?.hostBusyPct ?? '–'}%${r.cpu?.cores ? ` ${JSON.stringify(r.cpu.cores)}` : ''}  consistent ${r.consistent}`,
+  );
 }
 
 /**
@@ -174,27 +275,35 @@ function report(r: Run): void {
  */
 async function waitForQuietHost(maxSeconds: number): Promise<{ busyPct: number; waitedSeconds: number }> {
   const started = Date.now();
-  let busyPct = 100;
   while (true) {
     const a = readHostCpu();
     await sleep(1_000);
     const b = readHostCpu();
-    busyPct = Math.round((100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total));
+    const busyPct = Math.round((100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total));
     const waited = Math.round((Date.now() - started) / 1000);
     if (busyPct < 25 || waited >= maxSeconds) return { busyPct, waitedSeconds: waited };
   }
 }
 
 function describeMachine() {
-  const sh = (cmd: string) => { try { return execSync(cmd, { encoding: 'utf8' }).trim(); } catch { return null; } };
+  const sh = (cmd: string) => {
+    try {
+      return execSync(cmd, { encoding: 'utf8' }).trim();
+    } catch {
+      return null;
+    }
+  };
   return {
     cpus: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     nproc: sh('nproc'),
     free: sh('free -h'),
-    postgres: sh(`psql "${process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'}" -Atc "show server_version"`),
-    redis: sh(`redis-cli -u ${SHARED_REDIS_URL} info server | grep redis_version`)?.replace('redis_version:', '') ?? null,
+    postgres: sh(
+      `psql "${process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'}" -Atc "show server_version"`,
+    ),
+    redis:
+      sh(`redis-cli -u ${SHARED_REDIS_URL} info server | grep redis_version`)?.replace('redis_version:', '') ?? null,
   };
 }
 
@@ -203,24 +312,46 @@ const rssKiB = (t: Target) => t.pids.map(readMemoryKiB).reduce((sum, m) => sum +
 function cpuTimes(t: Target): { user: number; system: number } | null {
   const all = t.pids.map(readCpuTimes);
   if (all.some((x) => x === null)) return null;
-  return all.reduce<{ user: number; system: number }>((a, x) => ({ user: a.user + (x?.user ?? 0), system: a.system + (x?.system ?? 0) }), { user: 0, system: 0 });
+  return all.reduce<{ user: number; system: number }>(
+    (a, x) => ({ user: a.user + (x?.user ?? 0), system: a.system + (x?.system ?? 0) }),
+    { user: 0, system: 0 },
+  );
 }
 
-type Cannon = { res: CannonResult; peakRssMiB: number | null; serviceCpu: { user: number; system: number } | null; hostBusyPct: number; cpuShare: Record<string, number> };
+type Cannon = {
+  res: CannonResult;
+  peakRssMiB: number | null;
+  serviceCpu: { user: number; system: number } | null;
+  hostBusyPct: number;
+  cpuShare: Record<string, number>;
+};
 
 /**
  * Where the host's CPU went during a run, in cores (1.0 = one core busy all the time): the
  * service, PostgreSQL, Redis, this benchmark process (autocannon) and anything else running.
  */
-function cpuShare(before: Map<number, { comm: string; ms: number }>, after: Map<number, { comm: string; ms: number }>, servicePids: number[], seconds: number): Record<string, number> {
+function cpuShare(
+  before: Map<number, { comm: string; ms: number }>,
+  after: Map<number, { comm: string; ms: number }>,
+  servicePids: number[],
+  seconds: number,
+): Record<string, number> {
   const share: Record<string, number> = { service: 0, postgres: 0, redis: 0, bench: 0, other: 0 };
   for (const [pid, a] of after) {
     const d = a.ms - (before.get(pid)?.ms ?? 0);
     if (d <= 0) continue;
-    const k = servicePids.includes(pid) ? 'service' : pid === process.pid ? 'bench' : a.comm === 'postgres' ? 'postgres' : a.comm.startsWith('redis-server') ? 'redis' : 'other';
-    share[k] += d;
+    const k = servicePids.includes(pid)
+      ? 'service'
+      : pid === process.pid
+        ? 'bench'
+        : a.comm === 'postgres'
+          ? 'postgres'
+          : a.comm.startsWith('redis-server')
+            ? 'redis'
+            : 'other';
+    share[k] = (share[k] ?? 0) + d;
   }
-  for (const k of Object.keys(share)) share[k] = Math.round(share[k] / seconds / 10) / 100;
+  for (const k of Object.keys(share)) share[k] = Math.round((share[k] ?? 0) / seconds / 10) / 100;
   return share;
 }
 
@@ -228,9 +359,17 @@ function cpuShare(before: Map<number, { comm: string; ms: number }>, after: Map<
  * Runs autocannon while sampling the service's resident memory every 100 ms; also measures the
  * service's CPU time and how busy the whole host was (all cores) during the run.
  */
-async function cannon(svc: Target, connections: number, seconds: number, request: NonNullable<Parameters<typeof autocannon>[0]['requests']>[number]): Promise<Cannon> {
+async function cannon(
+  svc: Target,
+  connections: number,
+  seconds: number,
+  request: NonNullable<Parameters<typeof autocannon>[0]['requests']>[number],
+): Promise<Cannon> {
   let peak = 0;
-  const sample = () => { const rss = rssKiB(svc); if (rss > peak) peak = rss; };
+  const sample = () => {
+    const rss = rssKiB(svc);
+    if (rss > peak) peak = rss;
+  };
   sample();
   const timer = setInterval(sample, 100);
   const cpu0 = cpuTimes(svc);
@@ -243,7 +382,8 @@ async function cannon(svc: Target, connections: number, seconds: number, request
     const cpu1 = cpuTimes(svc);
     const host1 = readHostCpu();
     return {
-      res, peakRssMiB: peak ? Math.round(peak / 1024) : null,
+      res,
+      peakRssMiB: peak ? Math.round(peak / 1024) : null,
       serviceCpu: cpu0 && cpu1 ? { user: cpu1.user - cpu0.user, system: cpu1.system - cpu0.system } : null,
       hostBusyPct: Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total)),
       cpuShare: cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - t0) / 1000),
@@ -258,13 +398,19 @@ const perRequest = (ms: number | null, n: number) => (ms === null || !n ? null :
 function rowOf(name: string, c: number, k: Cannon): Run {
   const { res } = k;
   return {
-    case: name, concurrency: c, rps: res['2xx'] / res.duration, ratio: null,
+    case: name,
+    concurrency: c,
+    rps: res['2xx'] / res.duration,
+    ratio: null,
     latency: { p50: res.latency.p50, p90: res.latency.p90, p99: res.latency.p99, max: res.latency.max },
-    errors: res.non2xx + res.errors + res.timeouts, peakRssMiB: k.peakRssMiB, consistent: null,
+    errors: res.non2xx + res.errors + res.timeouts,
+    peakRssMiB: k.peakRssMiB,
+    consistent: null,
     cpu: {
       serviceMsPerRequest: perRequest(k.serviceCpu ? k.serviceCpu.user + k.serviceCpu.system : null, res['2xx']),
       serviceSystemMsPerRequest: perRequest(k.serviceCpu?.system ?? null, res['2xx']),
-      hostBusyPct: k.hostBusyPct, cores: k.cpuShare,
+      hostBusyPct: k.hostBusyPct,
+      cores: k.cpuShare,
     },
   };
 }
@@ -272,7 +418,12 @@ function rowOf(name: string, c: number, k: Cannon): Run {
 /** Remembers the first few unexpected responses, for the report. */
 function sampler() {
   const samples: string[] = [];
-  return { samples, add: (status: number, body: string) => { if (samples.length < 3) samples.push(`${status} ${body.slice(0, 300)}`); } };
+  return {
+    samples,
+    add: (status: number, body: string) => {
+      if (samples.length < 3) samples.push(`${status} ${body.slice(0, 300)}`);
+    },
+  };
 }
 
 /**
@@ -285,37 +436,74 @@ function ledger() {
   const ok = new Set<number>();
   const failed = new Set<number>();
   return {
-    ok, failed,
+    ok,
+    failed,
     take: () => next++,
-    get built() { return next; },
+    get built() {
+      return next;
+    },
     /** `ids` are the request numbers found in the database for this run. */
     compare(ids: number[]) {
       const found = new Set(ids);
       const missing = [...ok].filter((i) => !found.has(i));
       const unexpected = ids.filter((i) => failed.has(i) || i >= next || !Number.isInteger(i));
       const inFlightCommitted = ids.filter((i) => !ok.has(i) && !failed.has(i)).length;
-      return { answered2xx: ok.size, rows: ids.length, missing: missing.length, unexpected: unexpected.length, duplicates: ids.length - found.size, inFlightCommitted };
+      return {
+        answered2xx: ok.size,
+        rows: ids.length,
+        missing: missing.length,
+        unexpected: unexpected.length,
+        duplicates: ids.length - found.size,
+        inFlightCommitted,
+      };
     },
   };
 }
 type Ledger = ReturnType<typeof ledger>;
 
-async function saleCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string, measured: boolean): Promise<Run> {
+async function saleCase(
+  svc: Target,
+  db: TempDatabase,
+  f: LoadFixture,
+  c: number,
+  seconds: number,
+  prefix: string,
+  measured: boolean,
+): Promise<Run> {
   const l = ledger();
   const bad = sampler();
-  const body = (i: number) => JSON.stringify({ transaction_id: `${prefix}${i}`, amount_cents: amountOf(i), customer_key: f.customerKey(i % f.customers), currency: 'USD' });
+  const body = (i: number) =>
+    JSON.stringify({
+      transaction_id: `${prefix}${i}`,
+      amount_cents: amountOf(i),
+      customer_key: f.customerKey(i % f.customers),
+      currency: 'USD',
+    });
   const k = await cannon(svc, c, seconds, {
-    method: 'POST', path: '/api/v1/track/sale',
+    method: 'POST',
+    path: '/api/v1/track/sale',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
-    setupRequest(req, ctx) { const i = l.take(); ctx.i = i; return { ...req, body: body(i) }; },
+    setupRequest(req, ctx) {
+      const i = l.take();
+      ctx.i = i;
+      return { ...req, body: body(i) };
+    },
     onResponse(status, text, ctx) {
-      if (status === 200) l.ok.add(ctx.i as number); else { l.failed.add(ctx.i as number); bad.add(status, text); }
+      if (status === 200) l.ok.add(ctx.i as number);
+      else {
+        l.failed.add(ctx.i as number);
+        bad.add(status, text);
+      }
     },
   });
   const row = rowOf('sale', c, k);
   if (!measured) return row;
   const check = await checkSales(db, f, prefix, l);
-  return { ...row, consistent: check.ok, extra: { check, statusCodes: k.res.statusCodeStats, unexpected: bad.samples } };
+  return {
+    ...row,
+    consistent: check.ok,
+    extra: { check, statusCodes: k.res.statusCodeStats, unexpected: bad.samples },
+  };
 }
 
 /**
@@ -324,7 +512,12 @@ async function saleCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number
  * amount is a function of the request number, so the sum is recomputed here independently).
  */
 async function checkSales(db: TempDatabase, f: LoadFixture, prefix: string, l: Ledger) {
-  const { rows } = await db.pool.query<{ transaction_id: string; commissions: number; fees: number; commission_cents: string | null }>(
+  const { rows } = await db.pool.query<{
+    transaction_id: string;
+    commissions: number;
+    fees: number;
+    commission_cents: string | null;
+  }>(
     `select s.transaction_id, count(c.id)::int as commissions, count(pf.id)::int as fees, sum(c.amount_cents) as commission_cents
        from sale s left join commission c on c.sale_id = s.id left join platform_fee pf on pf.sale_id = s.id
       where s.program_id = $1 and s.transaction_id like $2 group by s.id`,
@@ -335,28 +528,61 @@ async function checkSales(db: TempDatabase, f: LoadFixture, prefix: string, l: L
   const gotCents = rows.reduce((sum, r) => sum + Number(r.commission_cents ?? 0), 0);
   const notOneCommission = rows.filter((r) => r.commissions !== 1 || r.fees !== 1).length;
   const cmp = l.compare(ids);
-  const ok = cmp.missing === 0 && cmp.unexpected === 0 && cmp.duplicates === 0 && notOneCommission === 0 && gotCents === expectedCents;
+  const ok =
+    cmp.missing === 0 &&
+    cmp.unexpected === 0 &&
+    cmp.duplicates === 0 &&
+    notOneCommission === 0 &&
+    gotCents === expectedCents;
   return { ok, ...cmp, notOneCommission, commissionCents: gotCents, expectedCommissionCents: expectedCents };
 }
 
-async function refundCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string, targets: string[], offset: number): Promise<Run> {
+async function refundCase(
+  svc: Target,
+  db: TempDatabase,
+  f: LoadFixture,
+  c: number,
+  seconds: number,
+  prefix: string,
+  targets: string[],
+  offset: number,
+): Promise<Run> {
   const l = ledger();
   const deductions = new Map<number, number>();
   let skipped = 0;
   const bad = sampler();
   const k = await cannon(svc, c, seconds, {
-    method: 'POST', path: '/api/v1/track/refund',
+    method: 'POST',
+    path: '/api/v1/track/refund',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
     setupRequest(req, ctx) {
       const i = l.take();
       ctx.i = i;
-      return { ...req, body: JSON.stringify({ transaction_id: targets[(offset + i) % targets.length], refund_amount_cents: REFUND_CENTS, refund_id: `${prefix}${i}`, reason: 'refund' }) };
+      return {
+        ...req,
+        body: JSON.stringify({
+          transaction_id: targets[(offset + i) % targets.length],
+          refund_amount_cents: REFUND_CENTS,
+          refund_id: `${prefix}${i}`,
+          reason: 'refund',
+        }),
+      };
     },
     onResponse(status, text, ctx) {
       const i = ctx.i as number;
-      if (status !== 200) { l.failed.add(i); bad.add(status, text); return; }
+      if (status !== 200) {
+        l.failed.add(i);
+        bad.add(status, text);
+        return;
+      }
       const b = JSON.parse(text);
-      if (b.status === 'refunded' || b.status === 'reversed') { l.ok.add(i); deductions.set(i, b.deductionAmount); } else { skipped++; l.failed.add(i); }
+      if (b.status === 'refunded' || b.status === 'reversed') {
+        l.ok.add(i);
+        deductions.set(i, b.deductionAmount);
+      } else {
+        skipped++;
+        l.failed.add(i);
+      }
     },
   });
   await waitForNotificationsDelivered(db, 60_000);
@@ -366,9 +592,14 @@ async function refundCase(svc: Target, db: TempDatabase, f: LoadFixture, c: numb
   );
   const cmp = l.compare(mineRows.map((r) => Number(r.refund_id.slice(prefix.length))));
   // The deduction each 2xx reported is the one stored.
-  const wrongDeduction = mineRows.filter((r) => { const i = Number(r.refund_id.slice(prefix.length)); return deductions.has(i) && deductions.get(i) !== Number(r.deduction_cents); }).length;
+  const wrongDeduction = mineRows.filter((r) => {
+    const i = Number(r.refund_id.slice(prefix.length));
+    return deductions.has(i) && deductions.get(i) !== Number(r.deduction_cents);
+  }).length;
   // Cumulative invariants on every refunded sale (all runs so far): no drift, no lost update.
-  const { rows: [inv] } = await db.pool.query(
+  const {
+    rows: [inv],
+  } = await db.pool.query(
     `select count(*)::int as sales,
             count(*) filter (where s.refunded_cents <> rs.applied)::int as bad_refunded_total,
             count(*) filter (where c.reversed_cents <> rs.deducted)::int as bad_deduction_sum,
@@ -380,11 +611,24 @@ async function refundCase(svc: Target, db: TempDatabase, f: LoadFixture, c: numb
       where s.program_id = $1`,
     [f.programId],
   );
-  const ok = cmp.missing === 0 && cmp.unexpected === 0 && cmp.duplicates === 0 && wrongDeduction === 0
-    && inv.bad_refunded_total === 0 && inv.bad_deduction_sum === 0 && inv.bad_reversal === 0 && inv.bad_status === 0;
+  const ok =
+    cmp.missing === 0 &&
+    cmp.unexpected === 0 &&
+    cmp.duplicates === 0 &&
+    wrongDeduction === 0 &&
+    inv.bad_refunded_total === 0 &&
+    inv.bad_deduction_sum === 0 &&
+    inv.bad_reversal === 0 &&
+    inv.bad_status === 0;
   return {
-    ...rowOf('refund', c, k), consistent: ok,
-    extra: { check: { ok, ...cmp, skipped, wrongDeduction, refundedSales: inv }, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples },
+    ...rowOf('refund', c, k),
+    consistent: ok,
+    extra: {
+      check: { ok, ...cmp, skipped, wrongDeduction, refundedSales: inv },
+      sent: l.built,
+      statusCodes: k.res.statusCodeStats,
+      unexpected: bad.samples,
+    },
   };
 }
 
@@ -392,7 +636,9 @@ async function refundCase(svc: Target, db: TempDatabase, f: LoadFixture, c: numb
 async function waitForNotificationsDelivered(db: TempDatabase, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const { rows: [r] } = await db.pool.query(`select count(*)::int as n from notification where delivered_at is null`);
+    const {
+      rows: [r],
+    } = await db.pool.query(`select count(*)::int as n from notification where delivered_at is null`);
     if (r.n === 0) return;
     await sleep(250);
   }
@@ -402,22 +648,38 @@ async function waitForNotificationsDelivered(db: TempDatabase, timeoutMs: number
  * Signed Stripe checkouts: the acknowledgement rate (HTTP), then the time until every accepted
  * event is processed into a sale (drain). Returns the two rows.
  */
-async function webhookCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string): Promise<[Run, Run]> {
+async function webhookCase(
+  svc: Target,
+  db: TempDatabase,
+  f: LoadFixture,
+  c: number,
+  seconds: number,
+  prefix: string,
+): Promise<[Run, Run]> {
   const l = ledger();
   const bad = sampler();
   const t0 = performance.now();
   const k = await cannon(svc, c, seconds, {
-    method: 'POST', path: `/api/v1/webhooks/stripe/${f.programId}`,
+    method: 'POST',
+    path: `/api/v1/webhooks/stripe/${f.programId}`,
     setupRequest(req, ctx) {
       const i = l.take();
       ctx.i = i;
-      const d = signedStripeCheckout(f, { eventId: `evt_${prefix}${i}`, paymentIntent: `pi_${prefix}${i}`, amountCents: amountOf(i), customerKey: f.customerKey(i % f.customers) });
+      const d = signedStripeCheckout(f, {
+        eventId: `evt_${prefix}${i}`,
+        paymentIntent: `pi_${prefix}${i}`,
+        amountCents: amountOf(i),
+        customerKey: f.customerKey(i % f.customers),
+      });
       return { ...req, headers: d.headers, body: d.body };
     },
     onResponse(status, text, ctx) {
       const i = ctx.i as number;
       if (status === 200 && JSON.parse(text).duplicate === false) l.ok.add(i);
-      else { l.failed.add(i); bad.add(status, text); }
+      else {
+        l.failed.add(i);
+        bad.add(status, text);
+      }
     },
   });
   const tAck = performance.now();
@@ -425,7 +687,9 @@ async function webhookCase(svc: Target, db: TempDatabase, f: LoadFixture, c: num
   const deadline = Date.now() + 180_000;
   let pending = -1;
   while (Date.now() < deadline) {
-    const { rows: [r] } = await db.pool.query(`select count(*)::int as n from webhook_event where status = 'pending'`);
+    const {
+      rows: [r],
+    } = await db.pool.query(`select count(*)::int as n from webhook_event where status = 'pending'`);
     peak = Math.max(peak, Math.round(rssKiB(svc) / 1024));
     pending = r.n;
     if (pending === 0) break;
@@ -440,40 +704,91 @@ async function webhookCase(svc: Target, db: TempDatabase, f: LoadFixture, c: num
   const inbox = l.compare(events.map((e) => Number(e.dedupe_key.slice(`evt_${prefix}`.length))));
   const notProcessed = events.filter((e) => e.status !== 'processed').length;
   const sales = await checkSales(db, f, `pi_${prefix}`, l);
-  const ok = inbox.missing === 0 && inbox.unexpected === 0 && notProcessed === 0 && sales.ok && sales.rows === events.length;
+  const ok =
+    inbox.missing === 0 && inbox.unexpected === 0 && notProcessed === 0 && sales.ok && sales.rows === events.length;
   const check = { ok, inbox, notProcessed, sales };
-  const ack = { ...rowOf('webhook ack', c, k), consistent: ok, extra: { check, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples } };
+  const ack = {
+    ...rowOf('webhook ack', c, k),
+    consistent: ok,
+    extra: { check, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples },
+  };
   const drain: Run = {
-    case: 'webhook drained', concurrency: c, rps: events.length / drainSeconds, ratio: null,
-    latency: { p50: NaN, p90: NaN, p99: NaN, max: Math.round(tDone - t0) }, errors: pending === 0 ? 0 : pending, peakRssMiB: peak || null, consistent: ok,
+    case: 'webhook drained',
+    concurrency: c,
+    rps: events.length / drainSeconds,
+    ratio: null,
+    latency: { p50: NaN, p90: NaN, p99: NaN, max: Math.round(tDone - t0) },
+    errors: pending === 0 ? 0 : pending,
+    peakRssMiB: peak || null,
+    consistent: ok,
     note: 'max = ms until all processed',
-    extra: { processed: events.length - notProcessed, drainSeconds: Math.round(drainSeconds * 100) / 100, lagAfterLastAckSeconds: Math.round((tDone - tAck) / 10) / 100 },
+    extra: {
+      processed: events.length - notProcessed,
+      drainSeconds: Math.round(drainSeconds * 100) / 100,
+      lagAfterLastAckSeconds: Math.round((tDone - tAck) / 10) / 100,
+    },
   };
   return [ack, drain];
 }
 
-async function clickCase(svc: Target, db: TempDatabase, f: LoadFixture, c: number, seconds: number, prefix: string, measured: boolean): Promise<Run> {
+async function clickCase(
+  svc: Target,
+  db: TempDatabase,
+  f: LoadFixture,
+  c: number,
+  seconds: number,
+  prefix: string,
+  measured: boolean,
+): Promise<Run> {
   const l = ledger();
   const bad = sampler();
   const k = await cannon(svc, c, seconds, {
-    method: 'POST', path: '/api/v1/track/click',
+    method: 'POST',
+    path: '/api/v1/track/click',
     headers: { 'content-type': 'application/json' },
     setupRequest(req, ctx) {
       const i = l.take();
       ctx.i = i;
-      return { ...req, body: JSON.stringify({ affiliate_url: `https://shop.example/pricing?aff=${f.partnerCodes[i % f.partnerCodes.length]}&r=${prefix}${i}`, page_url: 'https://shop.example/pricing' }) };
+      return {
+        ...req,
+        body: JSON.stringify({
+          affiliate_url: `https://shop.example/pricing?aff=${f.partnerCodes[i % f.partnerCodes.length]}&r=${prefix}${i}`,
+          page_url: 'https://shop.example/pricing',
+        }),
+      };
     },
-    onResponse(status, text, ctx) { if (status === 200) l.ok.add(ctx.i as number); else { l.failed.add(ctx.i as number); bad.add(status, text); } },
+    onResponse(status, text, ctx) {
+      if (status === 200) l.ok.add(ctx.i as number);
+      else {
+        l.failed.add(ctx.i as number);
+        bad.add(status, text);
+      }
+    },
   });
   const row = rowOf('click', c, k);
   if (!measured) return row;
-  const { rows } = await db.pool.query<{ affiliate_url: string }>(`select affiliate_url from click where program_id = $1 and affiliate_url like $2`, [f.programId, `%&r=${prefix}%`]);
+  const { rows } = await db.pool.query<{ affiliate_url: string }>(
+    `select affiliate_url from click where program_id = $1 and affiliate_url like $2`,
+    [f.programId, `%&r=${prefix}%`],
+  );
   const cmp = l.compare(rows.map((r) => Number(r.affiliate_url.split(`&r=${prefix}`)[1])));
   const consistent = cmp.missing === 0 && cmp.unexpected === 0 && cmp.duplicates === 0;
-  return { ...row, consistent, extra: { check: { ok: consistent, ...cmp }, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples } };
+  return {
+    ...row,
+    consistent,
+    extra: {
+      check: { ok: consistent, ...cmp },
+      sent: l.built,
+      statusCodes: k.res.statusCodeStats,
+      unexpected: bad.samples,
+    },
+  };
 }
 
-const hardStop = setTimeout(() => { console.error('bench exceeded 20 minutes; aborting'); process.exit(2); }, 20 * 60_000);
+const hardStop = setTimeout(() => {
+  console.error('bench exceeded 20 minutes; aborting');
+  process.exit(2);
+}, 20 * 60_000);
 hardStop.unref();
 main().catch((err) => {
   console.error(err);

@@ -1,4 +1,5 @@
 import type { Logger as PinoLogger } from 'pino';
+import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { createLogger } from './create-logger.ts';
@@ -30,38 +31,80 @@ export type AppContext = {
   metrics: Metrics;
   /** Random per database (`service_instance`): part of queue job ids, so a reset database never reuses one. */
   instanceNonce: string;
+  /** Lead email → keyed hash (HMAC-SHA256 under EMAIL_HASH_SECRET or the database's generated key). */
+  hashEmail: EmailHasher;
+  /** Set once shutdown begins: /readyz answers 503 "draining" while the listener still serves. */
+  lifecycle: Lifecycle;
   /** Fresh core dependencies with their own EntityManager fork. */
   deps(): CoreDeps;
   close(): Promise<void>;
 };
 
-export type ContextOverrides = { clock?: Clock; notificationSender?: NotificationSender; log?: PinoLogger; migrate?: boolean };
+export type Lifecycle = { draining: boolean };
+
+export type ContextOverrides = {
+  clock?: Clock;
+  notificationSender?: NotificationSender;
+  log?: PinoLogger;
+  migrate?: boolean;
+};
 
 export async function createAppContext(config: Config, o: ContextOverrides = {}): Promise<AppContext> {
   const log = o.log ?? createLogger(config);
   const clock = o.clock ?? (() => new Date());
-  const db = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolMax: config.DB_POOL_MAX });
+  const db = await createDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DB_POOL_MAX,
+  });
   if (o.migrate !== false) {
     const applied = await migrate(db);
     if (applied.length) log.info({ applied }, 'database migrations applied');
   }
   const instanceNonce = await readInstanceNonce(db);
+  const emailKey = await resolveEmailHashSecret(db, config.EMAIL_HASH_SECRET);
+  if (emailKey.source === 'database' && config.DATABASE_URL) {
+    log.warn(
+      'EMAIL_HASH_SECRET is not set: lead emails are hashed with a key kept in the database itself; set it to keep the key apart from the hashes',
+    );
+  }
   const queue = config.REDIS_URL
     ? createBullQueue({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, log })
     : createMemoryQueue();
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis (rate limiter) connection error'));
-  log.info({ database: db.kind, queue: queue.kind, dataDir: db.kind === 'pglite' ? config.DATA_DIR : undefined },
-    db.kind === 'pglite' ? 'embedded mode: PGlite database and in-process queue' : 'production mode: PostgreSQL and BullMQ/Redis');
+  log.info(
+    { database: db.kind, queue: queue.kind, dataDir: db.kind === 'pglite' ? config.DATA_DIR : undefined },
+    db.kind === 'pglite'
+      ? 'embedded mode: PGlite database and in-process queue'
+      : 'production mode: PostgreSQL and BullMQ/Redis',
+  );
 
   const notificationSender: NotificationSender = o.notificationSender ?? {
     // In-app notifications are the stored rows themselves; delivery here means "published".
-    async send(n) { log.info({ notificationId: n.id, kind: n.kind, programId: n.program, partnerId: n.partnerId }, 'notification delivered'); },
+    async send(n) {
+      log.info(
+        { notificationId: n.id, kind: n.kind, programId: n.program, partnerId: n.partnerId },
+        'notification delivered',
+      );
+    },
   };
   const metrics = createMetrics();
   const events = moneyEventsOf(metrics);
   const ctx: AppContext = {
-    config, db, queue, log, clock, notificationSender, metrics, redis, instanceNonce,
+    config,
+    db,
+    queue,
+    log,
+    clock,
+    notificationSender,
+    metrics,
+    redis,
+    instanceNonce,
+    lifecycle: { draining: false },
+    hashEmail: createEmailHasher(emailKey.secret),
     providers: createProviderAdapters(),
     deps: () => ({ em: db.em.fork(), clock, log, events }),
     async close() {

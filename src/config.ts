@@ -3,69 +3,138 @@ import { z } from 'zod';
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(100_000_000).default(fallback);
 /** `false` (0), `true` (1) or the number of trusted proxies in front of the service. */
-const proxyHops = z.union([z.enum(['true', 'false']).transform((v) => (v === 'true' ? 1 : 0)), z.coerce.number().int().min(0).max(10)]);
+const proxyHops = z.union([
+  z.enum(['true', 'false']).transform((v) => (v === 'true' ? 1 : 0)),
+  z.coerce.number().int().min(0).max(10),
+]);
 
 export const ROLES = ['serve', 'http', 'worker', 'migrate'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Environment variables, read once at start. A bad value stops the process with a clear message. */
-export const configSchema = z.object({
-  /** Process role when `node src/main.ts` gets no role argument (`npm start`). */
-  ROLE: z.enum(ROLES, { error: `ROLE must be one of: ${ROLES.join(', ')}` }).optional(),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  /** PostgreSQL URL; unset = embedded PGlite under DATA_DIR. */
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  /** Redis URL; unset = in-process queue. */
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  DATA_DIR: z.string().min(1).default('./.data'),
-  /** Bearer token of the admin API; unset = admin API disabled (the CLI still works). */
-  ADMIN_TOKEN: z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional(),
-  /** Bearer token of GET /metrics (Prometheus); unset = metrics endpoint disabled. */
-  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
-  /** Also serve /metrics alone on this port (the worker role has no other listener). */
-  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('tracker'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
-  /** How long an API call waits for its job's result before answering a retryable 503. */
-  JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** First retry delay of a webhook job (refund before sale); doubles up to WEBHOOK_ATTEMPTS. */
-  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2_000),
-  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
-  /** Attempts of a notification job, and its first retry delay (doubles on each further attempt). */
-  NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
-  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1_000),
-  /** Interval of the sweepers (inbox, notification outbox, hold-period approvals). */
-  SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
-  PUBLIC_BASE_URL: z.url().optional(),
-  /** Lifetime of a dashboard or portal sign-in. */
-  SESSION_TTL_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(12),
-  /** Lifetime of a partner invite link. */
-  INVITE_TTL_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(72),
-  DOCS_URL: z.url().default('https://github.com/partner-conversion-tracker#api-keys'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (log collectors). */
-  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  /** Port of the worker role's /healthz and /readyz listener; unset = no listener. */
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  /** Create a demo program with keys on first start in embedded mode. */
-  DEMO_SEED: bool.default(true),
-  /**
-   * Number of trusted proxies in front of the service (`true` = 1). The client address is then the
-   * X-Forwarded-For entry appended by the outermost of them (counted from the right, never the
-   * leftmost, which the client writes); 0 = the socket address.
-   */
-  TRUST_PROXY: proxyHops.default(0),
-  /** Per-client-address limits of the unauthenticated routes, and of the status route per key. */
-  CLICK_LIMIT_PER_MINUTE: perMinute(120),
-  BROWSER_LEAD_LIMIT_PER_MINUTE: perMinute(20),
-  /** Counted before the body is read; a provider's deliveries come from few addresses. */
-  WEBHOOK_LIMIT_PER_MINUTE: perMinute(1_200),
-  ADMIN_AUTH_FAILURES_PER_MINUTE: perMinute(10),
-  STATUS_LIMIT_PER_MINUTE: perMinute(60),
-});
+export const configSchema = z
+  .object({
+    /** Process role when `node src/main.ts` gets no role argument (`npm start`). */
+    ROLE: z.enum(ROLES, { error: `ROLE must be one of: ${ROLES.join(', ')}` }).optional(),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** PostgreSQL URL; unset = embedded PGlite under DATA_DIR. */
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** Redis URL; unset = in-process queue. */
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    /** Bearer token of the admin API; unset = admin API disabled (the CLI still works). */
+    ADMIN_TOKEN: z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional(),
+    /**
+     * Key of the lead email hashes (HMAC-SHA256); unset = a random key generated on first start and
+     * kept in the database. Changing it makes new hashes differ from stored ones.
+     */
+    EMAIL_HASH_SECRET: z.string().min(32, 'EMAIL_HASH_SECRET must be at least 32 characters').optional(),
+    /** Bearer token of GET /metrics (Prometheus); unset = metrics endpoint disabled. */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    /** Also serve /metrics alone on this port (the worker role has no other listener). */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]+$/)
+      .default('tracker'),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+    /** How long an API call waits for its job's result before answering a retryable 503. */
+    JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** First retry delay of a webhook job (refund before sale); doubles up to WEBHOOK_ATTEMPTS. */
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2_000),
+    WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
+    /** Attempts of a notification job, and its first retry delay (doubles on each further attempt). */
+    NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+    NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1_000),
+    /**
+     * Days a webhook's raw payload keeps the buyer's personal data; after that the payload sweeper
+     * removes it (the normalised jobs, which replay runs, stay).
+     */
+    WEBHOOK_PAYLOAD_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(30),
+    /** Interval of the sweepers (inbox, notification outbox, hold-period approvals, payload retention). */
+    SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    /**
+     * A request must have arrived whole within REQUEST_TIMEOUT_MS and its headers within
+     * HEADERS_TIMEOUT_MS of the connection's first byte (Node's requestTimeout/headersTimeout); a
+     * slower client gets 408 and its connection is closed, so it cannot hold a socket for minutes.
+     */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
+    PUBLIC_BASE_URL: z.url().optional(),
+    /** Lifetime of a dashboard or portal sign-in. */
+    SESSION_TTL_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 30)
+      .default(12),
+    /** Lifetime of a partner invite link. */
+    INVITE_TTL_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 30)
+      .default(72),
+    DOCS_URL: z.url().default('https://github.com/partner-conversion-tracker#api-keys'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (log collectors). */
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    /** Port of the worker role's /healthz and /readyz listener; unset = no listener. */
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /**
+     * After SIGTERM/SIGINT: how long /readyz answers 503 (draining) while the listener still accepts
+     * and serves, so load balancers stop sending before it closes. Unset = 5000 in production mode,
+     * 0 in embedded mode (one process, nobody to hand traffic to).
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).optional(),
+    /** Create a demo program with keys on first start in embedded mode. */
+    DEMO_SEED: bool.default(true),
+    /** GET /demo (a page embedding the tracker); unset = on in embedded mode, off in production mode. */
+    DEMO_PAGE: bool.optional(),
+    /**
+     * Comma-separated origins (`https://api.example.com`) the demo page's `api_base` may name besides
+     * the page's own host; any other origin is a 400, so the page cannot be pointed elsewhere.
+     */
+    DEMO_API_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v, c) => {
+        const out: string[] = [];
+        for (const item of v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
+          const url = URL.canParse(item) ? new URL(item) : null;
+          if (!url || !/^https?:$/.test(url.protocol) || url.origin + '/' !== url.href.replace(/\/*$/, '/')) {
+            c.addIssue({
+              code: 'custom',
+              message: `"${item}" is not an http(s) origin such as https://api.example.com`,
+            });
+            return z.NEVER;
+          }
+          out.push(url.origin);
+        }
+        return out;
+      }),
+    /**
+     * Number of trusted proxies in front of the service (`true` = 1). The client address is then the
+     * X-Forwarded-For entry appended by the outermost of them (counted from the right, never the
+     * leftmost, which the client writes); 0 = the socket address.
+     */
+    TRUST_PROXY: proxyHops.default(0),
+    /** Per-client-address limits of the unauthenticated routes, and of the status route per key. */
+    CLICK_LIMIT_PER_MINUTE: perMinute(120),
+    BROWSER_LEAD_LIMIT_PER_MINUTE: perMinute(20),
+    /** Counted before the body is read; a provider's deliveries come from few addresses. */
+    WEBHOOK_LIMIT_PER_MINUTE: perMinute(1_200),
+    ADMIN_AUTH_FAILURES_PER_MINUTE: perMinute(10),
+    STATUS_LIMIT_PER_MINUTE: perMinute(60),
+  })
+  .refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
+    path: ['HEADERS_TIMEOUT_MS'],
+    message: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS',
+  });
 export type Config = z.infer<typeof configSchema>;
 
 /** Parses the environment or throws an Error listing every bad variable. */

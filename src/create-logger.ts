@@ -10,16 +10,22 @@ const REDACT = ['*.authorization', '*.signingSecret', '*.signing_secret', '*.sec
  * collector reads stdout (`LOG_FORMAT=auto`); `json` or `pretty` forces one. Pretty printing runs in
  * this thread (no transport worker), so a line is written before the process exits.
  */
-export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, stdout: NodeJS.WriteStream = process.stdout): Logger {
+export function createLogger(
+  config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>,
+  stdout: NodeJS.WriteStream = process.stdout,
+): Logger {
   const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && stdout.isTTY === true);
   const opts = { level: config.LOG_LEVEL, redact: REDACT };
   if (!pretty) return pino(opts);
-  return pino(opts, PinoPretty({
-    destination: 1,
-    sync: true,
-    colorize: stdout.isTTY === true,
-    translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname',
-    singleLine: true,
-  }));
+  return pino(
+    opts,
+    PinoPretty({
+      destination: 1,
+      sync: true,
+      colorize: stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+    }),
+  );
 }

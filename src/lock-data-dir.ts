@@ -9,8 +9,10 @@ export class DataDirLockedError extends Error {
     const who = holder
       ? `process ${holder.pid} on ${holder.host} (role ${holder.role}, since ${holder.since})`
       : 'another process (its PID file is missing)';
-    super(`The embedded data directory ${dir} is in use by ${who}. Only one process may use it: `
-      + 'stop that process, or give this one its own DATA_DIR, or use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) to run several.');
+    super(
+      `The embedded data directory ${dir} is in use by ${who}. Only one process may use it: ` +
+        'stop that process, or give this one its own DATA_DIR, or use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) to run several.',
+    );
     this.name = 'DataDirLockedError';
   }
 }
@@ -29,12 +31,22 @@ const STALE_MS = 10_000;
  * proper-lockfile take it over: the holder is known dead on this host, and waiting for the stale
  * mark rather than deleting the directory ourselves keeps two newcomers from both "winning".
  */
-export async function lockDataDir(dataDir: string, role: string, o: { onCompromised: (err: Error) => void }): Promise<() => Promise<void>> {
+export async function lockDataDir(
+  dataDir: string,
+  role: string,
+  o: { onCompromised: (err: Error) => void },
+): Promise<() => Promise<void>> {
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
   const lockPath = join(dir, 'server.lock');
   const pidFile = join(dir, 'server.pid');
-  const opts = { lockfilePath: lockPath, stale: STALE_MS, update: STALE_MS / 5, realpath: false, onCompromised: o.onCompromised };
+  const opts = {
+    lockfilePath: lockPath,
+    stale: STALE_MS,
+    update: STALE_MS / 5,
+    realpath: false,
+    onCompromised: o.onCompromised,
+  };
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(dir, opts);
@@ -44,7 +56,10 @@ export async function lockDataDir(dataDir: string, role: string, o: { onCompromi
     if (holder && isAlive(holder)) throw new DataDirLockedError(dir, holder);
     // The holder is gone (or unknown): the lock turns stale within STALE_MS unless someone refreshes it.
     try {
-      release = await lockfile.lock(dir, { ...opts, retries: { retries: Math.ceil((STALE_MS * 1.5) / 1000), factor: 1, minTimeout: 1000, maxTimeout: 1000 } });
+      release = await lockfile.lock(dir, {
+        ...opts,
+        retries: { retries: Math.ceil((STALE_MS * 1.5) / 1000), factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+      });
     } catch (again) {
       if ((again as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dir, readHolder(pidFile));
       throw again;
@@ -61,7 +76,9 @@ export async function lockDataDir(dataDir: string, role: string, o: { onCompromi
 function readHolder(file: string): LockHolder | null {
   try {
     const h = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;
-    return typeof h.pid === 'number' ? { pid: h.pid, host: h.host ?? '?', role: h.role ?? '?', since: h.since ?? '?' } : null;
+    return typeof h.pid === 'number'
+      ? { pid: h.pid, host: h.host ?? '?', role: h.role ?? '?', since: h.since ?? '?' }
+      : null;
   } catch {
     return null;
   }

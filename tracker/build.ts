@@ -3,12 +3,13 @@
  *   tracker.js  browser IIFE, minified (served at `{base_url}/tracker.js`)
  *   loader.js   ESM `loadTracker` for bundlers and server-rendered apps
  *   client.js   ESM server client (platform-neutral: Node 20+, edge runtimes)
- *   cli.js      the `tracker` CLI for Node
- * Types come from the TypeScript sources under `tracker/src`.
+ *   cli.js      the `tracker` CLI for Node (18+)
+ *   types/      declarations of client.js and loader.js (with `{ types: true }`, as the command does)
+ * `tracker/package.json` publishes this folder as the installable client package (`npm pack`).
  */
 import { build } from 'esbuild';
-import { readFileSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -17,7 +18,7 @@ export const DEFAULT_OUTDIR = join(root, 'dist');
 
 export type BuiltFile = { file: string; bytes: number; gzipBytes: number };
 
-export async function buildTracker(outdir: string = DEFAULT_OUTDIR): Promise<BuiltFile[]> {
+export async function buildTracker(outdir: string = DEFAULT_OUTDIR, o: { types?: boolean } = {}): Promise<BuiltFile[]> {
   const src = (path: string): string => join(root, 'src', path);
   const common = { bundle: true, logLevel: 'silent', legalComments: 'none', charset: 'utf8' } as const;
   await Promise.all([
@@ -30,14 +31,68 @@ export async function buildTracker(outdir: string = DEFAULT_OUTDIR): Promise<Bui
       target: 'es2020',
       minify: true,
     }),
-    build({ ...common, entryPoints: [src('loader.ts')], outfile: join(outdir, 'loader.js'), format: 'esm', platform: 'browser', target: 'es2020' }),
-    build({ ...common, entryPoints: [src('client.ts')], outfile: join(outdir, 'client.js'), format: 'esm', platform: 'neutral', target: 'es2022' }),
-    build({ ...common, entryPoints: [src('cli.ts')], outfile: join(outdir, 'cli.js'), format: 'esm', platform: 'node', target: 'node20' }),
+    build({
+      ...common,
+      entryPoints: [src('loader.ts')],
+      outfile: join(outdir, 'loader.js'),
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2020',
+    }),
+    build({
+      ...common,
+      entryPoints: [src('client.ts')],
+      outfile: join(outdir, 'client.js'),
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2022',
+    }),
+    build({
+      ...common,
+      entryPoints: [src('cli.ts')],
+      outfile: join(outdir, 'cli.js'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node18',
+    }),
+    o.types ? emitTypes(join(outdir, 'types')) : Promise.resolve(),
   ]);
   return ['tracker.js', 'loader.js', 'client.js', 'cli.js'].map((name) => {
     const file = join(outdir, name);
     const bytes = readFileSync(file);
     return { file, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+  });
+}
+
+/** Declarations of the package's entry points, with the sources' `.ts` specifiers as the `.js` the package holds. */
+async function emitTypes(outDir: string): Promise<void> {
+  const { default: ts } = await import('typescript');
+  const program = ts.createProgram([join(root, 'src', 'client.ts'), join(root, 'src', 'loader.ts')], {
+    declaration: true,
+    emitDeclarationOnly: true,
+    outDir,
+    rootDir: join(root, 'src'),
+    strict: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    allowImportingTsExtensions: true,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+  });
+  const errors = ts.getPreEmitDiagnostics(program);
+  if (errors.length)
+    throw new Error(
+      ts.formatDiagnostics(errors, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => root,
+        getNewLine: () => '\n',
+      }),
+    );
+  program.emit(undefined, (file, text) => {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text.replace(/(from\s+'\.{1,2}\/[^']+)\.ts'/g, "$1.js'"));
   });
 }
 
@@ -51,7 +106,7 @@ function isMain(): boolean {
 
 if (isMain()) {
   const outdir = process.argv[2] ? resolve(process.argv[2]) : DEFAULT_OUTDIR;
-  for (const { file, bytes, gzipBytes } of await buildTracker(outdir)) {
+  for (const { file, bytes, gzipBytes } of await buildTracker(outdir, { types: true })) {
     console.log(`${file}  ${bytes} B  (${gzipBytes} B gzip)`);
   }
 }

@@ -12,7 +12,10 @@ export class ApiError extends Error {
   }
 }
 
-const SESSION_PATH: Record<SessionKind, string> = { operator: '/api/v1/dashboard/session', partner: '/api/v1/partner/session' };
+const SESSION_PATH: Record<SessionKind, string> = {
+  operator: '/api/v1/dashboard/session',
+  partner: '/api/v1/partner/session',
+};
 const csrf: Record<SessionKind, string | null> = { operator: null, partner: null };
 const onUnauthorized: Record<SessionKind, (() => void) | null> = { operator: null, partner: null };
 
@@ -24,10 +27,19 @@ async function request<T>(kind: SessionKind, method: string, path: string, body?
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrf[kind]) headers['x-csrf-token'] = csrf[kind] as string;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
-    const err = new ApiError(res.status, data?.error?.code ?? 'error', data?.error?.message ?? `Request failed (${res.status})`);
+    const err = new ApiError(
+      res.status,
+      data?.error?.code ?? 'error',
+      data?.error?.message ?? `Request failed (${res.status})`,
+    );
     if (res.status === 401 && path !== SESSION_PATH[kind]) {
       csrf[kind] = null;
       onUnauthorized[kind]?.();
@@ -74,5 +86,7 @@ export function money(cents: number | null | undefined, currency: string): strin
 }
 
 export function when(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—';
+  return iso
+    ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
+    : '—';
 }

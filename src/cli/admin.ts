@@ -2,8 +2,10 @@
 // an embedded `npm start` and a production deployment. Usage: npm run admin -- <command> [args]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { referralLink } from '../core/referral-link.ts';
+import { render } from './admin-output.ts';
 
-const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN]
+const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN] [--json]
 
   programs:create --name NAME [--domain HOST] [--commission-rate-bps N] [--cookie-duration-days N]
                   [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
@@ -12,7 +14,8 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   programs:list | programs:show ID | programs:update ID [same flags as create]
   keys:issue PROGRAM [--mode live|test]         prints the key once
   keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
-  partners:create PROGRAM --code CODE --name NAME [--email EMAIL]
+  partners:create PROGRAM --code CODE --name NAME [--email EMAIL]   prints the partner's referral link
+  partners:list PROGRAM [--limit N] [--offset N]  each partner with its referral link
   partners:statement PROGRAM PARTNER            per currency: credits, reversals, payouts, balance (reconciled),
                                                 unpaid commissions, owed back; ledger and payouts (alias partners:account)
   partners:invite PROGRAM PARTNER               one-time portal invite link (expires after INVITE_TTL_HOURS)
@@ -39,20 +42,25 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   webhooks:replay PROGRAM [--id INBOX_ID]       replays one or all failed webhook events
 
 The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
---token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.`;
+--token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.
+Output: tables in a terminal; JSON with --json or when the output is not a terminal (pipes, scripts).
+Referral links use the program's domain, else the demo page at PUBLIC_BASE_URL or the server URL.`;
 
 /** `--name value`, `--name=value` and bare `--flag` (true); everything else is positional. */
 function parseArgv(argv: string[]): { values: Record<string, string | true>; positionals: string[] } {
   const values: Record<string, string | true> = {};
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    const a = argv[i]!;
+    const next = argv[i + 1];
     if (a === '-h') values.help = true;
     else if (a.startsWith('--')) {
-      const [name, inline] = a.slice(2).split(/=(.*)/s, 2);
+      const [name = '', inline] = a.slice(2).split(/=(.*)/s, 2);
       if (inline !== undefined) values[name] = inline;
-      else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) values[name] = argv[++i];
-      else values[name] = true;
+      else if (next !== undefined && !next.startsWith('--')) {
+        values[name] = next;
+        i++;
+      } else values[name] = true;
     } else positionals.push(a);
   }
   return { values, positionals };
@@ -64,43 +72,73 @@ if (!command || values.help) {
   process.exit(command ? 0 : 1);
 }
 
-const baseUrl = String(values.url ?? process.env.ADMIN_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
-const urlSource = values.url ? '--url' : process.env.ADMIN_URL ? 'ADMIN_URL' : `the default (PORT ${process.env.PORT ? 'from the environment' : 'unset: 3000'})`;
+const baseUrl = String(values.url ?? process.env.ADMIN_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(
+  /\/$/,
+  '',
+);
+const urlSource = values.url
+  ? '--url'
+  : process.env.ADMIN_URL
+    ? 'ADMIN_URL'
+    : `the default (PORT ${process.env.PORT ? 'from the environment' : 'unset: 3000'})`;
 const tokenFile = join(process.env.DATA_DIR ?? './.data', 'admin-token');
-const token = (values.token as string | undefined) ?? process.env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined);
+const token =
+  (values.token as string | undefined) ??
+  process.env.ADMIN_TOKEN ??
+  (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined);
 // Said in every error: which server and which credential this run used, so a person can fix the right one.
-const tokenSource = values.token ? '--token' : process.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : existsSync(tokenFile) ? `the file ${tokenFile}` : 'nowhere';
+const tokenSource = values.token
+  ? '--token'
+  : process.env.ADMIN_TOKEN
+    ? 'ADMIN_TOKEN'
+    : existsSync(tokenFile)
+      ? `the file ${tokenFile}`
+      : 'nowhere';
 
 /** `--kebab-case value` flags → snake_case body fields; numbers, booleans and null are parsed. */
 function flags(skip: string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) {
-    if (['url', 'token', 'help', ...skip].includes(k)) continue;
+    if (['url', 'token', 'help', 'json', ...skip].includes(k)) continue;
     const s = String(v);
-    out[k.replace(/-/g, '_')] = s === 'null' ? null : s === 'true' ? true : s === 'false' ? false : /^-?\d+$/.test(s) ? Number(s) : s;
+    out[k.replace(/-/g, '_')] =
+      s === 'null' ? null : s === 'true' ? true : s === 'false' ? false : /^-?\d+$/.test(s) ? Number(s) : s;
   }
   return out;
 }
 const need = (n: number) => {
-  if (args.length < n) { console.error(`"${command}" needs ${n} argument(s); see --help`); process.exit(2); }
+  if (args.length < n) {
+    console.error(`"${command}" needs ${n} argument(s); see --help`);
+    process.exit(2);
+  }
   return args;
 };
 
 async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  if (!token) throw new Error(`No admin token: pass --token, set ADMIN_TOKEN, or run in the directory of the embedded server (it writes ${tokenFile}; set DATA_DIR if it uses another one)`);
+  if (!token)
+    throw new Error(
+      `No admin token: pass --token, set ADMIN_TOKEN, or run in the directory of the embedded server (it writes ${tokenFile}; set DATA_DIR if it uses another one)`,
+    );
   const res = await fetch(`${baseUrl}/api/v1/admin${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   }).catch((err) => {
-    throw new Error(`cannot reach ${baseUrl} (URL from ${urlSource}): ${err.cause?.code ?? err.message}. Start the server (npm start), or point --url / ADMIN_URL at it.`);
+    throw new Error(
+      `cannot reach ${baseUrl} (URL from ${urlSource}): ${err.cause?.code ?? err.message}. Start the server (npm start), or point --url / ADMIN_URL at it.`,
+    );
   });
-  const data = await res.json().catch(() => null) as { error?: { code: string; message: string } } | null;
+  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
   if (res.status === 401) {
-    throw new Error(`401 ${data?.error?.code ?? 'unauthorized'}: ${baseUrl} (URL from ${urlSource}) refused the admin token from ${tokenSource}. `
-      + 'Use the ADMIN_TOKEN the server was started with, or the admin-token file in its DATA_DIR.');
+    throw new Error(
+      `401 ${data?.error?.code ?? 'unauthorized'}: ${baseUrl} (URL from ${urlSource}) refused the admin token from ${tokenSource}. ` +
+        'Use the ADMIN_TOKEN the server was started with, or the admin-token file in its DATA_DIR.',
+    );
   }
-  if (!res.ok) throw new Error(`${res.status} ${data?.error?.code ?? ''}: ${data?.error?.message ?? 'request failed'} (${method} ${baseUrl}/api/v1/admin${path})`);
+  if (!res.ok)
+    throw new Error(
+      `${res.status} ${data?.error?.code ?? ''}: ${data?.error?.message ?? 'request failed'} (${method} ${baseUrl}/api/v1/admin${path})`,
+    );
   return data;
 }
 
@@ -115,8 +153,25 @@ async function readStdin(): Promise<string> {
 async function readSecret(): Promise<string> {
   const envName = values['secret-env'] as string | undefined;
   const secret = envName ? process.env[envName] : await readStdin();
-  if (!secret) throw new Error('Give the signing secret through --secret-env VAR or on stdin (never as a flag: it would land in shell history)');
+  if (!secret)
+    throw new Error(
+      'Give the signing secret through --secret-env VAR or on stdin (never as a flag: it would land in shell history)',
+    );
   return secret;
+}
+
+type Partner = { code: string; [field: string]: unknown };
+
+/** Partners with the link a partner shares, built as the partner portal builds it. */
+async function withReferralLinks<T extends Partner>(
+  programId: string,
+  partners: T[],
+): Promise<Array<T & { referral_link: string }>> {
+  const { program } = (await call('GET', `/programs/${programId}`)) as {
+    program: { id: number; domain: string | null };
+  };
+  const base = process.env.PUBLIC_BASE_URL || baseUrl;
+  return partners.map((p) => ({ ...p, referral_link: referralLink(program, p.code, base) }));
 }
 
 const commands: Record<string, () => Promise<unknown>> = {
@@ -126,36 +181,71 @@ const commands: Record<string, () => Promise<unknown>> = {
   'programs:update': () => call('PATCH', `/programs/${need(1)[0]}`, flags()),
   'keys:issue': () => call('POST', `/programs/${need(1)[0]}/keys`, { mode: values.mode ?? 'live' }),
   'keys:list': () => call('GET', `/programs/${need(1)[0]}/api-keys`),
-  'keys:retire': () => call('POST', `/programs/${need(2)[0]}/keys/${args[1]}/retire`, values['rotate-by'] ? { rotate_by: values['rotate-by'] } : {}),
-  'keys:rotate': () => call('POST', `/programs/${need(2)[0]}/keys/${args[1]}/rotate`, values['grace-days'] ? { grace_days: Number(values['grace-days']) } : {}),
-  'partners:create': () => call('POST', `/programs/${need(1)[0]}/partners`, flags()),
+  'keys:retire': () =>
+    call(
+      'POST',
+      `/programs/${need(2)[0]}/keys/${args[1]}/retire`,
+      values['rotate-by'] ? { rotate_by: values['rotate-by'] } : {},
+    ),
+  'keys:rotate': () =>
+    call(
+      'POST',
+      `/programs/${need(2)[0]}/keys/${args[1]}/rotate`,
+      values['grace-days'] ? { grace_days: Number(values['grace-days']) } : {},
+    ),
+  'partners:create': async () => {
+    const { partner } = (await call('POST', `/programs/${need(1)[0]}/partners`, flags())) as { partner: Partner };
+    return { partner: (await withReferralLinks(args[0]!, [partner]))[0] };
+  },
+  'partners:list': async () => {
+    const { partners } = (await call(
+      'GET',
+      `/programs/${need(1)[0]}/partners?${new URLSearchParams(flags() as Record<string, string>)}`,
+    )) as { partners: Partner[] };
+    return { partners: await withReferralLinks(args[0]!, partners) };
+  },
   'partners:invite': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/invites`),
   'partners:statement': () => call('GET', `/programs/${need(2)[0]}/partners/${args[1]}/statement`),
   'partners:account': () => commands['partners:statement']!(),
-  list: () => call('GET', `/programs/${need(2)[0]}/${args[1]}?${new URLSearchParams(flags() as Record<string, string>)}`),
+  list: () =>
+    call('GET', `/programs/${need(2)[0]}/${args[1]}?${new URLSearchParams(flags() as Record<string, string>)}`),
   'commissions:approve': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/approve`),
   'commissions:pay': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/pay`),
   'payouts:open': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/payouts`, flags()),
   'payouts:pay': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/pay`),
   'payouts:cancel': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/cancel`),
   'payouts:show': () => call('GET', `/programs/${need(2)[0]}/payouts/${args[1]}`),
-  'payouts:list': () => call('GET', `/programs/${need(1)[0]}/payouts?${new URLSearchParams(flags() as Record<string, string>)}`),
+  'payouts:list': () =>
+    call('GET', `/programs/${need(1)[0]}/payouts?${new URLSearchParams(flags() as Record<string, string>)}`),
   'withdrawals:open': () => commands['payouts:open']!(),
   'withdrawals:pay': () => commands['payouts:pay']!(),
   'providers:connect': async () => {
     need(2);
-    return call('PUT', `/programs/${args[0]}/providers/${args[1]}`, { signing_secret: await readSecret(), ...(values.label ? { label: values.label } : {}) });
+    return call('PUT', `/programs/${args[0]}/providers/${args[1]}`, {
+      signing_secret: await readSecret(),
+      ...(values.label ? { label: values.label } : {}),
+    });
   },
   'secrets:add': async () => {
     need(2);
     if (!values.label) throw new Error('--label live|test is required');
     const expiresAt = values['expires-at'] ? { expires_at: values['expires-at'] } : {};
-    return call('POST', `/programs/${args[0]}/providers/${args[1]}/secrets`, { secret: await readSecret(), label: values.label, ...expiresAt });
+    return call('POST', `/programs/${args[0]}/providers/${args[1]}/secrets`, {
+      secret: await readSecret(),
+      label: values.label,
+      ...expiresAt,
+    });
   },
   'secrets:list': () => call('GET', `/programs/${need(2)[0]}/providers/${args[1]}/secrets`),
-  'secrets:expire': () => call('POST', `/programs/${need(3)[0]}/providers/${args[1]}/secrets/${args[2]}/expire`, values.at ? { at: values.at } : {}),
+  'secrets:expire': () =>
+    call(
+      'POST',
+      `/programs/${need(3)[0]}/providers/${args[1]}/secrets/${args[2]}/expire`,
+      values.at ? { at: values.at } : {},
+    ),
   'secrets:remove': () => call('DELETE', `/programs/${need(3)[0]}/providers/${args[1]}/secrets/${args[2]}`),
-  'webhooks:replay': () => call('POST', `/programs/${need(1)[0]}/webhook-events/replay`, values.id ? { id: Number(values.id) } : {}),
+  'webhooks:replay': () =>
+    call('POST', `/programs/${need(1)[0]}/webhook-events/replay`, values.id ? { id: Number(values.id) } : {}),
 };
 
 const run = commands[command];
@@ -164,7 +254,7 @@ if (!run) {
   process.exit(2);
 }
 try {
-  console.log(JSON.stringify(await run(), null, 2));
+  console.log(render(await run(), { json: values.json === true || !process.stdout.isTTY }));
 } catch (err) {
   console.error(`error: ${(err as Error).message}`);
   process.exit(1);

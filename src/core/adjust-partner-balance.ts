@@ -1,6 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import { PartnerBalance } from './entities/partner-balance.ts';
 import { BalanceEntry, type BalanceEntryKind } from './entities/balance-entry.ts';
 import { Payout } from './entities/payout.ts';
 
@@ -20,18 +18,21 @@ export type BalanceChange = {
  * Changes a partner balance under its row lock, inside the caller's transaction, and writes the
  * ledger entry. The balance may go negative; open payouts are then reduced (newest first) so
  * that together they never exceed what the balance can pay. Returns the new balance.
+ *
+ * The addition happens in PostgreSQL (`bigint`), never in a JS number: a balance past 2^53 cents
+ * stays exactly the sum of its ledger entries.
  */
-export async function adjustPartnerBalance(em: EntityManager, change: BalanceChange): Promise<number> {
+export async function adjustPartnerBalance(em: EntityManager, change: BalanceChange): Promise<bigint> {
   await em.execute(
     'insert into partner_balance (partner_id, currency, balance_cents) values (?, ?, 0) on conflict (partner_id, currency) do nothing',
     [change.partnerId, change.currency],
   );
-  const balance = await em.findOneOrFail(
-    PartnerBalance,
-    { partner: change.partnerId, currency: change.currency },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  // The update takes the row lock (the same one other writers of this balance wait for).
+  const [row] = await em.execute<Array<{ balance: string }>>(
+    'update partner_balance set balance_cents = balance_cents + ? where partner_id = ? and currency = ? returning balance_cents::text as balance',
+    [String(change.deltaCents), change.partnerId, change.currency],
   );
-  balance.balanceCents += change.deltaCents;
+  const balance = BigInt(row!.balance);
   em.create(BalanceEntry, {
     partner: change.partnerId,
     currency: change.currency,
@@ -42,19 +43,25 @@ export async function adjustPartnerBalance(em: EntityManager, change: BalanceCha
     payoutId: change.payoutId ?? null,
     createdAt: change.at,
   });
-  if (change.deltaCents < 0) await reduceOpenPayoutsToFit(em, change.partnerId, change.currency, balance.balanceCents);
+  if (change.deltaCents < 0) await reduceOpenPayoutsToFit(em, change.partnerId, change.currency, balance);
   await em.flush();
-  return balance.balanceCents;
+  return balance;
 }
 
 /** Spec, Partner balance: open withdrawals (open payouts) are reduced to fit. */
-async function reduceOpenPayoutsToFit(em: EntityManager, partnerId: number, currency: string, balanceCents: number): Promise<void> {
+async function reduceOpenPayoutsToFit(
+  em: EntityManager,
+  partnerId: number,
+  currency: string,
+  balanceCents: bigint,
+): Promise<void> {
   const open = await em.find(Payout, { partner: partnerId, currency, status: 'open' }, { orderBy: { id: 'desc' } });
-  let excess = open.reduce((sum, w) => sum + w.amountCents, 0) - Math.max(0, balanceCents);
+  let excess = open.reduce((sum, w) => sum + BigInt(w.amountCents), 0n) - (balanceCents > 0n ? balanceCents : 0n);
   for (const w of open) {
-    if (excess <= 0) break;
-    const cut = Math.min(excess, w.amountCents);
-    w.amountCents -= cut;
+    if (excess <= 0n) break;
+    const amount = BigInt(w.amountCents);
+    const cut = excess < amount ? excess : amount;
+    w.amountCents = Number(amount - cut);
     if (w.amountCents === 0) w.status = 'cancelled';
     excess -= cut;
   }

@@ -21,10 +21,21 @@ export type IssuedKey = { id: number; key: string; prefix: string; mode: ApiKeyM
 /** Issues a key; the clear key is returned here once and never stored. */
 export async function issueApiKey(deps: CoreDeps, programId: number, mode: ApiKeyMode): Promise<IssuedKey> {
   const em = deps.em.fork();
-  await em.findOneOrFail(Program, { id: programId }, { failHandler: () => new AppError('not_found', 'No such program') });
+  await em.findOneOrFail(
+    Program,
+    { id: programId },
+    { failHandler: () => new AppError('not_found', 'No such program') },
+  );
   const key = `trk_${mode}_${randomBytes(24).toString('base64url')}`;
   const prefix = key.slice(0, 13);
-  const row = em.create(ApiKey, { program: programId, mode, keyHash: hashApiKey(key), prefix, status: 'active', createdAt: deps.clock() });
+  const row = em.create(ApiKey, {
+    program: programId,
+    mode,
+    keyHash: hashApiKey(key),
+    prefix,
+    status: 'active',
+    createdAt: deps.clock(),
+  });
   await em.flush();
   return { id: row.id, key, prefix, mode };
 }
@@ -33,7 +44,12 @@ export async function issueApiKey(deps: CoreDeps, programId: number, mode: ApiKe
  * Retires a key. With `rotateBy` in the future the key keeps working (responses carry a
  * rotation warning) until then; without it the key is refused at once.
  */
-export async function retireApiKey(deps: CoreDeps, programId: number, keyId: number, rotateBy: Date | null): Promise<IApiKey> {
+export async function retireApiKey(
+  deps: CoreDeps,
+  programId: number,
+  keyId: number,
+  rotateBy: Date | null,
+): Promise<IApiKey> {
   const em = deps.em.fork();
   const row = await em.findOne(ApiKey, { id: keyId, program: programId });
   if (!row) throw new AppError('not_found', 'No such API key in this program');
@@ -45,7 +61,12 @@ export async function retireApiKey(deps: CoreDeps, programId: number, keyId: num
 }
 
 /** Rotation: issues a new key of the same mode and retires the old one with a grace deadline. */
-export async function rotateApiKey(deps: CoreDeps, programId: number, keyId: number, graceDays: number): Promise<IssuedKey & { retiredKeyId: number; rotateBy: Date | null }> {
+export async function rotateApiKey(
+  deps: CoreDeps,
+  programId: number,
+  keyId: number,
+  graceDays: number,
+): Promise<IssuedKey & { retiredKeyId: number; rotateBy: Date | null }> {
   const old = await deps.em.fork().findOne(ApiKey, { id: keyId, program: programId });
   if (!old) throw new AppError('not_found', 'No such API key in this program');
   const issued = await issueApiKey(deps, programId, old.mode);
@@ -69,10 +90,15 @@ export async function authenticateApiKey(deps: CoreDeps, token: string, docsUrl:
   if (!row || !hashesEqual(row.keyHash, hash)) throw new AppError('unauthorized', 'Invalid API key');
   if (row.status === 'retired') {
     if (!row.rotateBy || row.rotateBy.getTime() <= deps.clock().getTime()) {
-      throw new AppError('api_key_rotation_required', 'This API key was retired; create a new key in the program settings', {}, {
-        hint: 'Issue a new key (admin CLI: keys:issue or keys:rotate) and replace this one in your server configuration.',
-        docs_url: docsUrl,
-      });
+      throw new AppError(
+        'api_key_rotation_required',
+        'This API key was retired; create a new key in the program settings',
+        {},
+        {
+          hint: 'Issue a new key (admin CLI: keys:issue or keys:rotate) and replace this one in your server configuration.',
+          docs_url: docsUrl,
+        },
+      );
     }
     return { keyId: row.id, programId: row.program, mode: row.mode, rotateBy: row.rotateBy };
   }

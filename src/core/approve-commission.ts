@@ -12,16 +12,28 @@ import { adjustPartnerBalance } from './adjust-partner-balance.ts';
  */
 export async function approveCommission(deps: CoreDeps, programId: number, commissionId: number): Promise<ICommission> {
   return deps.em.fork().transactional(async (em) => {
-    const c = await em.findOne(Commission, { id: commissionId, program: programId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const c = await em.findOne(
+      Commission,
+      { id: commissionId, program: programId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!c) throw new AppError('not_found', 'No such commission in this program');
-    if (c.creditedAt || c.status === 'reversed') throw new AppError('invalid_request', `Commission is ${c.creditedAt ? 'already credited' : c.status}`);
+    if (c.creditedAt || c.status === 'reversed')
+      throw new AppError('invalid_request', `Commission is ${c.creditedAt ? 'already credited' : c.status}`);
     const now = deps.clock();
     c.creditedAt = now;
     if (c.status === 'pending') c.status = 'approved';
     await em.flush();
     const remaining = c.amountCents - c.reversedCents;
     if (remaining > 0) {
-      await adjustPartnerBalance(em, { partnerId: c.partner, currency: c.currency, deltaCents: remaining, kind: 'commission_credit', commissionId: c.id, at: now });
+      await adjustPartnerBalance(em, {
+        partnerId: c.partner,
+        currency: c.currency,
+        deltaCents: remaining,
+        kind: 'commission_credit',
+        commissionId: c.id,
+        at: now,
+      });
     }
     return c;
   });
@@ -35,7 +47,13 @@ export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promis
   for (const program of programs) {
     const due = await deps.em.fork().find(
       Commission,
-      { program: program.id, status: { $in: ['pending', 'refunded'] }, creditedAt: null, heldForReview: false, createdAt: { $lte: new Date(now - program.holdPeriodDays * DAY_MS) } },
+      {
+        program: program.id,
+        status: { $in: ['pending', 'refunded'] },
+        creditedAt: null,
+        heldForReview: false,
+        createdAt: { $lte: new Date(now - program.holdPeriodDays * DAY_MS) },
+      },
       { fields: ['id'], limit, orderBy: { id: 'asc' } },
     );
     for (const c of due) {

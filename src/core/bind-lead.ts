@@ -7,6 +7,7 @@ import { Customer, type ICustomer } from './entities/customer.ts';
 import { Program } from './entities/program.ts';
 import { settingsCache } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
+import { EMAIL_HASH_VERSION } from './email-hash.ts';
 
 export type LeadResult = { customerId: number; customerKey: string | null; clickId: string | null; rebound: boolean };
 
@@ -23,17 +24,28 @@ export type LeadResult = { customerId: number; customerKey: string | null; click
  */
 export async function bindLead(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
   if (!job.customerKey && !job.clickId) {
-    throw new AppError('invalid_request', 'customer_key or click_id is required', { fields: ['customer_key', 'click_id'] });
+    throw new AppError('invalid_request', 'customer_key or click_id is required', {
+      fields: ['customer_key', 'click_id'],
+    });
   }
   if (job.browser) {
-    const program = await deps.em.findOneOrFail(Program, { id: job.programId }, { cache: settingsCache.program(job.programId) });
-    if (!program.browserLeads) throw new AppError('forbidden', 'This program does not accept keyless browser leads; report leads from your backend with the program key');
+    const program = await deps.em.findOneOrFail(
+      Program,
+      { id: job.programId },
+      { cache: settingsCache.program(job.programId) },
+    );
+    if (!program.browserLeads)
+      throw new AppError(
+        'forbidden',
+        'This program does not accept keyless browser leads; report leads from your backend with the program key',
+      );
   }
   try {
     return await deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
   } catch (err) {
     // A concurrent lead for the same customer won the insert: run again, it now finds the row.
-    if (err instanceof UniqueConstraintViolationException) return deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
+    if (err instanceof UniqueConstraintViolationException)
+      return deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
     throw err;
   }
 }
@@ -48,8 +60,16 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
   let customer: ICustomer | null = job.customerKey
     ? await em.findOne(Customer, { program: job.programId, customerKey: job.customerKey })
     : await em.findOne(Customer, { program: job.programId, click: job.clickId }, { orderBy: { id: 'desc' } });
-  if (job.browser && click && (!customer || customer.click !== click.id)
-    && (await em.count(Customer, { program: job.programId, click: click.id, ...(customer ? { id: { $ne: customer.id } } : {}) }))) {
+  if (
+    job.browser &&
+    click &&
+    (!customer || customer.click !== click.id) &&
+    (await em.count(Customer, {
+      program: job.programId,
+      click: click.id,
+      ...(customer ? { id: { $ne: customer.id } } : {}),
+    }))
+  ) {
     // One click, one customer: a single partner click cannot pre-claim a list of guessed keys.
     throw new AppError('invalid_request', 'This click is already bound to another customer', { field: 'click_id' });
   }
@@ -62,6 +82,7 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
       click: click?.id ?? null,
       partner: click?.partner ?? null,
       emailHash: job.emailHash,
+      emailHashVersion: job.emailHash ? (job.emailHashVersion ?? EMAIL_HASH_VERSION.sha256) : null,
       eventName: job.eventName,
       provisional: job.browser,
       createdAt: now,
@@ -83,15 +104,30 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
       // binding, hold its commissions, and let the advertiser decide.
       customer.disputedAt ??= now;
       recordAttributionConflict(deps, {
-        programId: job.programId, kind: 'lead_click_mismatch', customerId: customer.id, customerKey: customer.customerKey ?? null,
-        boundClickId: customer.click, otherClickId: click.id, at: now,
+        programId: job.programId,
+        kind: 'lead_click_mismatch',
+        customerId: customer.id,
+        customerKey: customer.customerKey ?? null,
+        boundClickId: customer.click,
+        otherClickId: click.id,
+        at: now,
       });
     }
   } else if (!job.browser && click && customer.provisional) {
     // The merchant's own keyed lead confirms the binding.
     customer.provisional = false;
   }
-  if (job.emailHash && !customer.emailHash) customer.emailHash = job.emailHash;
+  // A hash of an older scheme is replaced when the email comes again (the only way to re-hash it).
+  const version = job.emailHashVersion ?? EMAIL_HASH_VERSION.sha256;
+  if (job.emailHash && (!customer.emailHash || (customer.emailHashVersion ?? EMAIL_HASH_VERSION.sha256) < version)) {
+    customer.emailHash = job.emailHash;
+    customer.emailHashVersion = version;
+  }
   await em.flush();
-  return { customerId: customer.id, customerKey: customer.customerKey ?? null, clickId: customer.click ?? null, rebound };
+  return {
+    customerId: customer.id,
+    customerKey: customer.customerKey ?? null,
+    clickId: customer.click ?? null,
+    rebound,
+  };
 }

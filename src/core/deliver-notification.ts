@@ -10,7 +10,11 @@ export type NotificationSender = { send(n: INotification): Promise<void> };
  * queue. No transaction or row lock is held across the send: the sender is outside our control
  * and embedded mode has a single database connection.
  */
-export async function deliverNotification(deps: CoreDeps, sender: NotificationSender, id: number): Promise<'delivered' | 'already_delivered' | 'missing'> {
+export async function deliverNotification(
+  deps: CoreDeps,
+  sender: NotificationSender,
+  id: number,
+): Promise<'delivered' | 'already_delivered' | 'missing'> {
   const em = deps.em.fork();
   const n = await em.findOne(Notification, { id });
   if (!n) return 'missing';
@@ -32,7 +36,11 @@ export type OutboxSweep = { waiting: number[]; stuck: Array<{ id: number; sweep:
  *   i.e. after every attempt of their job ran out. A failed job keeps its id in BullMQ, so these
  *   are claimed here (`sweeps` + 1) and re-enqueued under an id that includes the sweep number.
  */
-export async function sweepNotificationOutbox(deps: CoreDeps, at: { enqueuedBefore: Date; stuckBefore: Date; now: Date }, limit = 500): Promise<OutboxSweep> {
+export async function sweepNotificationOutbox(
+  deps: CoreDeps,
+  at: { enqueuedBefore: Date; stuckBefore: Date; now: Date },
+  limit = 500,
+): Promise<OutboxSweep> {
   const em = deps.em.fork();
   const stuck = await em.execute<Array<{ id: number; sweeps: number }>>(
     `update "notification" set "sweeps" = "sweeps" + 1, "swept_at" = ?

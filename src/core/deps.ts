@@ -16,7 +16,12 @@ export type Logger = {
  * absent in tests that call use-cases directly). Amounts are minor units of `currency`, per event.
  */
 export type MoneyEvents = {
-  saleRecorded(e: { provider: string | null; currency: string; amountCents: number; commissionCents: number | null }): void;
+  saleRecorded(e: {
+    provider: string | null;
+    currency: string;
+    amountCents: number;
+    commissionCents: number | null;
+  }): void;
   refundApplied(e: { provider: string | null; currency: string; refundedCents: number; deductionCents: number }): void;
 };
 

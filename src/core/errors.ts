@@ -29,7 +29,12 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
   readonly fields: Record<string, unknown>;
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, fields: Record<string, unknown> = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    fields: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;

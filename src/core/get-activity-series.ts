@@ -20,7 +20,10 @@ export const MAX_SERIES_DAYS = 366;
 
 type Row = { day: string; n: string | number; currency?: string; cents?: string | number };
 
-export async function getActivitySeries(deps: CoreDeps, input: { programId: number; partnerId?: number; from: Date; to: Date }): Promise<ActivitySeries> {
+export async function getActivitySeries(
+  deps: CoreDeps,
+  input: { programId: number; partnerId?: number; from: Date; to: Date },
+): Promise<ActivitySeries> {
   const em = deps.em.fork();
   const start = Date.UTC(input.from.getUTCFullYear(), input.from.getUTCMonth(), input.from.getUTCDate());
   const count = Math.min(MAX_SERIES_DAYS, Math.max(1, Math.floor((input.to.getTime() - start) / DAY_MS) + 1));
@@ -28,22 +31,40 @@ export async function getActivitySeries(deps: CoreDeps, input: { programId: numb
   const end = new Date(start + count * DAY_MS);
   const index = new Map(days.map((d, i) => [d, i]));
   const partner = input.partnerId === undefined ? '' : ' and partner_id = ?';
-  const args = (extra: unknown[] = []) => [input.programId, new Date(start), end, ...(input.partnerId === undefined ? [] : [input.partnerId]), ...extra];
+  const args = (extra: unknown[] = []) => [
+    input.programId,
+    new Date(start),
+    end,
+    ...(input.partnerId === undefined ? [] : [input.partnerId]),
+    ...extra,
+  ];
   const day = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD')`;
   const range = (col: string) => `program_id = ? and ${col} >= ? and ${col} < ?${partner}`;
 
   const [clicks, leads, sales, commissions] = await Promise.all([
-    em.execute<Row[]>(`select ${day('created_at')} as day, count(*) as n from click where ${range('created_at')} group by 1`, args()),
-    em.execute<Row[]>(`select ${day('created_at')} as day, count(*) as n from customer where ${range('created_at')} and partner_id is not null group by 1`, args()),
-    em.execute<Row[]>(`select ${day('received_at')} as day, currency, count(*) as n, sum(amount_cents) as cents from sale where ${range('received_at')} group by 1, 2`, args()),
-    em.execute<Row[]>(`select ${day('created_at')} as day, currency, count(*) as n, sum(amount_cents - reversed_cents) as cents from commission where ${range('created_at')} group by 1, 2`, args()),
+    em.execute<Row[]>(
+      `select ${day('created_at')} as day, count(*) as n from click where ${range('created_at')} group by 1`,
+      args(),
+    ),
+    em.execute<Row[]>(
+      `select ${day('created_at')} as day, count(*) as n from customer where ${range('created_at')} and partner_id is not null group by 1`,
+      args(),
+    ),
+    em.execute<Row[]>(
+      `select ${day('received_at')} as day, currency, count(*) as n, sum(amount_cents) as cents from sale where ${range('received_at')} group by 1, 2`,
+      args(),
+    ),
+    em.execute<Row[]>(
+      `select ${day('created_at')} as day, currency, count(*) as n, sum(amount_cents - reversed_cents) as cents from commission where ${range('created_at')} group by 1, 2`,
+      args(),
+    ),
   ]);
   const zeros = () => days.map(() => 0);
   const counts = (rows: Row[]) => {
     const out = zeros();
     for (const r of rows) {
       const i = index.get(r.day);
-      if (i !== undefined) out[i] += Number(r.n);
+      if (i !== undefined) out[i]! += Number(r.n);
     }
     return out;
   };
@@ -52,9 +73,16 @@ export async function getActivitySeries(deps: CoreDeps, input: { programId: numb
     for (const r of rows) {
       const i = index.get(r.day);
       if (i === undefined || !r.currency) continue;
-      (out[r.currency] ??= zeros())[i] += Number(r.cents ?? 0);
+      (out[r.currency] ??= zeros())[i]! += Number(r.cents ?? 0);
     }
     return out;
   };
-  return { days, clicks: counts(clicks), leads: counts(leads), sales: counts(sales), revenueCents: money(sales), commissionCents: money(commissions) };
+  return {
+    days,
+    clicks: counts(clicks),
+    leads: counts(leads),
+    sales: counts(sales),
+    revenueCents: money(sales),
+    commissionCents: money(commissions),
+  };
 }

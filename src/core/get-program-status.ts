@@ -10,13 +10,17 @@ export async function getProgramStatus(deps: CoreDeps, programId: number, keyMod
   const em = deps.em.fork();
   const program = await em.findOneOrFail(Program, { id: programId });
   const activity = async (table: string, column: string): Promise<Activity> => {
-    const [row] = await em.execute<{ count: string; last_at: Date | string | null }[]>(
-      `select count(*) as count, max(${column}) as last_at from ${table} where program_id = ?`, [programId]);
+    const [row = { count: '0', last_at: null }] = await em.execute<{ count: string; last_at: Date | string | null }[]>(
+      `select count(*) as count, max(${column}) as last_at from ${table} where program_id = ?`,
+      [programId],
+    );
     return { count: Number(row.count), last_at: row.last_at ? new Date(row.last_at).toISOString() : null };
   };
   // Provider events that recorded nothing, per reason (docs/providers.md lists them).
   const ignoredRows = await em.execute<{ reason: string | null; count: string; last_at: Date | string | null }[]>(
-    `select error as reason, count(*) as count, max(received_at) as last_at from webhook_event where program_id = ? and status = 'ignored' group by error`, [programId]);
+    `select error as reason, count(*) as count, max(received_at) as last_at from webhook_event where program_id = ? and status = 'ignored' group by error`,
+    [programId],
+  );
   const byReason: Record<string, number> = {};
   let lastIgnored: number | null = null;
   for (const r of ignoredRows) {

@@ -57,5 +57,10 @@ export function ignoredReasonCode(reason: string): string {
 
 /** Unknown reasons (another rejection code) are logged at warn: nothing recorded is the exception. */
 export function ignoredReasonInfo(reason: string): { level: 'warn' | 'info'; notify: boolean } {
-  return (IGNORED_REASONS as Record<string, { level: 'warn' | 'info'; notify: boolean }>)[ignoredReasonCode(reason)] ?? { level: 'warn', notify: false };
+  return (
+    (IGNORED_REASONS as Record<string, { level: 'warn' | 'info'; notify: boolean }>)[ignoredReasonCode(reason)] ?? {
+      level: 'warn',
+      notify: false,
+    }
+  );
 }

@@ -20,7 +20,11 @@ export async function linkPayment(deps: CoreDeps, job: LinkJob): Promise<LinkRes
 }
 
 /** The sale `transaction_id` a provider alias is linked to, or `null`. */
-export async function findLinkedTransactionId(em: EntityManager, programId: number, alias: string): Promise<string | null> {
+export async function findLinkedTransactionId(
+  em: EntityManager,
+  programId: number,
+  alias: string,
+): Promise<string | null> {
   const link = await em.findOne(PaymentLink, { program: programId, alias }, { fields: ['transactionId'] });
   return link?.transactionId ?? null;
 }

@@ -3,6 +3,17 @@
  * large VND amounts times basis points never lose precision, and results are rounded half-up.
  */
 
+/**
+ * A sum of amounts (from SQL as text, or a BigInt) as a JSON-ready value: a plain number while it
+ * is exact, else an exact raw JSON integer (`JSON.rawJSON`), so totals past 2^53 cents are written
+ * digit for digit instead of rounded. Typed as a number for the wire shapes.
+ */
+export function exactAmount(v: bigint | string): number {
+  const big = typeof v === 'bigint' ? v : BigInt(v);
+  const n = Number(big);
+  return Number.isSafeInteger(n) ? n : (JSON as unknown as { rawJSON(text: string): number }).rawJSON(big.toString());
+}
+
 /** `round_half_up(numerator / denominator)` for non-negative integers. */
 export function divideRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
   if (denominator <= 0n) throw new RangeError('denominator must be positive');
@@ -31,8 +42,9 @@ export function computeReversal(input: {
 }): number {
   const { commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents } = input;
   const refunded = Math.min(refundedTotalCents, saleAmountCents);
-  const target = refunded >= saleAmountCents
-    ? BigInt(commissionCents)
-    : divideRoundHalfUp(BigInt(commissionCents) * BigInt(refunded), BigInt(saleAmountCents));
+  const target =
+    refunded >= saleAmountCents
+      ? BigInt(commissionCents)
+      : divideRoundHalfUp(BigInt(commissionCents) * BigInt(refunded), BigInt(saleAmountCents));
   return Math.max(0, Number(target) - alreadyReversedCents);
 }

@@ -11,20 +11,45 @@ import { Payout, type IPayout } from './entities/payout.ts';
  * in the balance; the balance itself only falls when a payout is paid (`payPayout`).
  * @throws AppError `not_found` (partner), `invalid_request` (nothing available, or the amount does not fit).
  */
-export async function openPayout(deps: CoreDeps, programId: number, partnerId: number, currency: string, amountCents: number | null): Promise<IPayout> {
+export async function openPayout(
+  deps: CoreDeps,
+  programId: number,
+  partnerId: number,
+  currency: string,
+  amountCents: number | null,
+): Promise<IPayout> {
   return deps.em.fork().transactional(async (em) => {
     const partner = await em.findOne(Partner, { id: partnerId, program: programId });
     if (!partner) throw new AppError('not_found', 'No such partner in this program');
-    const balance = await em.findOne(PartnerBalance, { partner: partnerId, currency }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const open = await em.find(Payout, { partner: partnerId, currency, status: 'open' });
-    const available = Math.max(0, balance?.balanceCents ?? 0) - open.reduce((s, w) => s + w.amountCents, 0);
+    await em.findOne(PartnerBalance, { partner: partnerId, currency }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // Under the balance's lock; sums in SQL (a balance may exceed 2^53 cents).
+    const [row] = await em.execute<Array<{ balance: string; open: string }>>(
+      `select coalesce((select balance_cents from partner_balance where partner_id = ? and currency = ?), 0)::text as balance,
+              coalesce((select sum(amount_cents) from payout where partner_id = ? and currency = ? and status = 'open'), 0)::text as open`,
+      [partnerId, currency, partnerId, currency],
+    );
+    const balance = BigInt(row!.balance);
+    const free = (balance > 0n ? balance : 0n) - BigInt(row!.open);
+    // One payout is at most 2^53 - 1 cents (an exact JSON number); a larger balance takes several.
+    const available = Number(free > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : free);
     const cap = amountCents ?? available;
     if (cap <= 0 || cap > available) {
-      throw new AppError('invalid_request', `Amount exceeds the available balance (${available})`, { field: 'amount_cents', available_cents: available });
+      throw new AppError('invalid_request', `Amount exceeds the available balance (${available})`, {
+        field: 'amount_cents',
+        available_cents: available,
+      });
     }
     const payout = em.create(Payout, {
-      program: programId, partner: partnerId, currency, status: 'open', requestedCents: amountCents, amountCents: cap,
-      commissionsCents: 0, nettedCents: 0, createdAt: deps.clock(), paidAt: null,
+      program: programId,
+      partner: partnerId,
+      currency,
+      status: 'open',
+      requestedCents: amountCents,
+      amountCents: cap,
+      commissionsCents: 0,
+      nettedCents: 0,
+      createdAt: deps.clock(),
+      paidAt: null,
     });
     await em.flush();
     return payout;
@@ -37,7 +62,11 @@ export async function openPayout(deps: CoreDeps, programId: number, partnerId: n
  */
 export async function cancelPayout(deps: CoreDeps, programId: number, payoutId: number): Promise<IPayout> {
   return deps.em.fork().transactional(async (em) => {
-    const payout = await em.findOne(Payout, { id: payoutId, program: programId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const payout = await em.findOne(
+      Payout,
+      { id: payoutId, program: programId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!payout) throw new AppError('not_found', 'No such payout in this program');
     if (payout.status !== 'open') throw new AppError('invalid_request', `Payout is ${payout.status}`);
     payout.status = 'cancelled';

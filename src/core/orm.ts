@@ -21,7 +21,14 @@ export type DbOptions = {
 const common = {
   entities: ENTITIES,
   extensions: [Migrator],
-  migrations: { migrationsList: MIGRATIONS, path: 'src/core/migrations', pathTs: 'src/core/migrations', snapshot: false, emit: 'ts' as const, silent: true },
+  migrations: {
+    migrationsList: MIGRATIONS,
+    path: 'src/core/migrations',
+    pathTs: 'src/core/migrations',
+    snapshot: false,
+    emit: 'ts' as const,
+    silent: true,
+  },
   // Entities are plain data holders; we never rely on lazy loading across requests.
   forceUtcTimezone: true,
   allowGlobalContext: false,
@@ -45,7 +52,11 @@ export async function createDb(opts: DbOptions): Promise<Db> {
   return { orm, em: orm.em as unknown as EntityManager, kind: 'pglite' };
 }
 
-type PooledClient = { release(err?: Error | boolean): void; once(event: 'end', fn: () => void): unknown; off(event: 'end', fn: () => void): unknown };
+type PooledClient = {
+  release(err?: Error | boolean): void;
+  once(event: 'end', fn: () => void): unknown;
+  off(event: 'end', fn: () => void): unknown;
+};
 type ClientPool = { connect(...args: unknown[]): unknown };
 
 /**

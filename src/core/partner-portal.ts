@@ -5,7 +5,7 @@ import { Program } from './entities/program.ts';
 import { Commission, type CommissionStatus } from './entities/commission.ts';
 import { Sale } from './entities/sale.ts';
 import { Notification, type NotificationKind } from './entities/notification.ts';
-import { PartnerBalance } from './entities/partner-balance.ts';
+import { exactAmount } from './money.ts';
 import { Payout } from './entities/payout.ts';
 
 // Everything here is read through the signed-in partner's own id: the partner API never takes a
@@ -24,23 +24,55 @@ export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
   const program = await em.findOneOrFail(Program, { id: partner.program });
   return {
     partner: { id: partner.id, code: partner.code, name: partner.name, email: partner.email ?? null },
-    program: { id: program.id, name: program.name, domain: program.domain ?? null, commission_rate_bps: program.commissionRateBps, cookie_duration_days: program.cookieDurationDays },
+    program: {
+      id: program.id,
+      name: program.name,
+      domain: program.domain ?? null,
+      commission_rate_bps: program.commissionRateBps,
+      cookie_duration_days: program.cookieDurationDays,
+    },
   };
 }
 
 /** The partner's commissions, newest first, with the sale amount and any refund reason. */
-export async function listPartnerCommissions(deps: CoreDeps, partnerId: number, page: Page & { status?: CommissionStatus }) {
+export async function listPartnerCommissions(
+  deps: CoreDeps,
+  partnerId: number,
+  page: Page & { status?: CommissionStatus },
+) {
   const em = deps.em.fork();
   const where = { partner: partnerId, ...(page.status ? { status: page.status } : {}) };
-  const [rows, total] = await em.findAndCount(Commission, where, { limit: page.limit, offset: page.offset, orderBy: { id: 'desc' } });
-  const sales = new Map((await em.find(Sale, { id: { $in: rows.map((c) => c.sale) } }, { fields: ['id', 'amountCents', 'refundedCents', 'transactionId'] })).map((s) => [s.id, s]));
+  const [rows, total] = await em.findAndCount(Commission, where, {
+    limit: page.limit,
+    offset: page.offset,
+    orderBy: { id: 'desc' },
+  });
+  const sales = new Map(
+    (
+      await em.find(
+        Sale,
+        { id: { $in: rows.map((c) => c.sale) } },
+        { fields: ['id', 'amountCents', 'refundedCents', 'transactionId'] },
+      )
+    ).map((s) => [s.id, s]),
+  );
   return {
     total,
     commissions: rows.map((c) => ({
-      id: c.id, status: c.status, currency: c.currency, amount_cents: c.amountCents, reversed_cents: c.reversedCents,
-      net_cents: c.amountCents - c.reversedCents, rate_bps: c.rateBps, reason: c.reason ?? null,
-      sale_amount_cents: sales.get(c.sale)?.amountCents ?? null, sale_refunded_cents: sales.get(c.sale)?.refundedCents ?? null,
-      created_at: c.createdAt.toISOString(), credited_at: c.creditedAt?.toISOString() ?? null, paid_at: c.paidAt?.toISOString() ?? null, payout_id: c.payout ?? null,
+      id: c.id,
+      status: c.status,
+      currency: c.currency,
+      amount_cents: c.amountCents,
+      reversed_cents: c.reversedCents,
+      net_cents: c.amountCents - c.reversedCents,
+      rate_bps: c.rateBps,
+      reason: c.reason ?? null,
+      sale_amount_cents: sales.get(c.sale)?.amountCents ?? null,
+      sale_refunded_cents: sales.get(c.sale)?.refundedCents ?? null,
+      created_at: c.createdAt.toISOString(),
+      credited_at: c.creditedAt?.toISOString() ?? null,
+      paid_at: c.paidAt?.toISOString() ?? null,
+      payout_id: c.payout ?? null,
     })),
   };
 }
@@ -49,14 +81,23 @@ export async function listPartnerCommissions(deps: CoreDeps, partnerId: number, 
 export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
   const em = deps.em.fork();
   const [balances, payouts] = await Promise.all([
-    em.find(PartnerBalance, { partner: partnerId }, { orderBy: { currency: 'asc' } }),
+    em.execute<Array<{ currency: string; balance: string }>>(
+      `select "currency", "balance_cents"::text as "balance" from "partner_balance" where "partner_id" = ? order by "currency"`,
+      [partnerId],
+    ),
     em.find(Payout, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
   ]);
   return {
-    balances: balances.map((b) => ({ currency: b.currency, balance_cents: b.balanceCents })),
+    balances: balances.map((b) => ({ currency: b.currency, balance_cents: exactAmount(b.balance) })),
     payouts: payouts.map((w) => ({
-      id: w.id, currency: w.currency, amount_cents: w.amountCents, commissions_cents: w.commissionsCents, netted_cents: w.nettedCents,
-      status: w.status, created_at: w.createdAt.toISOString(), paid_at: w.paidAt?.toISOString() ?? null,
+      id: w.id,
+      currency: w.currency,
+      amount_cents: w.amountCents,
+      commissions_cents: w.commissionsCents,
+      netted_cents: w.nettedCents,
+      status: w.status,
+      created_at: w.createdAt.toISOString(),
+      paid_at: w.paidAt?.toISOString() ?? null,
     })),
   };
 }
@@ -72,12 +113,23 @@ export async function listPartnerNotifications(deps: CoreDeps, partnerId: number
   return {
     total,
     unread_count: unread,
-    notifications: rows.map((n) => ({ id: n.id, kind: n.kind, commission_id: n.commissionId ?? null, payload: n.payload, created_at: n.createdAt.toISOString(), read_at: n.readAt?.toISOString() ?? null })),
+    notifications: rows.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      commission_id: n.commissionId ?? null,
+      payload: n.payload,
+      created_at: n.createdAt.toISOString(),
+      read_at: n.readAt?.toISOString() ?? null,
+    })),
   };
 }
 
 /** Marks the given notifications (or all when `ids` is omitted) read; returns the unread count. */
-export async function markPartnerNotificationsRead(deps: CoreDeps, partnerId: number, ids?: number[]): Promise<{ unread_count: number }> {
+export async function markPartnerNotificationsRead(
+  deps: CoreDeps,
+  partnerId: number,
+  ids?: number[],
+): Promise<{ unread_count: number }> {
   const em = deps.em.fork();
   const where = { partnerId, kind: { $in: PARTNER_NOTIFICATION_KINDS }, readAt: null };
   await em.nativeUpdate(Notification, ids ? { ...where, id: { $in: ids } } : where, { readAt: deps.clock() });

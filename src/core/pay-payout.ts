@@ -22,7 +22,13 @@ export async function payPayout(deps: CoreDeps, programId: number, payoutId: num
   return deps.em.fork().transactional(async (em) => {
     const found = await em.findOne(Payout, { id: payoutId, program: programId });
     if (!found) throw new AppError('not_found', 'No such payout in this program');
-    return settle(em, deps.clock(), { programId, partnerId: found.partner, currency: found.currency, payoutId, commissionId: null });
+    return settle(em, deps.clock(), {
+      programId,
+      partnerId: found.partner,
+      currency: found.currency,
+      payoutId,
+      commissionId: null,
+    });
   });
 }
 
@@ -36,44 +42,91 @@ export async function payCommission(deps: CoreDeps, programId: number, commissio
     const c = await em.findOne(Commission, { id: commissionId, program: programId });
     if (!c) throw new AppError('not_found', 'No such commission in this program');
     if (!c.creditedAt) throw new AppError('invalid_request', 'Only a credited (approved) commission can be paid');
-    if (c.paidAt) throw new AppError('invalid_request', `Commission is already paid${c.payout ? ` (payout ${c.payout})` : ''}`);
-    return settle(em, deps.clock(), { programId, partnerId: c.partner, currency: c.currency, payoutId: null, commissionId });
+    if (c.paidAt)
+      throw new AppError('invalid_request', `Commission is already paid${c.payout ? ` (payout ${c.payout})` : ''}`);
+    return settle(em, deps.clock(), {
+      programId,
+      partnerId: c.partner,
+      currency: c.currency,
+      payoutId: null,
+      commissionId,
+    });
   });
 }
 
-type Target = { programId: number; partnerId: number; currency: string; payoutId: number | null; commissionId: number | null };
+type Target = {
+  programId: number;
+  partnerId: number;
+  currency: string;
+  payoutId: number | null;
+  commissionId: number | null;
+};
 
 // Lock order, shared with refunds and approvals: commission rows, then the balance, then payouts.
 async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayout> {
   const candidates = await em.find(
     Commission,
-    { partner: t.partnerId, currency: t.currency, creditedAt: { $ne: null }, paidAt: null, ...(t.commissionId ? { id: t.commissionId } : {}) },
+    {
+      partner: t.partnerId,
+      currency: t.currency,
+      creditedAt: { $ne: null },
+      paidAt: null,
+      ...(t.commissionId ? { id: t.commissionId } : {}),
+    },
     { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { creditedAt: 'asc', id: 'asc' } },
   );
-  const balance = await em.findOne(PartnerBalance, { partner: t.partnerId, currency: t.currency }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  await em.findOne(
+    PartnerBalance,
+    { partner: t.partnerId, currency: t.currency },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
   // With the balance locked, every committed change to it also changed the unpaid credited
   // commissions, so the two are read consistently. Sums in SQL, never in floating point.
-  const [row] = await em.execute<Array<{ unpaid: string }>>(
-    `select coalesce(sum("amount_cents" - "reversed_cents"), 0)::text as "unpaid" from "commission"
-     where "partner_id" = ? and "currency" = ? and "credited_at" is not null and "paid_at" is null`,
-    [t.partnerId, t.currency],
+  const [row] = await em.execute<Array<{ unpaid: string; balance: string }>>(
+    `select coalesce(sum("amount_cents" - "reversed_cents"), 0)::text as "unpaid",
+            coalesce((select "balance_cents" from "partner_balance" where "partner_id" = ? and "currency" = ?), 0)::text as "balance"
+     from "commission" where "partner_id" = ? and "currency" = ? and "credited_at" is not null and "paid_at" is null`,
+    [t.partnerId, t.currency, t.partnerId, t.currency],
   );
-  const owed = toSafeNumber(BigInt(row?.unpaid ?? '0') - BigInt(balance?.balanceCents ?? 0));
+  const owed = toSafeNumber(BigInt(row?.unpaid ?? '0') - BigInt(row?.balance ?? '0'));
   let payout: IPayout | null = null;
   if (t.payoutId !== null) {
     payout = await em.findOneOrFail(Payout, { id: t.payoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (payout.status !== 'open') throw new AppError('invalid_request', `Payout is ${payout.status}`);
   }
-  const plan = computePayout(candidates.map((c) => ({ id: c.id, unpaidCents: c.amountCents - c.reversedCents })), owed, payout ? payout.amountCents : null);
+  const plan = computePayout(
+    candidates.map((c) => ({ id: c.id, unpaidCents: c.amountCents - c.reversedCents })),
+    owed,
+    payout ? payout.amountCents : null,
+  );
   if (plan.amountCents <= 0) {
-    throw new AppError('invalid_request', plan.commissionIds.length
-      ? 'Nothing to pay: the commissions only cover what the partner owes back'
-      : 'Nothing to pay: no credited, unpaid commission fits the payout amount', { owed_cents: Math.max(0, owed) });
+    throw new AppError(
+      'invalid_request',
+      plan.commissionIds.length
+        ? 'Nothing to pay: the commissions only cover what the partner owes back'
+        : 'Nothing to pay: no credited, unpaid commission fits the payout amount',
+      { owed_cents: Math.max(0, owed) },
+    );
   }
   if (!payout) {
-    payout = em.create(Payout, { program: t.programId, partner: t.partnerId, currency: t.currency, status: 'open', requestedCents: null, amountCents: 0, createdAt: now, paidAt: null });
+    payout = em.create(Payout, {
+      program: t.programId,
+      partner: t.partnerId,
+      currency: t.currency,
+      status: 'open',
+      requestedCents: null,
+      amountCents: 0,
+      createdAt: now,
+      paidAt: null,
+    });
   }
-  Object.assign(payout, { status: 'paid', amountCents: plan.amountCents, commissionsCents: plan.commissionsCents, nettedCents: plan.nettedCents, paidAt: now });
+  Object.assign(payout, {
+    status: 'paid',
+    amountCents: plan.amountCents,
+    commissionsCents: plan.commissionsCents,
+    nettedCents: plan.nettedCents,
+    paidAt: now,
+  });
   await em.flush();
   const paid = candidates.filter((c) => plan.commissionIds.includes(c.id));
   for (const c of paid) {
@@ -82,7 +135,14 @@ async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayo
     if (c.status === 'approved') c.status = 'paid';
   }
   await em.flush();
-  await adjustPartnerBalance(em, { partnerId: t.partnerId, currency: t.currency, deltaCents: -plan.amountCents, kind: 'payout', payoutId: payout.id, at: now });
+  await adjustPartnerBalance(em, {
+    partnerId: t.partnerId,
+    currency: t.currency,
+    deltaCents: -plan.amountCents,
+    kind: 'payout',
+    payoutId: payout.id,
+    at: now,
+  });
   return { payout, commissions: paid };
 }
 

@@ -39,7 +39,13 @@ export function computeSecretFingerprint(secret: string): string {
 }
 
 function summarise(row: IProviderSecret): ProviderSecretSummary {
-  return { id: row.id, label: row.label, createdAt: row.createdAt, expiresAt: row.expiresAt ?? null, fingerprint: computeSecretFingerprint(row.secret) };
+  return {
+    id: row.id,
+    label: row.label,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt ?? null,
+    fingerprint: computeSecretFingerprint(row.secret),
+  };
 }
 
 /**
@@ -48,34 +54,62 @@ function summarise(row: IProviderSecret): ProviderSecretSummary {
  * unknown program, `invalid_request` for an unknown provider or a too short secret.
  */
 export async function connectProvider(
-  deps: CoreDeps, programId: number, provider: WebhookProvider, secret: string, label: ProviderSecretLabel = 'live',
+  deps: CoreDeps,
+  programId: number,
+  provider: WebhookProvider,
+  secret: string,
+  label: ProviderSecretLabel = 'live',
 ): Promise<{ provider: WebhookProvider; programId: number; secret: ProviderSecretSummary }> {
   checkSecret(secret);
   const em = deps.em.fork();
   const connection = await findOrCreateConnection(em, programId, provider);
   await em.nativeDelete(ProviderSecret, { connection: connection.id });
-  const row = em.create(ProviderSecret, { connection: connection.id, label, secret, createdAt: deps.clock(), expiresAt: null });
+  const row = em.create(ProviderSecret, {
+    connection: connection.id,
+    label,
+    secret,
+    createdAt: deps.clock(),
+    expiresAt: null,
+  });
   await em.flush();
   await clearSecretsCache(em, programId, provider);
   return { provider, programId, secret: summarise(row) };
 }
 
 /** Adds a secret beside the existing ones (connecting the provider if needed). */
-export async function addProviderSecret(deps: CoreDeps, programId: number, provider: WebhookProvider, input: NewProviderSecret): Promise<ProviderSecretSummary> {
+export async function addProviderSecret(
+  deps: CoreDeps,
+  programId: number,
+  provider: WebhookProvider,
+  input: NewProviderSecret,
+): Promise<ProviderSecretSummary> {
   checkSecret(input.secret);
   const em = deps.em.fork();
   const connection = await findOrCreateConnection(em, programId, provider);
   if ((await em.count(ProviderSecret, { connection: connection.id })) >= MAX_SECRETS_PER_CONNECTION) {
-    throw new AppError('invalid_request', `A connection holds at most ${MAX_SECRETS_PER_CONNECTION} secrets; remove an old one first`);
+    throw new AppError(
+      'invalid_request',
+      `A connection holds at most ${MAX_SECRETS_PER_CONNECTION} secrets; remove an old one first`,
+    );
   }
-  const row = em.create(ProviderSecret, { connection: connection.id, label: input.label, secret: input.secret, createdAt: deps.clock(), expiresAt: input.expiresAt });
+  const row = em.create(ProviderSecret, {
+    connection: connection.id,
+    label: input.label,
+    secret: input.secret,
+    createdAt: deps.clock(),
+    expiresAt: input.expiresAt,
+  });
   await em.flush();
   await clearSecretsCache(em, programId, provider);
   return summarise(row);
 }
 
 /** Every secret of the connection, expired ones included, oldest first. Throws `not_found`. */
-export async function listProviderSecrets(deps: CoreDeps, programId: number, provider: WebhookProvider): Promise<ProviderSecretSummary[]> {
+export async function listProviderSecrets(
+  deps: CoreDeps,
+  programId: number,
+  provider: WebhookProvider,
+): Promise<ProviderSecretSummary[]> {
   const em = deps.em.fork();
   const connection = await findConnectionOrFail(em, programId, provider);
   const rows = await em.find(ProviderSecret, { connection: connection.id }, { orderBy: { id: 'asc' } });
@@ -83,7 +117,13 @@ export async function listProviderSecrets(deps: CoreDeps, programId: number, pro
 }
 
 /** Schedules the secret to stop verifying at `at` (now when null). Throws `not_found`. */
-export async function expireProviderSecret(deps: CoreDeps, programId: number, provider: WebhookProvider, secretId: number, at: Date | null): Promise<ProviderSecretSummary> {
+export async function expireProviderSecret(
+  deps: CoreDeps,
+  programId: number,
+  provider: WebhookProvider,
+  secretId: number,
+  at: Date | null,
+): Promise<ProviderSecretSummary> {
   const em = deps.em.fork();
   const row = await findSecretOrFail(em, programId, provider, secretId);
   row.expiresAt = at ?? deps.clock();
@@ -93,7 +133,12 @@ export async function expireProviderSecret(deps: CoreDeps, programId: number, pr
 }
 
 /** Deletes the secret at once. Throws `not_found`. */
-export async function removeProviderSecret(deps: CoreDeps, programId: number, provider: WebhookProvider, secretId: number): Promise<void> {
+export async function removeProviderSecret(
+  deps: CoreDeps,
+  programId: number,
+  provider: WebhookProvider,
+  secretId: number,
+): Promise<void> {
   const em = deps.em.fork();
   const row = await findSecretOrFail(em, programId, provider, secretId);
   em.remove(row);
@@ -106,10 +151,22 @@ export async function removeProviderSecret(deps: CoreDeps, programId: number, pr
  * is not connected. Expiry is left to the caller, checked against its clock at each delivery, so
  * a cached list still stops accepting an expired secret on time.
  */
-export async function loadVerificationSecrets(em: EntityManager, programId: number, provider: WebhookProvider): Promise<VerificationSecret[] | null> {
-  const connection = await em.findOne(ProviderConnection, { program: programId, provider }, { cache: settingsCache.provider(programId, provider) });
+export async function loadVerificationSecrets(
+  em: EntityManager,
+  programId: number,
+  provider: WebhookProvider,
+): Promise<VerificationSecret[] | null> {
+  const connection = await em.findOne(
+    ProviderConnection,
+    { program: programId, provider },
+    { cache: settingsCache.provider(programId, provider) },
+  );
   if (!connection) return null;
-  const rows = await em.find(ProviderSecret, { connection: connection.id }, { orderBy: { id: 'asc' }, cache: settingsCache.providerSecrets(programId, provider) });
+  const rows = await em.find(
+    ProviderSecret,
+    { connection: connection.id },
+    { orderBy: { id: 'asc' }, cache: settingsCache.providerSecrets(programId, provider) },
+  );
   return rows.map((row) => ({ id: row.id, label: row.label, secret: row.secret, expiresAt: row.expiresAt ?? null }));
 }
 
@@ -122,8 +179,13 @@ function checkSecret(secret: string): void {
   if (secret.length < 8) throw new AppError('invalid_request', 'The signing secret looks too short');
 }
 
-async function findOrCreateConnection(em: EntityManager, programId: number, provider: WebhookProvider): Promise<IProviderConnection> {
-  if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider)) throw new AppError('invalid_request', `Unknown provider "${provider}"`);
+async function findOrCreateConnection(
+  em: EntityManager,
+  programId: number,
+  provider: WebhookProvider,
+): Promise<IProviderConnection> {
+  if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider))
+    throw new AppError('invalid_request', `Unknown provider "${provider}"`);
   if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
   const existing = await em.findOne(ProviderConnection, { program: programId, provider });
   if (existing) return existing;
@@ -133,13 +195,22 @@ async function findOrCreateConnection(em: EntityManager, programId: number, prov
   return created;
 }
 
-async function findConnectionOrFail(em: EntityManager, programId: number, provider: WebhookProvider): Promise<IProviderConnection> {
+async function findConnectionOrFail(
+  em: EntityManager,
+  programId: number,
+  provider: WebhookProvider,
+): Promise<IProviderConnection> {
   const connection = await em.findOne(ProviderConnection, { program: programId, provider });
   if (!connection) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
   return connection;
 }
 
-async function findSecretOrFail(em: EntityManager, programId: number, provider: WebhookProvider, secretId: number): Promise<IProviderSecret> {
+async function findSecretOrFail(
+  em: EntityManager,
+  programId: number,
+  provider: WebhookProvider,
+  secretId: number,
+): Promise<IProviderSecret> {
   const connection = await findConnectionOrFail(em, programId, provider);
   const row = await em.findOne(ProviderSecret, { id: secretId, connection: connection.id });
   if (!row) throw new AppError('not_found', 'No such secret on this connection');

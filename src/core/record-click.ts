@@ -20,9 +20,16 @@ export async function recordClick(deps: CoreDeps, job: ClickJob): Promise<ClickR
   const em = deps.em;
   const partner = await em.findOne(Partner, { code: job.partnerCode });
   if (!partner) throw new AppError('not_found', `No partner with referral code "${job.partnerCode}"`, { field: 'aff' });
-  const program = await em.findOneOrFail(Program, { id: partner.program }, { cache: settingsCache.program(partner.program) });
+  const program = await em.findOneOrFail(
+    Program,
+    { id: partner.program },
+    { cache: settingsCache.program(partner.program) },
+  );
   if (program.domain && !hostMatchesDomain(new URL(job.affiliateUrl).hostname, program.domain)) {
-    throw new AppError('invalid_request', 'affiliate_url host does not match the program domain', { field: 'affiliate_url' });
+    throw new AppError('invalid_request', 'affiliate_url host does not match the program domain', {
+      field: 'affiliate_url',
+      program_domain: program.domain,
+    });
   }
   const now = new Date(job.receivedAt);
   const fields = {
@@ -33,11 +40,14 @@ export async function recordClick(deps: CoreDeps, job: ClickJob): Promise<ClickR
     visitorId: job.visitorId,
     clickedAt: now,
   };
-  let click = job.existingClickId
-    ? await em.findOne(Click, { id: job.existingClickId, program: program.id })
-    : null;
+  let click = job.existingClickId ? await em.findOne(Click, { id: job.existingClickId, program: program.id }) : null;
   if (click) em.assign(click, fields);
   else click = em.create(Click, { id: randomUUID(), program: program.id, ...fields, createdAt: now });
   await em.flush();
-  return { clickId: click.id, partnerCode: partner.code, cookieWindowDays: program.cookieDurationDays, programId: program.id };
+  return {
+    clickId: click.id,
+    partnerCode: partner.code,
+    cookieWindowDays: program.cookieDurationDays,
+    programId: program.id,
+  };
 }

@@ -33,13 +33,25 @@ export type SaleResult =
 export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResult> {
   const currency = job.currency.toUpperCase();
   if (!(CURRENCIES as readonly string[]).includes(currency)) {
-    throw new AppError('unsupported_currency', `Currency "${job.currency}" is not supported; use USD, EUR or VND`, { currency: job.currency, supported: CURRENCIES });
+    throw new AppError('unsupported_currency', `Currency "${job.currency}" is not supported; use USD, EUR or VND`, {
+      currency: job.currency,
+      supported: CURRENCIES,
+    });
   }
   if (job.test) return recordTestSale(deps, job, currency as Currency);
-  if (!job.transactionId || !job.amountCents) throw new AppError('invalid_request', 'transaction_id and amount_cents are required');
+  if (!job.transactionId || !job.amountCents)
+    throw new AppError('invalid_request', 'transaction_id and amount_cents are required');
   try {
-    const result = await deps.em.fork().transactional((em) => recordLiveSale({ ...deps, em }, job, currency as Currency));
-    if (result.kind === 'attributed') deps.events?.saleRecorded({ provider: job.provider, currency, amountCents: job.amountCents, commissionCents: result.commissionCents });
+    const result = await deps.em
+      .fork()
+      .transactional((em) => recordLiveSale({ ...deps, em }, job, currency as Currency));
+    if (result.kind === 'attributed')
+      deps.events?.saleRecorded({
+        provider: job.provider,
+        currency,
+        amountCents: job.amountCents,
+        commissionCents: result.commissionCents,
+      });
     return result;
   } catch (err) {
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
@@ -54,7 +66,11 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
 async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency): Promise<SaleResult> {
   const em = deps.em;
   const transactionId = job.transactionId as string;
-  const program = await em.findOneOrFail(Program, { id: job.programId }, { cache: settingsCache.program(job.programId) });
+  const program = await em.findOneOrFail(
+    Program,
+    { id: job.programId },
+    { cache: settingsCache.program(job.programId) },
+  );
   const { amountCents, paidCents } = computeSaleAmount(program, job);
   const now = new Date(job.receivedAt);
   // No duplicate lookup before the insert: the unique key (program, transaction_id) decides and
@@ -75,7 +91,7 @@ async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency):
 
   // Plain inserts, not the unit of work: these rows are written once and not touched again in
   // this transaction, and change-set computation was a third of a sale's ORM time (bench).
-  const saleId = await em.insert(Sale, {
+  const saleId = (await em.insert(Sale, {
     program: program.id,
     transactionId,
     amountCents,
@@ -97,15 +113,22 @@ async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency):
     visitorId: job.visitorId,
     refundedCents: 0,
     receivedAt: now,
-  }) as number;
+  })) as number;
   const feeBps = program.platformFeeBps;
-  await em.insert(PlatformFee, { program: program.id, sale: saleId, amountCents: calculatePlatformFee(amountCents, feeBps), currency, rateBps: feeBps, createdAt: now });
+  await em.insert(PlatformFee, {
+    program: program.id,
+    sale: saleId,
+    amountCents: calculatePlatformFee(amountCents, feeBps),
+    currency,
+    rateBps: feeBps,
+    createdAt: now,
+  });
 
   let commission: { id: number; amountCents: number } | null = null;
   if (attribution.earnsCommission) {
     const rateBps = commissionRate(program, job.productId);
     const commissionCents = calculateCommission(amountCents, rateBps);
-    const id = await em.insert(Commission, {
+    const id = (await em.insert(Commission, {
       program: program.id,
       sale: saleId,
       partner: attribution.partnerId,
@@ -117,15 +140,35 @@ async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency):
       heldForReview: attribution.held,
       createdAt: now,
       updatedAt: now,
-    }) as number;
+    })) as number;
     commission = { id, amountCents: commissionCents };
   }
   if (attribution.conflict) {
-    recordAttributionConflict(deps, { programId: program.id, kind: 'sale_click_mismatch', ...attribution.conflict, saleId, at: now });
+    recordAttributionConflict(deps, {
+      programId: program.id,
+      kind: 'sale_click_mismatch',
+      ...attribution.conflict,
+      saleId,
+      at: now,
+    });
     await em.flush();
   }
-  deps.log.info({ programId: program.id, saleId, commissionId: commission?.id ?? null, partnerId: attribution.partnerId, via: attribution.via }, 'sale recorded');
-  return { kind: 'attributed', saleId, commissionId: commission?.id ?? null, commissionCents: commission?.amountCents ?? null };
+  deps.log.info(
+    {
+      programId: program.id,
+      saleId,
+      commissionId: commission?.id ?? null,
+      partnerId: attribution.partnerId,
+      via: attribution.via,
+    },
+    'sale recorded',
+  );
+  return {
+    kind: 'attributed',
+    saleId,
+    commissionId: commission?.id ?? null,
+    commissionCents: commission?.amountCents ?? null,
+  };
 }
 
 /**
@@ -137,7 +180,8 @@ async function recordLiveSale(deps: CoreDeps, job: SaleJob, currency: Currency):
 function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: number; paidCents: number | null } {
   const paid = job.amountCents as number;
   const tax = job.taxCents ?? 0;
-  if (job.origin !== 'provider' || program.providerAmountIncludesTax || tax <= 0 || tax >= paid) return { amountCents: paid, paidCents: null };
+  if (job.origin !== 'provider' || program.providerAmountIncludesTax || tax <= 0 || tax >= paid)
+    return { amountCents: paid, paidCents: null };
   return { amountCents: paid - tax, paidCents: paid };
 }
 
@@ -171,9 +215,10 @@ async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency):
     await em.flush();
   } catch (err) {
     if (!(err instanceof UniqueConstraintViolationException) || !job.transactionId) throw err;
-    const prior = await deps.em.fork().findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
+    const prior = await deps.em
+      .fork()
+      .findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
     return { kind: 'test', eventId: prior.id, programId: job.programId };
   }
   return { kind: 'test', eventId: event.id, programId: job.programId };
 }
-

@@ -19,7 +19,12 @@ export type Attribution =
       /** The customer is disputed: its commission is held from automatic approval. */
       held: boolean;
       /** The sale's own click replaced the customer's provisional one (recorded for the advertiser). */
-      conflict: { customerId: number; customerKey: string | null; boundClickId: string | null; otherClickId: string } | null;
+      conflict: {
+        customerId: number;
+        customerKey: string | null;
+        boundClickId: string | null;
+        otherClickId: string;
+      } | null;
       via: 'subscription' | 'customer_key' | 'click_id';
     }
   | { kind: 'window_expired'; clickAgeDays: number; windowDays: number };
@@ -33,7 +38,12 @@ export type Attribution =
  *    gives the partner (the click's current partner: last-partner attribution) and the age.
  * @throws AppError `no_attribution` when no customer, click or partner is found in this program.
  */
-export async function resolveAttribution(deps: CoreDeps, program: IProgram, job: SaleJob, now: Date): Promise<Attribution> {
+export async function resolveAttribution(
+  deps: CoreDeps,
+  program: IProgram,
+  job: SaleJob,
+  now: Date,
+): Promise<Attribution> {
   const em = deps.em;
   if (job.isRecurring && job.subscriptionId) {
     let first = await em.findOne(
@@ -44,8 +54,17 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
     if (!first && job.customerKey) {
       // A renewal of a subscription whose first payment was recorded without its subscription id
       // (Lemon Squeezy orders name none): follow the customer's first attributed sale instead.
-      const customer = await em.findOne(Customer, { program: program.id, customerKey: job.customerKey }, { fields: ['id'] });
-      if (customer) first = await em.findOne(Sale, { program: program.id, customer: customer.id, partner: { $ne: null } }, { orderBy: { id: 'asc' } });
+      const customer = await em.findOne(
+        Customer,
+        { program: program.id, customerKey: job.customerKey },
+        { fields: ['id'] },
+      );
+      if (customer)
+        first = await em.findOne(
+          Sale,
+          { program: program.id, customer: customer.id, partner: { $ne: null } },
+          { orderBy: { id: 'asc' } },
+        );
     }
     if (first?.partner) {
       return {
@@ -66,11 +85,23 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
   let click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
   let via: 'customer_key' | 'click_id' = 'customer_key';
   if (job.customerKey) ({ customer, click } = await findCustomerByKey(em, program.id, job.customerKey));
-  if (!customer && job.origin === 'provider' && job.clickId && (await em.count(Click, { id: job.clickId, program: program.id }))) {
+  if (
+    !customer &&
+    job.origin === 'provider' &&
+    job.clickId &&
+    (await em.count(Click, { id: job.clickId, program: program.id }))
+  ) {
     // Provider checkout that skipped lead tracking: bind the customer to the click now.
-    const lead = await bind(deps, buildLeadJob({
-      programId: program.id, customerKey: job.customerKey, clickId: job.clickId, eventName: 'checkout', receivedAt: job.receivedAt,
-    }));
+    const lead = await bind(
+      deps,
+      buildLeadJob({
+        programId: program.id,
+        customerKey: job.customerKey,
+        clickId: job.clickId,
+        eventName: 'checkout',
+        receivedAt: job.receivedAt,
+      }),
+    );
     customer = await em.findOne(Customer, { id: lead.customerId });
   }
   if (!customer && job.clickId) {
@@ -79,7 +110,8 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
   }
   if (!customer) {
     throw new AppError('no_attribution', 'Neither customer_key nor click_id matched a customer of this program', {
-      customer_key: job.customerKey, click_id: job.clickId,
+      customer_key: job.customerKey,
+      click_id: job.clickId,
     });
   }
   let conflict: Extract<Attribution, { kind: 'attributed' }>['conflict'] = null;
@@ -89,21 +121,42 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
     // click wins, the customer is bound to it, and the advertiser sees the conflict.
     const own = await em.findOne(Click, { id: job.clickId, program: program.id });
     if (own) {
-      conflict = { customerId: customer.id, customerKey: customer.customerKey ?? null, boundClickId: customer.click ?? null, otherClickId: own.id };
-      await em.nativeUpdate(Customer, { id: customer.id }, { click: own.id, partner: own.partner, provisional: false, disputedAt: null });
+      conflict = {
+        customerId: customer.id,
+        customerKey: customer.customerKey ?? null,
+        boundClickId: customer.click ?? null,
+        otherClickId: own.id,
+      };
+      await em.nativeUpdate(
+        Customer,
+        { id: customer.id },
+        { click: own.id, partner: own.partner, provisional: false, disputedAt: null },
+      );
       click = own;
       held = false;
     }
   }
   click ??= customer.click ? await em.findOne(Click, { id: customer.click, program: program.id }) : null;
-  if (!click) throw new AppError('no_attribution', 'The customer has no partner relationship', { customer_key: customer.customerKey });
+  if (!click)
+    throw new AppError('no_attribution', 'The customer has no partner relationship', {
+      customer_key: customer.customerKey,
+    });
 
   const ageMs = now.getTime() - click.clickedAt.getTime();
   const windowDays = program.attributionWindowDays;
   if (ageMs > windowDays * DAY_MS) {
     return { kind: 'window_expired', clickAgeDays: Math.floor(ageMs / DAY_MS), windowDays };
   }
-  return { kind: 'attributed', customerId: customer.id, partnerId: click.partner, clickId: click.id, earnsCommission: true, held, conflict, via };
+  return {
+    kind: 'attributed',
+    customerId: customer.id,
+    partnerId: click.partner,
+    clickId: click.id,
+    earnsCommission: true,
+    held,
+    conflict,
+    via,
+  };
 }
 
 /**
@@ -111,24 +164,52 @@ export async function resolveAttribution(deps: CoreDeps, program: IProgram, job:
  * program), in one statement: every keyed sale makes this lookup, and as two ORM queries it was a
  * quarter of a sale's service time (`npm run bench`).
  */
-async function findCustomerByKey(em: CoreDeps['em'], programId: number, customerKey: string): Promise<{
-  customer: Pick<ICustomer, 'id' | 'click' | 'customerKey' | 'provisional' | 'disputedAt'> | null; click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
+async function findCustomerByKey(
+  em: CoreDeps['em'],
+  programId: number,
+  customerKey: string,
+): Promise<{
+  customer: Pick<ICustomer, 'id' | 'click' | 'customerKey' | 'provisional' | 'disputedAt'> | null;
+  click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
 }> {
-  const [row] = await em.execute<Array<{ id: number; click_id: string | null; partner_id: number | null; clicked_ms: number | null; provisional: boolean; disputed: boolean }>>(
+  const [row] = await em.execute<
+    Array<{
+      id: number;
+      click_id: string | null;
+      partner_id: number | null;
+      clicked_ms: number | null;
+      provisional: boolean;
+      disputed: boolean;
+    }>
+  >(
     `select c.id, c.click_id, k.partner_id, (extract(epoch from k.clicked_at) * 1000)::float8 as clicked_ms, c.provisional, c.disputed_at is not null as disputed
        from customer c left join click k on k.id = c.click_id and k.program_id = c.program_id
       where c.program_id = ? and c.customer_key = ?`,
     [programId, customerKey],
   );
   if (!row) return { customer: null, click: undefined };
-  const click = row.click_id !== null && row.partner_id !== null && row.clicked_ms !== null
-    ? { id: row.click_id, partner: row.partner_id, clickedAt: new Date(row.clicked_ms) }
-    : null;
-  return { customer: { id: row.id, click: row.click_id, customerKey, provisional: row.provisional, disputedAt: row.disputed ? new Date(0) : null }, click };
+  const click =
+    row.click_id !== null && row.partner_id !== null && row.clicked_ms !== null
+      ? { id: row.click_id, partner: row.partner_id, clickedAt: new Date(row.clicked_ms) }
+      : null;
+  return {
+    customer: {
+      id: row.id,
+      click: row.click_id,
+      customerKey,
+      provisional: row.provisional,
+      disputedAt: row.disputed ? new Date(0) : null,
+    },
+    click,
+  };
 }
 
 /** Recurring policy: `lifetime` always, `one_time` never, `months` within N months of the first sale. */
-export function recurringEarns(program: Pick<IProgram, 'recurringPolicy' | 'recurringMonths'>, firstSaleAt: Date, now: Date): boolean {
+export function recurringEarns(
+  program: Pick<IProgram, 'recurringPolicy' | 'recurringMonths'>,
+  firstSaleAt: Date,
+  now: Date,
+): boolean {
   if (program.recurringPolicy === 'lifetime') return true;
   if (program.recurringPolicy === 'one_time') return false;
   const until = new Date(firstSaleAt);

@@ -6,7 +6,13 @@ import { Commission } from './entities/commission.ts';
 import { Sale } from './entities/sale.ts';
 import { AttributionConflict } from './entities/attribution-conflict.ts';
 
-export type DisputeResolution = { customerId: number; clickId: string; partnerId: number; releasedCommissionIds: number[]; reversedCommissionIds: number[] };
+export type DisputeResolution = {
+  customerId: number;
+  clickId: string;
+  partnerId: number;
+  releasedCommissionIds: number[];
+  reversedCommissionIds: number[];
+};
 
 /**
  * The advertiser's decision on a disputed customer: it is bound to `clickId` (a click of this
@@ -15,7 +21,12 @@ export type DisputeResolution = { customerId: number; clickId: string; partnerId
  * so no balance moves).
  * @throws AppError `not_found` (customer or click not in this program), `invalid_request` (not disputed).
  */
-export async function resolveCustomerDispute(deps: CoreDeps, programId: number, customerId: number, clickId: string): Promise<DisputeResolution> {
+export async function resolveCustomerDispute(
+  deps: CoreDeps,
+  programId: number,
+  customerId: number,
+  clickId: string,
+): Promise<DisputeResolution> {
   return deps.em.fork().transactional(async (em) => {
     const customer = await em.findOne(Customer, { id: customerId, program: programId });
     if (!customer) throw new AppError('not_found', 'No such customer in this program');
@@ -27,9 +38,17 @@ export async function resolveCustomerDispute(deps: CoreDeps, programId: number, 
     customer.partner = click.partner;
     customer.provisional = false;
     customer.disputedAt = null;
-    await em.nativeUpdate(AttributionConflict, { program: programId, customerId, resolvedAt: null }, { resolvedAt: now });
+    await em.nativeUpdate(
+      AttributionConflict,
+      { program: programId, customerId, resolvedAt: null },
+      { resolvedAt: now },
+    );
     const sales = await em.find(Sale, { program: programId, customer: customerId }, { fields: ['id'] });
-    const held = await em.find(Commission, { program: programId, sale: { $in: sales.map((s) => s.id) }, heldForReview: true });
+    const held = await em.find(Commission, {
+      program: programId,
+      sale: { $in: sales.map((s) => s.id) },
+      heldForReview: true,
+    });
     const released: number[] = [];
     const reversed: number[] = [];
     for (const c of held) {
@@ -45,6 +64,12 @@ export async function resolveCustomerDispute(deps: CoreDeps, programId: number, 
     }
     await em.flush();
     deps.log.info({ programId, customerId, clickId, released, reversed }, 'customer dispute resolved');
-    return { customerId, clickId: click.id, partnerId: click.partner, releasedCommissionIds: released, reversedCommissionIds: reversed };
+    return {
+      customerId,
+      clickId: click.id,
+      partnerId: click.partner,
+      releasedCommissionIds: released,
+      reversedCommissionIds: reversed,
+    };
   });
 }

@@ -3,27 +3,51 @@ import type { CoreDeps } from './deps.ts';
 import { Session, type SessionKind } from './entities/session.ts';
 
 /** A session as the HTTP edge needs it. `token` (the cookie value) only exists at creation. */
-export type ActiveSession = { id: number; kind: SessionKind; partnerId: number | null; csrfToken: string; expiresAt: Date };
+export type ActiveSession = {
+  id: number;
+  kind: SessionKind;
+  partnerId: number | null;
+  csrfToken: string;
+  expiresAt: Date;
+};
 
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** Opens a session lasting `ttlMs`; returns the cookie value once (only its hash is stored). */
-export async function startSession(deps: CoreDeps, input: { kind: SessionKind; partnerId?: number; ttlMs: number }): Promise<ActiveSession & { token: string }> {
+export async function startSession(
+  deps: CoreDeps,
+  input: { kind: SessionKind; partnerId?: number; ttlMs: number },
+): Promise<ActiveSession & { token: string }> {
   const em = deps.em.fork();
   const now = deps.clock();
   const token = randomBytes(32).toString('base64url');
   const row = em.create(Session, {
-    kind: input.kind, tokenHash: hashToken(token), csrfToken: randomBytes(24).toString('base64url'),
-    partner: input.partnerId ?? null, createdAt: now, expiresAt: new Date(now.getTime() + input.ttlMs),
+    kind: input.kind,
+    tokenHash: hashToken(token),
+    csrfToken: randomBytes(24).toString('base64url'),
+    partner: input.partnerId ?? null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + input.ttlMs),
   });
   await em.flush();
-  return { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt, token };
+  return {
+    id: row.id,
+    kind: row.kind,
+    partnerId: row.partner ?? null,
+    csrfToken: row.csrfToken,
+    expiresAt: row.expiresAt,
+    token,
+  };
 }
 
 /** The live session behind a cookie value, or null (unknown, ended or expired). */
 export async function findSession(deps: CoreDeps, token: string): Promise<ActiveSession | null> {
-  const row = await deps.em.fork().findOne(Session, { tokenHash: hashToken(token), endedAt: null, expiresAt: { $gt: deps.clock() } });
-  return row ? { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt } : null;
+  const row = await deps.em
+    .fork()
+    .findOne(Session, { tokenHash: hashToken(token), endedAt: null, expiresAt: { $gt: deps.clock() } });
+  return row
+    ? { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt }
+    : null;
 }
 
 /** Sign-out: the session stops working at once. Unknown tokens are ignored. */

@@ -11,6 +11,12 @@ export const SETTINGS_CACHE_MS = 5_000;
 /** Named result-cache entries (`cache` option of `em.findOne`); `[0]` is the key to clear. */
 export const settingsCache = {
   program: (programId: number): [string, number] => [`program-${programId}`, SETTINGS_CACHE_MS],
-  provider: (programId: number, provider: string): [string, number] => [`provider-${programId}-${provider}`, SETTINGS_CACHE_MS],
-  providerSecrets: (programId: number, provider: string): [string, number] => [`provider-secrets-${programId}-${provider}`, SETTINGS_CACHE_MS],
+  provider: (programId: number, provider: string): [string, number] => [
+    `provider-${programId}-${provider}`,
+    SETTINGS_CACHE_MS,
+  ],
+  providerSecrets: (programId: number, provider: string): [string, number] => [
+    `provider-secrets-${programId}-${provider}`,
+    SETTINGS_CACHE_MS,
+  ],
 };

@@ -45,7 +45,8 @@ export function findUnstorableJson(value: unknown): JsonProblem | null {
 
 /** Replaces NUL and lone surrogates with U+FFFD in every string and key (depth already checked). */
 export function toStorableJson<T>(value: T): T {
-  if (typeof value === 'string') return (badString(value) ? value.toWellFormed().replaceAll('\u0000', '\uFFFD') : value) as T;
+  if (typeof value === 'string')
+    return (badString(value) ? value.toWellFormed().replaceAll('\u0000', '\uFFFD') : value) as T;
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(toStorableJson) as T;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [toStorableJson(k), toStorableJson(v)])) as T;

@@ -45,15 +45,27 @@ export function unstorableJobsReason(event: NormalisedEvent): string | null {
   return null;
 }
 
-export type StoredWebhook = { inboxId: number; duplicate: boolean; status: WebhookEventStatus; ignoredReason?: string | null };
+export type StoredWebhook = {
+  inboxId: number;
+  duplicate: boolean;
+  status: WebhookEventStatus;
+  ignoredReason?: string | null;
+};
 
 /**
  * Persists a verified webhook in the inbox. A redelivery (same provider, program and dedupe key)
  * returns the first row with `duplicate: true` and changes nothing.
  */
-export async function storeWebhookEvent(deps: CoreDeps, input: {
-  provider: WebhookProvider; programId: number; event: NormalisedEvent; payload: unknown; receivedAt: Date;
-}): Promise<StoredWebhook> {
+export async function storeWebhookEvent(
+  deps: CoreDeps,
+  input: {
+    provider: WebhookProvider;
+    programId: number;
+    event: NormalisedEvent;
+    payload: unknown;
+    receivedAt: Date;
+  },
+): Promise<StoredWebhook> {
   const unstorable = input.event.ignoredReason ? null : unstorableJobsReason(input.event);
   const event: NormalisedEvent = {
     ...input.event,
@@ -70,10 +82,20 @@ export async function storeWebhookEvent(deps: CoreDeps, input: {
     const [row] = await deps.em.fork().execute<Array<{ id: number }>>(
       `insert into webhook_event (provider, program_id, dedupe_key, event_type, payload, normalised, status, outcome, error, attempts, received_at, processed_at)
        values (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, null, ?, 0, ?, ?) returning id`,
-      [input.provider, input.programId, event.dedupeKey, event.eventType, JSON.stringify(input.payload ?? null), JSON.stringify(event),
-        status, event.ignoredReason ?? null, input.receivedAt, status === 'ignored' ? input.receivedAt : null],
+      [
+        input.provider,
+        input.programId,
+        event.dedupeKey,
+        event.eventType,
+        JSON.stringify(input.payload ?? null),
+        JSON.stringify(event),
+        status,
+        event.ignoredReason ?? null,
+        input.receivedAt,
+        status === 'ignored' ? input.receivedAt : null,
+      ],
     );
-    return { inboxId: row.id, duplicate: false, status, ignoredReason: event.ignoredReason };
+    return { inboxId: row!.id, duplicate: false, status, ignoredReason: event.ignoredReason };
   } catch (err) {
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
     const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
@@ -120,10 +142,18 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
         if ('notificationIds' in result) notificationIds.push(...result.notificationIds);
         outcome.push(result);
       } catch (err) {
-        if (err instanceof RetryableError && job.kind === 'refund' && (await saleEventRecordedNoSale(em, row, job.transactionId))) {
+        if (
+          err instanceof RetryableError &&
+          job.kind === 'refund' &&
+          (await saleEventRecordedNoSale(em, row, job.transactionId))
+        ) {
           // Most checkouts are not referred: their sale event ends without a sale, and waiting for
           // one would only fill the failed list. Same answer as the API's refund of an unknown sale.
-          outcome.push({ kind: 'error', code: 'not_found', message: 'The sale event of this transaction was processed without recording a sale' });
+          outcome.push({
+            kind: 'error',
+            code: 'not_found',
+            message: 'The sale event of this transaction was processed without recording a sale',
+          });
           continue;
         }
         if (isDataError(err)) {
@@ -148,18 +178,32 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
   row.outcome = outcome;
   row.error = ignored?.reason ?? null;
   row.processedAt = deps.clock();
-  const note = ignored && ignoredReasonInfo(ignored.reason).notify && ignored.job.kind === 'sale'
-    ? em.create(Notification, {
-      program: row.program, kind: 'advertiser_unattributed_payment', partnerId: null, commissionId: null,
-      payload: unattributedPaymentPayload(row, ignored.reason, ignored.job), createdAt: row.processedAt,
-    })
-    : null;
+  const note =
+    ignored && ignoredReasonInfo(ignored.reason).notify && ignored.job.kind === 'sale'
+      ? em.create(Notification, {
+          program: row.program,
+          kind: 'advertiser_unattributed_payment',
+          partnerId: null,
+          commissionId: null,
+          payload: unattributedPaymentPayload(row, ignored.reason, ignored.job),
+          createdAt: row.processedAt,
+        })
+      : null;
   await em.flush();
   if (note) notificationIds.push(note.id);
   if (ignored) {
     const info = ignoredReasonInfo(ignored.reason);
-    deps.log[info.level]({ inboxId, provider: row.provider, programId: row.program, eventType: row.eventType, reason: ignored.reason, transactionId: ignored.job.transactionId },
-      'provider event recorded no sale or refund');
+    deps.log[info.level](
+      {
+        inboxId,
+        provider: row.provider,
+        programId: row.program,
+        eventType: row.eventType,
+        reason: ignored.reason,
+        transactionId: ignored.job.transactionId,
+      },
+      'provider event recorded no sale or refund',
+    );
   }
   return { status: row.status, outcome, notificationIds };
 }
@@ -169,7 +213,10 @@ export async function processWebhookEvent(deps: CoreDeps, inboxId: number): Prom
  * window), or null when at least one job was recorded (duplicates and skips count: they are
  * prior successes; a stored link and a dispute review, requested or not needed, are results too).
  */
-export function nothingRecordedReason(jobs: ProviderJob[], outcome: unknown[]): { reason: string; job: ProviderJob } | null {
+export function nothingRecordedReason(
+  jobs: ProviderJob[],
+  outcome: unknown[],
+): { reason: string; job: ProviderJob } | null {
   let first: { reason: string; job: ProviderJob } | null = null;
   for (const [i, job] of jobs.entries()) {
     const o = outcome[i] as { kind?: string; code?: string } | undefined;
@@ -188,15 +235,27 @@ export function nothingRecordedReason(jobs: ProviderJob[], outcome: unknown[]): 
   return first;
 }
 
-function unattributedPaymentPayload(row: Pick<IWebhookEvent, 'id' | 'provider' | 'eventType'>, reason: string, job: SaleJob): Record<string, unknown> {
+function unattributedPaymentPayload(
+  row: Pick<IWebhookEvent, 'id' | 'provider' | 'eventType'>,
+  reason: string,
+  job: SaleJob,
+): Record<string, unknown> {
   const what = `A ${row.provider} payment of ${job.amountCents} ${job.currency} (minor units; transaction ${job.transactionId})`;
-  const message = reason === 'unsupported_currency'
-    ? `${what} was not attributed: only USD, EUR and VND are recorded. If a partner should earn on it, report it in a supported currency with POST /api/v1/track/sale.`
-    : `${what} was not attributed: its tracker_click_id "${job.clickId}" matches no click of this program. Check what your checkout puts into the metadata (a click id from another program or environment, or an altered value); no partner was credited.`;
+  const message =
+    reason === 'unsupported_currency'
+      ? `${what} was not attributed: only USD, EUR and VND are recorded. If a partner should earn on it, report it in a supported currency with POST /api/v1/track/sale.`
+      : `${what} was not attributed: its tracker_click_id "${job.clickId}" matches no click of this program. Check what your checkout puts into the metadata (a click id from another program or environment, or an altered value); no partner was credited.`;
   return {
-    reason, message, provider: row.provider, event_type: row.eventType, webhook_event_id: row.id,
-    transaction_id: job.transactionId, amount_cents: job.amountCents, currency: job.currency,
-    click_id: job.clickId, customer_key: job.customerKey,
+    reason,
+    message,
+    provider: row.provider,
+    event_type: row.eventType,
+    webhook_event_id: row.id,
+    transaction_id: job.transactionId,
+    amount_cents: job.amountCents,
+    currency: job.currency,
+    click_id: job.clickId,
+    customer_key: job.customerKey,
   };
 }
 
@@ -205,10 +264,14 @@ type ProviderJobResult = SaleResult | RefundResult | LinkResult | DisputeWonResu
 /** Runs one job of a provider event with the use-case of its kind. */
 function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<ProviderJobResult> {
   switch (job.kind) {
-    case 'sale': return recordSale(deps, job);
-    case 'refund': return applyRefund(deps, job);
-    case 'link': return linkPayment(deps, job);
-    case 'dispute_won': return reviewWonDispute(deps, job);
+    case 'sale':
+      return recordSale(deps, job);
+    case 'refund':
+      return applyRefund(deps, job);
+    case 'link':
+      return linkPayment(deps, job);
+    case 'dispute_won':
+      return reviewWonDispute(deps, job);
   }
 }
 
@@ -218,7 +281,11 @@ function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<ProviderJobRe
  * `window_expired`...). The sales are re-checked after the inbox because one may have committed
  * since the refund looked for it.
  */
-async function saleEventRecordedNoSale(em: CoreDeps['em'], refundRow: Pick<IWebhookEvent, 'provider' | 'program'>, named: string): Promise<boolean> {
+async function saleEventRecordedNoSale(
+  em: CoreDeps['em'],
+  refundRow: Pick<IWebhookEvent, 'provider' | 'program'>,
+  named: string,
+): Promise<boolean> {
   // A refund naming a linked alias (a Stripe PaymentIntent) refunds the sale the link names.
   const transactionId = (await findLinkedTransactionId(em, refundRow.program, named)) ?? named;
   const saleEvents = await em.execute(
@@ -236,9 +303,17 @@ export async function markWebhookFailed(deps: CoreDeps, inboxId: number, error: 
 }
 
 /** Puts failed (or all of a program's failed) rows back to pending for a replay; returns their ids. */
-export async function resetWebhookEventsForReplay(deps: CoreDeps, programId: number, inboxId?: number): Promise<number[]> {
+export async function resetWebhookEventsForReplay(
+  deps: CoreDeps,
+  programId: number,
+  inboxId?: number,
+): Promise<number[]> {
   const em = deps.em.fork();
-  const rows = await em.find(WebhookEvent, inboxId ? { id: inboxId, program: programId } : { program: programId, status: 'failed' }, { fields: ['id', 'status', 'normalised'] });
+  const rows = await em.find(
+    WebhookEvent,
+    inboxId ? { id: inboxId, program: programId } : { program: programId, status: 'failed' },
+    { fields: ['id', 'status', 'normalised'] },
+  );
   if (inboxId && !rows.length) throw new AppError('not_found', 'No such webhook event in this program');
   // An event ignored while running its jobs (`unknown_customer` before the lead was tracked...)
   // can be replayed by id; one ignored while normalising has no jobs to run.
@@ -252,13 +327,21 @@ export async function resetWebhookEventsForReplay(deps: CoreDeps, programId: num
  * (acknowledged, but the enqueue failed), or already tried and still pending past `stuckBefore`
  * (longer than every retry could take: the job was lost, or its failure was never recorded).
  */
-export async function findStalePendingWebhooks(deps: CoreDeps, cutoffs: { neverRunBefore: Date; stuckBefore: Date }, limit = 500): Promise<Array<{ id: number; attempts: number }>> {
-  const rows = await deps.em.fork().find(WebhookEvent, {
-    status: 'pending',
-    $or: [
-      { attempts: 0, receivedAt: { $lte: cutoffs.neverRunBefore } },
-      { attempts: { $gt: 0 }, receivedAt: { $lte: cutoffs.stuckBefore } },
-    ],
-  }, { fields: ['id', 'attempts'], limit, orderBy: { id: 'asc' } });
+export async function findStalePendingWebhooks(
+  deps: CoreDeps,
+  cutoffs: { neverRunBefore: Date; stuckBefore: Date },
+  limit = 500,
+): Promise<Array<{ id: number; attempts: number }>> {
+  const rows = await deps.em.fork().find(
+    WebhookEvent,
+    {
+      status: 'pending',
+      $or: [
+        { attempts: 0, receivedAt: { $lte: cutoffs.neverRunBefore } },
+        { attempts: { $gt: 0 }, receivedAt: { $lte: cutoffs.stuckBefore } },
+      ],
+    },
+    { fields: ['id', 'attempts'], limit, orderBy: { id: 'asc' } },
+  );
   return rows.map((r) => ({ id: r.id, attempts: r.attempts }));
 }

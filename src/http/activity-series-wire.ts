@@ -18,5 +18,26 @@ export function seriesRange(ctx: RouteContext, q: z.infer<typeof seriesQuery>): 
 
 /** The wire form: snake_case, one array per measure, money per currency in minor units. */
 export function seriesToWire(s: ActivitySeries) {
-  return { days: s.days, clicks: s.clicks, leads: s.leads, sales: s.sales, revenue_cents: s.revenueCents, commission_cents: s.commissionCents };
+  return {
+    days: s.days,
+    clicks: s.clicks,
+    leads: s.leads,
+    sales: s.sales,
+    revenue_cents: s.revenueCents,
+    commission_cents: s.commissionCents,
+  };
 }
+
+/** Per day, oldest first: `days[i]` is the UTC date of every measure's `[i]`; money per currency. */
+export const seriesWire = z.strictObject({
+  days: z.array(z.iso.date()),
+  clicks: z.array(z.number().int()),
+  leads: z.array(z.number().int()),
+  sales: z.array(z.number().int()),
+  revenue_cents: z
+    .record(z.string(), z.array(z.number().int()))
+    .meta({ description: 'Sale amounts per currency, one entry per day' }),
+  commission_cents: z
+    .record(z.string(), z.array(z.number().int()))
+    .meta({ description: 'Commission amounts per currency, one entry per day' }),
+});

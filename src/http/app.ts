@@ -38,8 +38,16 @@ export function createHttpApp(http: HttpContext): H3 {
       // Only reached for errors outside our route wrapper (unknown route, method not allowed...).
       const status = error.status ?? 500;
       const code = status === 404 || status === 405 ? 'not_found' : 'internal_error';
-      if (code === 'internal_error') ctx.log.error({ err: error.message, reqId: event.context.requestId }, 'unhandled error');
-      return renderError(new AppError(code, code === 'not_found' ? `No route for ${event.req.method} ${event.url.pathname}` : 'An internal error occurred; it has been logged.'));
+      if (code === 'internal_error')
+        ctx.log.error({ err: error.message, reqId: event.context.requestId }, 'unhandled error');
+      return renderError(
+        new AppError(
+          code,
+          code === 'not_found'
+            ? `No route for ${event.req.method} ${event.url.pathname}`
+            : 'An internal error occurred; it has been logged.',
+        ),
+      );
     },
     onRequest(event) {
       const given = event.req.headers.get('x-request-id');
@@ -52,9 +60,19 @@ export function createHttpApp(http: HttpContext): H3 {
       const elapsed = performance.now() - (event.context.startedAt as number);
       // The route pattern, never the raw path: ids in paths would make a series per request.
       const pattern = event.context.matchedRoute?.route ?? 'unmatched';
-      ctx.metrics.httpDuration.observe({ method: event.req.method, route: pattern, status: response.status }, elapsed / 1000);
+      ctx.metrics.httpDuration.observe(
+        { method: event.req.method, route: pattern, status: response.status },
+        elapsed / 1000,
+      );
       const ms = Math.round(elapsed * 10) / 10;
-      const entry = { reqId: event.context.requestId, method: event.req.method, path: event.url.pathname, status: response.status, ms, programId: event.context.programId };
+      const entry = {
+        reqId: event.context.requestId,
+        method: event.req.method,
+        path: event.url.pathname,
+        status: response.status,
+        ms,
+        programId: event.context.programId,
+      };
       if (response.status >= 500) ctx.log.warn(entry, 'request failed');
       else ctx.log.info(entry, 'request');
     },
@@ -63,7 +81,7 @@ export function createHttpApp(http: HttpContext): H3 {
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));
   app.get('/tracker.js', trackerScriptRoute(ctx));
-  app.get('/demo', demoPageRoute());
+  app.get('/demo', demoPageRoute(ctx));
   app.get('/metrics', metricsRoute(ctx));
   app.post('/api/v1/track/click', trackClickRoute(ctx));
   app.post('/api/v1/track/lead', trackLeadRoute(ctx));

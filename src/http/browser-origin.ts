@@ -16,10 +16,19 @@ export async function checkBrowserOrigin(ctx: RouteContext, event: H3Event, prog
   const program = await ctx.db.em.fork().findOne(Program, { id: programId });
   if (!program) throw new AppError('not_found', 'No such program', { field: 'program_id' });
   const origin = event.req.headers.get('origin');
-  let host: string | null = null;
-  try { host = origin ? new URL(origin).hostname : null; } catch { host = null; }
+  let host: string | null;
+  try {
+    host = origin ? new URL(origin).hostname : null;
+  } catch {
+    host = null;
+  }
   const ok = host !== null && (program.domain ? hostMatchesDomain(host, program.domain) : LOCAL.test(host));
-  if (!ok) throw new AppError('forbidden', 'Origin does not match the program domain', { origin });
+  // The domain is the merchant's public site: naming it lets the tracker's debug mode say the fix.
+  if (!ok)
+    throw new AppError('forbidden', 'Origin does not match the program domain', {
+      origin,
+      program_domain: program.domain,
+    });
   return program;
 }
 

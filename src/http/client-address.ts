@@ -9,7 +9,10 @@ import { getRequestIP, type H3Event } from 'h3';
 export function clientAddress(event: H3Event, trustedProxies: number): string {
   const peer = getRequestIP(event) ?? 'unknown';
   if (trustedProxies <= 0) return peer;
-  const chain = (event.req.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const chain = (event.req.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const appended = chain[chain.length - trustedProxies];
   return appended && /^[0-9a-fA-F:.]{2,45}$/.test(appended) ? appended : peer;
 }

@@ -13,10 +13,20 @@ export type ClientLimitedRoute = 'click' | 'browser-lead' | 'browser-test' | 'we
  */
 export async function enforceClientLimit(ctx: RouteContext, event: H3Event, name: ClientLimitedRoute): Promise<void> {
   const c = ctx.config;
-  const perMinute = name === 'click' ? c.CLICK_LIMIT_PER_MINUTE : name === 'webhook' ? c.WEBHOOK_LIMIT_PER_MINUTE : c.BROWSER_LEAD_LIMIT_PER_MINUTE;
+  const perMinute =
+    name === 'click'
+      ? c.CLICK_LIMIT_PER_MINUTE
+      : name === 'webhook'
+        ? c.WEBHOOK_LIMIT_PER_MINUTE
+        : c.BROWSER_LEAD_LIMIT_PER_MINUTE;
   const d = await ctx.rateLimiter.hit(`${name}-${clientAddress(event, c.TRUST_PROXY)}`, perMinute);
   if (!d.allowed) {
     ctx.metrics.rateLimited.inc({ limiter: name });
-    throw new AppError('rate_limited', `Too many requests from this client (${perMinute} per minute)`, {}, { retry_after_seconds: d.retryAfterSeconds });
+    throw new AppError(
+      'rate_limited',
+      `Too many requests from this client (${perMinute} per minute)`,
+      {},
+      { retry_after_seconds: d.retryAfterSeconds },
+    );
   }
 }

@@ -27,9 +27,13 @@ export const INTERNAL_MESSAGE = 'An internal error occurred; it has been logged.
 /** Renders an AppError as the spec's platform or typed envelope. */
 export function renderError(err: AppError, headers: Record<string, string> = {}): Response {
   const r = ERROR_TABLE[err.code];
-  const body = r.envelope === 'platform'
-    ? { data: null, error: { status: r.status, name: r.name, message: err.message, details: err.details, code: err.code } }
-    : { error: { code: err.code, message: err.message, ...err.fields } };
+  const body =
+    r.envelope === 'platform'
+      ? {
+          data: null,
+          error: { status: r.status, name: r.name, message: err.message, details: err.details, code: err.code },
+        }
+      : { error: { code: err.code, message: err.message, ...err.fields } };
   const h: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...headers };
   if (typeof err.fields.retry_after_seconds === 'number') h['retry-after'] = String(err.fields.retry_after_seconds);
   // The rest of an oversized body is left unread, so the connection cannot carry another request:

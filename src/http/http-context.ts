@@ -19,6 +19,10 @@ export type HttpContext = {
   providers: ProviderAdapters;
   redis: Redis | null;
   metrics: Metrics;
+  /** `draining` once shutdown began (readiness 503 while requests are still served). */
+  lifecycle: { readonly draining: boolean };
+  /** Lead email → keyed hash; the address itself is never stored. */
+  hashEmail(email: string | null | undefined): string | null;
   deps(): CoreDeps;
 };
 

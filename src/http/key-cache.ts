@@ -16,13 +16,18 @@ export function createKeyCache(ttlMs: number, max = 10_000): KeyCache {
     get(hash, now) {
       const e = entries.get(hash);
       if (!e) return undefined;
-      if (e.until <= now) { entries.delete(hash); return undefined; }
+      if (e.until <= now) {
+        entries.delete(hash);
+        return undefined;
+      }
       return e.key;
     },
     set(hash, key, now) {
       if (entries.size >= max) entries.delete(entries.keys().next().value as string);
       entries.set(hash, { key, until: now + ttlMs });
     },
-    clear() { entries.clear(); },
+    clear() {
+      entries.clear();
+    },
   };
 }

@@ -24,10 +24,18 @@ export function createRateLimiter(redis: Redis | null, prefix: string, log: Logg
   const points = Number.MAX_SAFE_INTEGER;
   const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}-rl` });
   const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({ storeClient: redis, points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}:rl`, insuranceLimiter: memory })
+    ? new RateLimiterRedis({
+        storeClient: redis,
+        points,
+        duration: WINDOW_SECONDS,
+        keyPrefix: `${prefix}:rl`,
+        insuranceLimiter: memory,
+      })
     : memory;
   const decision = (res: RateLimiterRes, limit: number, allowed: boolean): RateDecision => ({
-    allowed, remaining: Math.max(0, limit - res.consumedPoints), retryAfterSeconds: Math.max(1, Math.ceil((res.msBeforeNext ?? 1000) / 1000)),
+    allowed,
+    remaining: Math.max(0, limit - res.consumedPoints),
+    retryAfterSeconds: Math.max(1, Math.ceil((res.msBeforeNext ?? 1000) / 1000)),
   });
   const open = (err: unknown, limit: number): RateDecision => {
     log.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter unavailable; allowing request');
@@ -45,7 +53,9 @@ export function createRateLimiter(redis: Redis | null, prefix: string, log: Logg
     async blocked(key, limit) {
       try {
         const res = await limiter.get(key);
-        return res ? decision(res, limit, res.consumedPoints < limit) : { allowed: true, retryAfterSeconds: 0, remaining: limit };
+        return res
+          ? decision(res, limit, res.consumedPoints < limit)
+          : { allowed: true, retryAfterSeconds: 0, remaining: limit };
       } catch (err) {
         return open(err, limit);
       }

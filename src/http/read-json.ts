@@ -10,7 +10,9 @@ import { describeJsonProblem, findUnstorableJson } from '../core/storable-json.t
 export async function readJson(event: H3Event, limit: number): Promise<Record<string, unknown>> {
   const type = event.req.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type.trim())) {
-    throw new AppError('unsupported_media_type', 'Content-Type must be application/json', { content_type: type || null });
+    throw new AppError('unsupported_media_type', 'Content-Type must be application/json', {
+      content_type: type || null,
+    });
   }
   const bytes = await readLimited(event, limit);
   let value: unknown;
@@ -19,18 +21,24 @@ export async function readJson(event: H3Event, limit: number): Promise<Record<st
   } catch {
     throw new AppError('invalid_request', 'Request body is not valid JSON');
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new AppError('invalid_request', 'Request body must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new AppError('invalid_request', 'Request body must be a JSON object');
   // Before any schema or queue sees it: a NUL, a lone surrogate or 10k-deep nesting is the
   // caller's error (400 naming the field), never a database or serialiser failure (500/503).
   const problem = findUnstorableJson(value);
-  if (problem) throw new AppError('invalid_request', describeJsonProblem(problem), { field: problem.path || null, problem: problem.problem });
+  if (problem)
+    throw new AppError('invalid_request', describeJsonProblem(problem), {
+      field: problem.path || null,
+      problem: problem.problem,
+    });
   return value as Record<string, unknown>;
 }
 
 /** Reads the raw body bytes with a size limit (also used for webhook signature checks). */
 export async function readLimited(event: H3Event, limit: number): Promise<Uint8Array> {
   const declared = Number(event.req.headers.get('content-length') ?? NaN);
-  const tooLarge = () => new AppError('payload_too_large', `Request body exceeds ${limit} bytes`, { limit_bytes: limit });
+  const tooLarge = () =>
+    new AppError('payload_too_large', `Request body exceeds ${limit} bytes`, { limit_bytes: limit });
   if (declared > limit) throw tooLarge();
   const body = event.req.body;
   if (!body) return new Uint8Array();
@@ -49,6 +57,9 @@ export async function readLimited(event: H3Event, limit: number): Promise<Uint8A
   }
   const out = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
   return out;
 }

@@ -10,7 +10,10 @@ import { internalError, renderError } from './error-table.ts';
 export type Handler = (event: H3Event) => Promise<Response | object>;
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 }
 
 /**
@@ -40,11 +43,19 @@ function toAppError(ctx: HttpContext, event: H3Event, err: unknown): AppError {
   const log = ctx.log.child({ reqId: event.context.requestId, path: event.url.pathname });
   if (err instanceof EnqueueError || err instanceof JobTimeoutError) {
     log.warn({ err: err.message }, 'queue unavailable or slow; answered 503');
-    return new AppError('service_unavailable', 'The service is temporarily unable to process this request; retry later (retrying is safe).', {}, {
-      retry_after_seconds: err instanceof JobTimeoutError ? 2 : 5,
-    });
+    return new AppError(
+      'service_unavailable',
+      'The service is temporarily unable to process this request; retry later (retrying is safe).',
+      {},
+      {
+        retry_after_seconds: err instanceof JobTimeoutError ? 2 : 5,
+      },
+    );
   }
-  log.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'unhandled error');
+  log.error(
+    { err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) },
+    'unhandled error',
+  );
   return internalError();
 }
 

@@ -24,7 +24,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Strict (never sent on a
  * cross-site request), Secure when the service is reached over HTTPS. Max-Age 0 deletes it.
  */
-export function sessionCookieHeader(ctx: RouteContext, event: H3Event, kind: SessionKind, value: string, maxAgeSeconds: number): string {
+export function sessionCookieHeader(
+  ctx: RouteContext,
+  event: H3Event,
+  kind: SessionKind,
+  value: string,
+  maxAgeSeconds: number,
+): string {
   const { name, path } = SESSION_COOKIES[kind];
   const secure = event.url.protocol === 'https:' || ctx.config.PUBLIC_BASE_URL?.startsWith('https:') ? '; Secure' : '';
   return `${name}=${value}; Path=${path}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Strict${secure}`;
@@ -43,7 +49,8 @@ export function sessionToken(event: H3Event, kind: SessionKind): string | undefi
 export async function requireSession(ctx: RouteContext, event: H3Event, kind: SessionKind): Promise<ActiveSession> {
   const token = sessionToken(event, kind);
   const session = token ? await findSession(ctx.deps(), token) : null;
-  if (!session || session.kind !== kind) throw new AppError('unauthorized', 'Sign in first (no session, or it expired)');
+  if (!session || session.kind !== kind)
+    throw new AppError('unauthorized', 'Sign in first (no session, or it expired)');
   if (!SAFE_METHODS.has(event.req.method)) checkCsrf(event, session);
   event.context.session = session;
   return session;
@@ -52,7 +59,8 @@ export async function requireSession(ctx: RouteContext, event: H3Event, kind: Se
 /** Writes made with a cookie must carry the session's CSRF token, which a cross-site form cannot know. */
 export function checkCsrf(event: H3Event, session: ActiveSession): void {
   const given = event.req.headers.get(CSRF_HEADER);
-  if (!given || !sameSecret(given, session.csrfToken)) throw new AppError('forbidden', `Missing or wrong ${CSRF_HEADER} header`);
+  if (!given || !sameSecret(given, session.csrfToken))
+    throw new AppError('forbidden', `Missing or wrong ${CSRF_HEADER} header`);
 }
 
 /**
@@ -80,7 +88,12 @@ export async function requireAdminToken(ctx: RouteContext, event: H3Event, given
   const blocked = await ctx.rateLimiter.blocked(`admin-fail-${client}`, failures);
   if (!blocked.allowed) {
     ctx.metrics.rateLimited.inc({ limiter: 'admin_auth' });
-    throw new AppError('rate_limited', 'Too many failed admin authentications from this client', {}, { retry_after_seconds: blocked.retryAfterSeconds });
+    throw new AppError(
+      'rate_limited',
+      'Too many failed admin authentications from this client',
+      {},
+      { retry_after_seconds: blocked.retryAfterSeconds },
+    );
   }
   const token = ctx.config.ADMIN_TOKEN;
   if (!token || !given || !sameSecret(token, given)) {

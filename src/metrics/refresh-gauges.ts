@@ -35,7 +35,9 @@ export async function refreshGauges(s: Sources): Promise<void> {
     }),
     (async () => {
       try {
-        const [inbox] = await s.db.em.fork().execute<Array<{ pending: number; failed: number; oldest: number | null }>>(INBOX_SQL);
+        const [inbox] = await s.db.em
+          .fork()
+          .execute<Array<{ pending: number; failed: number; oldest: number | null }>>(INBOX_SQL);
         m.webhookInboxRows.set({ status: 'pending' }, inbox?.pending ?? 0);
         m.webhookInboxRows.set({ status: 'failed' }, inbox?.failed ?? 0);
         m.webhookOldestPending.set(age(inbox?.oldest ?? null));

@@ -32,6 +32,8 @@ export type NormaliseContext = {
 
 export interface ProviderAdapter {
   readonly name: WebhookProvider;
+  /** The event types the adapter handles (its dispatch table); any other is `unhandled_event_type`. */
+  readonly eventTypes: readonly string[];
   /**
    * Verifies the signature over exactly these raw bytes and parses the body. Never throws for bad
    * input; `now` is the injected clock the timestamp tolerance is measured against.

@@ -35,7 +35,12 @@ export type PaymentBasics = PaidBasics | { ok: false; outcome: EventOutcome };
  * trial, a full discount or a payment-method change: nothing to commission), a currency, and
  * tracker metadata tagged for this program.
  */
-export function readPaymentBasics(amountCents: number | null, currency: unknown, metadata: unknown[], programId: number): PaymentBasics {
+export function readPaymentBasics(
+  amountCents: number | null,
+  currency: unknown,
+  metadata: unknown[],
+  programId: number,
+): PaymentBasics {
   if (amountCents === null) return { ok: false, outcome: ignore('missing_amount') };
   if (amountCents <= 0) return { ok: false, outcome: ignore('zero_amount') };
   const code = readCurrency(currency);
@@ -48,7 +53,12 @@ export function readPaymentBasics(amountCents: number | null, currency: unknown,
 
 /** What a sale handler reads from its own payload (`test` only when the payload can say more). */
 export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerPaymentId'> &
-  Partial<Pick<SaleJobInput, 'test' | 'taxCents' | 'saleType' | 'isRecurring' | 'subscriptionId' | 'subscriptionInterval' | 'productId'>>;
+  Partial<
+    Pick<
+      SaleJobInput,
+      'test' | 'taxCents' | 'saleType' | 'isRecurring' | 'subscriptionId' | 'subscriptionInterval' | 'productId'
+    >
+  >;
 
 /**
  * A provider sale (origin `provider`: the core binds an implicit lead when the checkout carries
@@ -79,15 +89,31 @@ export type ProviderRefundFields = Pick<RefundJobInput, 'transactionId' | 'amoun
  * retried rather than answered with `not_found`).
  */
 export function providerRefund(ctx: EventContext, fields: ProviderRefundFields): RefundJob {
-  return buildRefundJob({ origin: 'provider', programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields, reason: fields.reason ?? 'refund' });
+  return buildRefundJob({
+    origin: 'provider',
+    programId: ctx.programId,
+    test: ctx.test,
+    receivedAt: ctx.receivedAt,
+    ...fields,
+    reason: fields.reason ?? 'refund',
+  });
 }
 
 /** A provider's second id for a recorded sale (`alias`), so refunds and disputes naming it find the sale. */
 export function providerLink(ctx: EventContext, fields: Pick<LinkJob, 'alias' | 'transactionId'>): LinkJob {
-  return buildLinkJob({ provider: ctx.provider, programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields });
+  return buildLinkJob({
+    provider: ctx.provider,
+    programId: ctx.programId,
+    test: ctx.test,
+    receivedAt: ctx.receivedAt,
+    ...fields,
+  });
 }
 
 /** A chargeback decided in the merchant's favour: the advertiser is asked to review the reversal. */
-export function providerDisputeWon(ctx: EventContext, fields: Pick<DisputeWonJob, 'transactionId' | 'chargebackId' | 'decisionId'>): DisputeWonJob {
+export function providerDisputeWon(
+  ctx: EventContext,
+  fields: Pick<DisputeWonJob, 'transactionId' | 'chargebackId' | 'decisionId'>,
+): DisputeWonJob {
   return buildDisputeWonJob({ programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields });
 }

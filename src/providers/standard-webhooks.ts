@@ -27,7 +27,13 @@ class InjectedClockWebhook extends Webhook {
   }
 }
 
-export async function verifyStandardWebhook(rawBody: Uint8Array, headers: Headers, secret: string, now: Date, encoding: SecretEncoding): Promise<VerifyResult> {
+export async function verifyStandardWebhook(
+  rawBody: Uint8Array,
+  headers: Headers,
+  secret: string,
+  now: Date,
+  encoding: SecretEncoding,
+): Promise<VerifyResult> {
   const id = headers.get('webhook-id');
   const timestamp = headers.get('webhook-timestamp');
   const signature = headers.get('webhook-signature');
@@ -50,12 +56,17 @@ export async function verifyStandardWebhook(rawBody: Uint8Array, headers: Header
     return { ok: false, reason: 'missing_secret' };
   }
   try {
-    webhook.verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }, { jsonParse: false });
+    webhook.verify(
+      body,
+      { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature },
+      { jsonParse: false },
+    );
   } catch {
     return { ok: false, reason: 'signature_mismatch' };
   }
   const ageSeconds = Math.floor(now.getTime() / 1000) - Number(timestamp);
-  if (Math.abs(ageSeconds) > STANDARD_WEBHOOKS_TOLERANCE_SECONDS) return { ok: false, reason: 'timestamp_outside_tolerance' };
+  if (Math.abs(ageSeconds) > STANDARD_WEBHOOKS_TOLERANCE_SECONDS)
+    return { ok: false, reason: 'timestamp_outside_tolerance' };
   const event = parseJsonObject(rawBody);
   return event ? { ok: true, event } : { ok: false, reason: 'invalid_json' };
 }

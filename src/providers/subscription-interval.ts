@@ -23,7 +23,10 @@ export function computeSubscriptionInterval(unit: unknown, count: unknown): Subs
  * it can take: a month 28-31 days, a quarter 89-92, a year 365-366. Anything else (a proration
  * covering part of a period) → null.
  */
-export function computeIntervalFromPeriod(startSeconds: number | null, endSeconds: number | null): SubscriptionInterval | null {
+export function computeIntervalFromPeriod(
+  startSeconds: number | null,
+  endSeconds: number | null,
+): SubscriptionInterval | null {
   if (startSeconds === null || endSeconds === null || endSeconds <= startSeconds) return null;
   const days = Math.round((endSeconds - startSeconds) / 86_400);
   if (days >= 28 && days <= 31) return 'monthly';

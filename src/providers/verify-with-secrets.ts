@@ -9,7 +9,10 @@ export type SecretVerifyResult =
   | { ok: false; reason: VerifyFailureReason };
 
 /** Header problems are the same whichever secret is tried: no point trying the others. */
-const SECRET_INDEPENDENT: ReadonlySet<VerifyFailureReason> = new Set(['missing_signature_header', 'malformed_signature_header']);
+const SECRET_INDEPENDENT: ReadonlySet<VerifyFailureReason> = new Set([
+  'missing_signature_header',
+  'malformed_signature_header',
+]);
 
 /**
  * Tries the adapter's verification with each secret in turn (each comparison constant-time inside
@@ -18,7 +21,11 @@ const SECRET_INDEPENDENT: ReadonlySet<VerifyFailureReason> = new Set(['missing_s
  * not JSON says more than the mismatches of the other secrets.
  */
 export async function verifyWithSecrets(
-  adapter: ProviderAdapter, rawBody: Uint8Array, headers: Headers, secrets: readonly CandidateSecret[], now: Date,
+  adapter: ProviderAdapter,
+  rawBody: Uint8Array,
+  headers: Headers,
+  secrets: readonly CandidateSecret[],
+  now: Date,
 ): Promise<SecretVerifyResult> {
   let reason: VerifyFailureReason = 'missing_secret';
   for (const candidate of secrets) {

@@ -6,7 +6,13 @@ import type { Job } from '../core/jobs/job.ts';
 import type { Logger } from '../core/deps.ts';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type JobOptions } from './job-options.ts';
 import {
-  EnqueueError, JobTimeoutError, QUEUE_NAMES, UnrecoverableJobError, type JobHandler, type JobQueue, type QueueName,
+  EnqueueError,
+  JobTimeoutError,
+  QUEUE_NAMES,
+  UnrecoverableJobError,
+  type JobHandler,
+  type JobQueue,
+  type QueueName,
 } from './job-queue.ts';
 
 export type BullOptions = { redisUrl: string; prefix: string; log: Logger };
@@ -49,9 +55,15 @@ export function createBullQueue(opts: BullOptions): JobQueue {
         try {
           const [seconds] = await Promise.race([
             connection.time(),
-            new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('redis not reachable')), 5_000); }),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new Error('redis not reachable')), 5_000);
+            }),
           ]);
-          const qe = new QueueEvents(name, { connection, prefix: opts.prefix, lastEventId: `${(Number(seconds) - 1) * 1000}-0` });
+          const qe = new QueueEvents(name, {
+            connection,
+            prefix: opts.prefix,
+            lastEventId: `${(Number(seconds) - 1) * 1000}-0`,
+          });
           await qe.waitUntilReady();
           return qe;
         } catch (err) {
@@ -67,7 +79,12 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     }
     return e;
   };
-  const enqueue = async (name: QueueName, job: Job, o: JobOptions = {}, removeOnComplete: boolean | { age: number; count: number } = { age: 3600, count: 10_000 }) => {
+  const enqueue = async (
+    name: QueueName,
+    job: Job,
+    o: JobOptions = {},
+    removeOnComplete: boolean | { age: number; count: number } = { age: 3600, count: 10_000 },
+  ) => {
     try {
       return await queue(name).add(job.kind, job, {
         jobId: o.jobId,
@@ -89,7 +106,11 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     },
     async addAndWait(name, job, timeoutMs) {
       let ev: QueueEvents;
-      try { ev = await queueEvents(name); } catch (err) { throw new EnqueueError(err); }
+      try {
+        ev = await queueEvents(name);
+      } catch (err) {
+        throw new EnqueueError(err);
+      }
       // API calls: listen under an id of our own before adding, so the outcome cannot be missed
       // and no state poll is needed; the job is removed once its outcome is published (the caller
       // got it, the database holds the record). Two Redis calls fewer per request (bench).
@@ -112,22 +133,32 @@ export function createBullQueue(opts: BullOptions): JobQueue {
       });
     },
     process(name, handler: JobHandler, concurrency) {
-      const w = new Worker(name, async (j) => {
-        const attempts = j.opts.attempts ?? 1;
-        try {
-          return await handler(j.data, { attempt: j.attemptsMade + 1, final: j.attemptsMade + 1 >= attempts });
-        } catch (err) {
-          // BullMQ's own marker for "fail now, no retry".
-          if (err instanceof UnrecoverableJobError) throw new UnrecoverableError(err.message);
-          throw err;
-        }
-      }, { connection: connect(), prefix: opts.prefix, concurrency, stalledInterval: 5_000, maxStalledCount: 3 });
+      const w = new Worker(
+        name,
+        async (j) => {
+          const attempts = j.opts.attempts ?? 1;
+          try {
+            return await handler(j.data, { attempt: j.attemptsMade + 1, final: j.attemptsMade + 1 >= attempts });
+          } catch (err) {
+            // BullMQ's own marker for "fail now, no retry".
+            if (err instanceof UnrecoverableJobError) throw new UnrecoverableError(err.message);
+            throw err;
+          }
+        },
+        { connection: connect(), prefix: opts.prefix, concurrency, stalledInterval: 5_000, maxStalledCount: 3 },
+      );
       w.on('error', (err) => opts.log.warn({ queue: name, err: err.message }, 'worker error'));
-      w.on('failed', (j, err) => opts.log.warn({ queue: name, jobId: j?.id, attempt: j?.attemptsMade, err: err.message }, 'job attempt failed'));
+      w.on('failed', (j, err) =>
+        opts.log.warn({ queue: name, jobId: j?.id, attempt: j?.attemptsMade, err: err.message }, 'job attempt failed'),
+      );
       workers.push(w);
     },
     async ping() {
-      try { return (await producer.ping()) === 'PONG'; } catch { return false; }
+      try {
+        return (await producer.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
     },
     async counts(name) {
       const c = await queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed');
@@ -142,10 +173,16 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     },
     async close() {
       await this.closeWorkers();
-      await Promise.all([...events.values()].map((e) => e.then((q) => q.close(), () => {})));
+      await Promise.all(
+        [...events.values()].map((e) =>
+          e.then(
+            (q) => q.close(),
+            () => {},
+          ),
+        ),
+      );
       await Promise.all([...queues.values()].map((q) => q.close()));
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
 }
-

@@ -19,7 +19,11 @@ export type WebhookRetryConfig = Pick<Config, 'WEBHOOK_ATTEMPTS' | 'WEBHOOK_RETR
  */
 export type WebhookRun = { kind: 'first' } | { kind: 'replay'; at: number } | { kind: 'sweep'; attempts: number };
 
-export function webhookJobOptions(config: WebhookRetryConfig, inboxId: number, run: WebhookRun = { kind: 'first' }): JobOptions {
+export function webhookJobOptions(
+  config: WebhookRetryConfig,
+  inboxId: number,
+  run: WebhookRun = { kind: 'first' },
+): JobOptions {
   const jobId =
     run.kind === 'replay'
       ? `webhook-${inboxId}-replay-${run.at}`
@@ -35,8 +39,17 @@ export type NotifyRetryConfig = Pick<Config, 'NOTIFY_ATTEMPTS' | 'NOTIFY_RETRY_B
  * The id carries the database nonce (row ids restart when a database is reset under the same
  * queue prefix) and, for an outbox sweep, the sweep number (a failed job keeps its id).
  */
-export function notifyJobOptions(config: NotifyRetryConfig, nonce: string, notificationId: number, sweep: number | null = null): JobOptions {
-  return { jobId: `notify-${nonce}-${notificationId}${sweep === null ? '' : `-sweep-${sweep}`}`, attempts: config.NOTIFY_ATTEMPTS, backoffMs: config.NOTIFY_RETRY_BASE_MS };
+export function notifyJobOptions(
+  config: NotifyRetryConfig,
+  nonce: string,
+  notificationId: number,
+  sweep: number | null = null,
+): JobOptions {
+  return {
+    jobId: `notify-${nonce}-${notificationId}${sweep === null ? '' : `-sweep-${sweep}`}`,
+    attempts: config.NOTIFY_ATTEMPTS,
+    backoffMs: config.NOTIFY_RETRY_BASE_MS,
+  };
 }
 
 /** Longest time all attempts of a notify job can take, plus a sweep interval of margin. */

@@ -1,11 +1,32 @@
 import type { Job } from '../core/jobs/job.ts';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type JobOptions } from './job-options.ts';
 import {
-  EnqueueError, JobTimeoutError, QUEUE_NAMES, UnrecoverableJobError, type JobHandler, type JobQueue, type QueueName,
+  EnqueueError,
+  JobTimeoutError,
+  QUEUE_NAMES,
+  UnrecoverableJobError,
+  type JobHandler,
+  type JobQueue,
+  type QueueName,
 } from './job-queue.ts';
 
-type Entry = { id: string; job: Job; attempts: number; backoffMs: number; attempt: number; done: Promise<unknown>; settle: (ok: boolean, v: unknown) => void };
-type Lane = { handler?: JobHandler; concurrency: number; running: number; ready: Entry[]; delayed: number; failed: number };
+type Entry = {
+  id: string;
+  job: Job;
+  attempts: number;
+  backoffMs: number;
+  attempt: number;
+  done: Promise<unknown>;
+  settle: (ok: boolean, v: unknown) => void;
+};
+type Lane = {
+  handler?: JobHandler;
+  concurrency: number;
+  running: number;
+  ready: Entry[];
+  delayed: number;
+  failed: number;
+};
 
 /**
  * In-process queue for embedded mode: same contract and retry semantics as the BullMQ one
@@ -28,7 +49,8 @@ export function createMemoryQueue(): JobQueue {
     }
     return l;
   };
-  const busy = () => timers.size > 0 || [...lanes.values()].some((l) => l.running > 0 || (l.handler && l.ready.length > 0));
+  const busy = () =>
+    timers.size > 0 || [...lanes.values()].some((l) => l.running > 0 || (l.handler && l.ready.length > 0));
 
   const pump = (name: QueueName) => {
     const l = lane(name);
@@ -38,32 +60,67 @@ export function createMemoryQueue(): JobQueue {
       l.running++;
       e.attempt++;
       const final = e.attempt >= e.attempts;
-      l.handler(e.job, { attempt: e.attempt, final }).then(
-        (v) => { e.settle(true, v); forget(e); },
-        (err) => {
-          if (final || err instanceof UnrecoverableJobError) { l.failed++; e.settle(false, err); forget(e); return; }
-          l.delayed++;
-          const t = setTimeout(() => { timers.delete(t); l.delayed--; l.ready.push(e); pump(name); }, e.backoffMs * 2 ** (e.attempt - 1));
-          timers.add(t);
-        },
-      ).finally(() => {
-        l.running--;
-        pump(name);
-        if (idle && !busy()) idle();
-      });
+      l.handler(e.job, { attempt: e.attempt, final })
+        .then(
+          (v) => {
+            e.settle(true, v);
+            forget(e);
+          },
+          (err) => {
+            if (final || err instanceof UnrecoverableJobError) {
+              l.failed++;
+              e.settle(false, err);
+              forget(e);
+              return;
+            }
+            l.delayed++;
+            const t = setTimeout(
+              () => {
+                timers.delete(t);
+                l.delayed--;
+                l.ready.push(e);
+                pump(name);
+              },
+              e.backoffMs * 2 ** (e.attempt - 1),
+            );
+            timers.add(t);
+          },
+        )
+        .finally(() => {
+          l.running--;
+          pump(name);
+          if (idle && !busy()) idle();
+        });
     }
   };
   // Completed ids are remembered briefly, like BullMQ's removeOnComplete window.
-  const forget = (e: Entry) => { const t = setTimeout(() => { timers.delete(t); known.delete(e.id); if (idle && !busy()) idle(); }, 0); timers.add(t); };
+  const forget = (e: Entry) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      known.delete(e.id);
+      if (idle && !busy()) idle();
+    }, 0);
+    timers.add(t);
+  };
 
   const enqueue = (name: QueueName, job: Job, opts: JobOptions = {}): Entry => {
     if (closed) throw new EnqueueError(new Error('queue is closing'));
     const existing = opts.jobId ? known.get(opts.jobId) : undefined;
     if (existing) return existing;
     let settle!: Entry['settle'];
-    const done = new Promise<unknown>((resolve, reject) => { settle = (ok, v) => (ok ? resolve(v) : reject(v)); });
+    const done = new Promise<unknown>((resolve, reject) => {
+      settle = (ok, v) => (ok ? resolve(v) : reject(v));
+    });
     done.catch(() => {});
-    const e: Entry = { id: opts.jobId ?? `m${++seq}`, job, attempts: opts.attempts ?? DEFAULT_ATTEMPTS, backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS, attempt: 0, done, settle };
+    const e: Entry = {
+      id: opts.jobId ?? `m${++seq}`,
+      job,
+      attempts: opts.attempts ?? DEFAULT_ATTEMPTS,
+      backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS,
+      attempt: 0,
+      done,
+      settle,
+    };
     known.set(e.id, e);
     lane(name).ready.push(e);
     queueMicrotask(() => pump(name));
@@ -72,12 +129,20 @@ export function createMemoryQueue(): JobQueue {
 
   return {
     kind: 'memory',
-    async add(name, job, opts) { return enqueue(name, job, opts).id; },
+    async add(name, job, opts) {
+      return enqueue(name, job, opts).id;
+    },
     async addAndWait(name, job, timeoutMs) {
       const e = enqueue(name, job);
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new JobTimeoutError(timeoutMs)), timeoutMs); });
-      try { return await Promise.race([e.done, timeout]); } finally { clearTimeout(timer); }
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new JobTimeoutError(timeoutMs)), timeoutMs);
+      });
+      try {
+        return await Promise.race([e.done, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     process(name, handler, concurrency) {
       const l = lane(name);
@@ -85,16 +150,30 @@ export function createMemoryQueue(): JobQueue {
       l.concurrency = Math.max(1, concurrency);
       pump(name);
     },
-    async ping() { return !closed; },
+    async ping() {
+      return !closed;
+    },
     // `failed` counts final failures since start: this queue keeps no failed jobs around.
-    async counts(name) { const l = lane(name); return { waiting: l.ready.length, active: l.running, delayed: l.delayed, failed: l.failed }; },
+    async counts(name) {
+      const l = lane(name);
+      return { waiting: l.ready.length, active: l.running, delayed: l.delayed, failed: l.failed };
+    },
     async consumers() {
-      return Object.fromEntries(QUEUE_NAMES.map((n) => [n, !closed && lane(n).handler ? 1 : 0])) as Record<QueueName, number>;
+      return Object.fromEntries(QUEUE_NAMES.map((n) => [n, !closed && lane(n).handler ? 1 : 0])) as Record<
+        QueueName,
+        number
+      >;
     },
     async closeWorkers() {
       closed = true;
-      if (busy()) await new Promise<void>((resolve) => { idle = resolve; });
+      if (busy())
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+        });
     },
-    async close() { await this.closeWorkers(); for (const t of timers) clearTimeout(t); },
+    async close() {
+      await this.closeWorkers();
+      for (const t of timers) clearTimeout(t);
+    },
   };
 }

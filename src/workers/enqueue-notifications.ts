@@ -6,11 +6,23 @@ import type { WorkerContext } from './worker-context.ts';
  * Notifications go out after the transaction that wrote them committed; a failure to enqueue never
  * changes a response: the outbox sweeper delivers what was not enqueued.
  */
-export async function enqueueNotifications(w: Pick<WorkerContext, 'queue' | 'log' | 'config' | 'instanceNonce'>, ids: Array<number | { id: number; sweep: number }>): Promise<void> {
+export async function enqueueNotifications(
+  w: Pick<WorkerContext, 'queue' | 'log' | 'config' | 'instanceNonce'>,
+  ids: Array<number | { id: number; sweep: number }>,
+): Promise<void> {
   for (const item of ids) {
     const id = typeof item === 'number' ? item : item.id;
     await w.queue
-      .add('notify', buildNotifyJob(id), notifyJobOptions(w.config, w.instanceNonce, id, typeof item === 'number' ? null : item.sweep))
-      .catch((err) => w.log.warn({ notificationId: id, err: err.message }, 'notification not enqueued; the outbox sweeper will deliver it'));
+      .add(
+        'notify',
+        buildNotifyJob(id),
+        notifyJobOptions(w.config, w.instanceNonce, id, typeof item === 'number' ? null : item.sweep),
+      )
+      .catch((err) =>
+        w.log.warn(
+          { notificationId: id, err: err.message },
+          'notification not enqueued; the outbox sweeper will deliver it',
+        ),
+      );
   }
 }

@@ -4,11 +4,18 @@ import { sweepHolds } from './sweep-holds.ts';
 import { sweepInbox } from './sweep-inbox.ts';
 import { sweepOutbox } from './sweep-outbox.ts';
 import { sweepSessions } from './sweep-sessions.ts';
+import { sweepPayloads } from './sweep-payloads.ts';
 import { createTrackProcessor } from './track-processor.ts';
 import { createWebhookProcessor } from './webhook-processor.ts';
 import type { WorkerContext } from './worker-context.ts';
 
-const SWEEPERS = { inbox: sweepInbox, outbox: sweepOutbox, holds: sweepHolds, sessions: sweepSessions } as const;
+const SWEEPERS = {
+  inbox: sweepInbox,
+  outbox: sweepOutbox,
+  holds: sweepHolds,
+  sessions: sweepSessions,
+  payloads: sweepPayloads,
+} as const;
 
 /** Runs every sweeper once; one failing does not stop the others (each retries next interval). */
 export async function runSweepers(w: WorkerContext): Promise<void> {
@@ -16,7 +23,10 @@ export async function runSweepers(w: WorkerContext): Promise<void> {
     try {
       await sweep(w);
     } catch (err) {
-      w.log.warn({ sweeper: name, err: err instanceof Error ? err.message : String(err) }, 'sweep failed; will retry next interval');
+      w.log.warn(
+        { sweeper: name, err: err instanceof Error ? err.message : String(err) },
+        'sweep failed; will retry next interval',
+      );
     }
   }
 }
@@ -28,7 +38,11 @@ export async function runSweepers(w: WorkerContext): Promise<void> {
 export function startWorkers(w: WorkerContext): { stop(): Promise<void> } {
   const c = w.config.WORKER_CONCURRENCY;
   w.queue.process('track', instrumentJobHandler(w.metrics, 'track', createTrackProcessor(w)), c);
-  w.queue.process('webhook', instrumentJobHandler(w.metrics, 'webhook', createWebhookProcessor(w)), Math.max(1, Math.ceil(c / 2)));
+  w.queue.process(
+    'webhook',
+    instrumentJobHandler(w.metrics, 'webhook', createWebhookProcessor(w)),
+    Math.max(1, Math.ceil(c / 2)),
+  );
   w.queue.process('notify', instrumentJobHandler(w.metrics, 'notify', createNotifyProcessor(w)), 4);
   let sweeping: Promise<void> | null = null;
   const timer = setInterval(() => {

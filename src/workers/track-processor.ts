@@ -22,8 +22,14 @@ export function createTrackProcessor(w: WorkerContext): JobHandler {
       if (isDataError(err)) {
         // The request holds a value PostgreSQL refuses: the caller's error, the same on every
         // attempt, so an answer (400) rather than a retry and a 503 "retrying is safe".
-        w.log.warn({ kind: job.kind, err: err instanceof Error ? err.message : String(err) }, 'job input cannot be stored');
-        return { ok: false, error: new AppError('invalid_request', 'A value in this request cannot be stored').toJSON() };
+        w.log.warn(
+          { kind: job.kind, err: err instanceof Error ? err.message : String(err) },
+          'job input cannot be stored',
+        );
+        return {
+          ok: false,
+          error: new AppError('invalid_request', 'A value in this request cannot be stored').toJSON(),
+        };
       }
       throw err;
     }

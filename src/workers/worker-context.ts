@@ -8,7 +8,16 @@ import { type JobQueue, type QueueName, UnrecoverableJobError } from '../queue/j
 
 /** What the worker role uses, and nothing else (no HTTP concerns, no provider adapters). */
 export type WorkerContext = {
-  config: Pick<Config, 'WORKER_CONCURRENCY' | 'SWEEP_INTERVAL_MS' | 'WEBHOOK_ATTEMPTS' | 'WEBHOOK_RETRY_BASE_MS' | 'NOTIFY_ATTEMPTS' | 'NOTIFY_RETRY_BASE_MS'>;
+  config: Pick<
+    Config,
+    | 'WORKER_CONCURRENCY'
+    | 'SWEEP_INTERVAL_MS'
+    | 'WEBHOOK_ATTEMPTS'
+    | 'WEBHOOK_RETRY_BASE_MS'
+    | 'NOTIFY_ATTEMPTS'
+    | 'NOTIFY_RETRY_BASE_MS'
+    | 'WEBHOOK_PAYLOAD_RETENTION_DAYS'
+  >;
   /** Random per database: part of notify job ids, so a reset database never reuses one. */
   instanceNonce: string;
   queue: JobQueue;
@@ -24,7 +33,12 @@ export type WorkerContext = {
  * Parses a job as read from its queue. One that does not parse can never succeed: it fails at
  * once with the reason (no retry), and the worker goes on with the next job.
  */
-export function readJob<S extends z.ZodType>(w: WorkerContext, queue: QueueName, schema: S, data: unknown): z.output<S> {
+export function readJob<S extends z.ZodType>(
+  w: WorkerContext,
+  queue: QueueName,
+  schema: S,
+  data: unknown,
+): z.output<S> {
   const parsed = parseWith(schema, data);
   if (parsed.ok) return parsed.value;
   w.log.error({ queue, err: parsed.reason }, 'malformed job rejected');

@@ -1,18 +1,37 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, bearer, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
 
 let h: Harness;
 let f: Fixture;
-beforeAll(async () => { h = await createHarness(); f = await createProgramFixture(h); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await createHarness();
+  f = await createProgramFixture(h);
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe('GET /api/v1/cli/status', () => {
   test('200 with program health for a live key', async () => {
     const r = await h.request('/api/v1/cli/status', { headers: bearer(f.liveKey) });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
-      success: true, program: { id: f.programId, name: 'Acme' }, key_mode: 'live',
-      activity: { clicks: { count: 0, last_at: null }, leads: { count: 0 }, sales: { count: 0 }, refunds: { count: 0 } },
+      success: true,
+      program: { id: f.programId, name: 'Acme' },
+      key_mode: 'live',
+      activity: {
+        clicks: { count: 0, last_at: null },
+        leads: { count: 0 },
+        sales: { count: 0 },
+        refunds: { count: 0 },
+      },
       connected_providers: [],
     });
   });
@@ -29,7 +48,10 @@ describe('GET /api/v1/cli/status', () => {
   ])('401 unauthorized platform envelope: %s', async (_l, headers) => {
     const r = await h.request('/api/v1/cli/status', { headers });
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ data: null, error: { status: 401, name: 'UnauthorizedError', message: expect.any(String), details: {}, code: 'unauthorized' } });
+    expect(r.body).toEqual({
+      data: null,
+      error: { status: 401, name: 'UnauthorizedError', message: expect.any(String), details: {}, code: 'unauthorized' },
+    });
   });
 
   test('retired key: 401 api_key_rotation_required typed envelope with hint and docs_url', async () => {
@@ -38,7 +60,14 @@ describe('GET /api/v1/cli/status', () => {
     await h.admin('POST', `/programs/${f.programId}/keys/${k.id}/retire`, {});
     const r = await h.request('/api/v1/cli/status', { headers: bearer(k.key) });
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ error: { code: 'api_key_rotation_required', message: expect.any(String), hint: expect.any(String), docs_url: expect.any(String) } });
+    expect(r.body).toEqual({
+      error: {
+        code: 'api_key_rotation_required',
+        message: expect.any(String),
+        hint: expect.any(String),
+        docs_url: expect.any(String),
+      },
+    });
   });
 
   test('rotated key inside its grace period: accepted with a warning and Deprecation/Sunset headers; refused after rotate_by', async () => {
@@ -47,7 +76,9 @@ describe('GET /api/v1/cli/status', () => {
     expect(rotated.key).toMatch(/^trk_live_/);
     const r = await h.request('/api/v1/cli/status', { headers: bearer(k.key) });
     expect(r.status).toBe(200);
-    expect(r.body.warnings).toEqual([{ code: 'api_key_rotation_required', message: expect.any(String), rotate_by: rotated.rotate_by }]);
+    expect(r.body.warnings).toEqual([
+      { code: 'api_key_rotation_required', message: expect.any(String), rotate_by: rotated.rotate_by },
+    ]);
     expect(r.headers.get('deprecation')).toBe('true');
     expect(r.headers.get('sunset')).toBe(new Date(rotated.rotate_by).toUTCString());
     expect((await h.request('/api/v1/cli/status', { headers: bearer(rotated.key) })).status).toBe(200);
@@ -56,7 +87,9 @@ describe('GET /api/v1/cli/status', () => {
       const late = await h.request('/api/v1/cli/status', { headers: bearer(k.key) });
       expect(late.status).toBe(401);
       expect(late.body.error.code).toBe('api_key_rotation_required');
-    } finally { h.clock.advanceDays(-8); }
+    } finally {
+      h.clock.advanceDays(-8);
+    }
   });
 
   test('keys are stored hashed: listing keys never shows the key or its hash', async () => {
@@ -64,12 +97,16 @@ describe('GET /api/v1/cli/status', () => {
     const text = JSON.stringify(list);
     expect(text).not.toContain(f.liveKey);
     expect(text).not.toContain('key_hash');
-    expect(list['api-keys'][0]).toMatchObject({ prefix: expect.stringMatching(/^trk_(live|test)_/), mode: expect.any(String) });
+    expect(list['api-keys'][0]).toMatchObject({
+      prefix: expect.stringMatching(/^trk_(live|test)_/),
+      mode: expect.any(String),
+    });
   });
 });
 
 describe('HTTP basics', () => {
-  const sale = (init: Parameters<Harness['request']>[1]) => h.request('/api/v1/track/sale', { ...init, headers: { ...bearer(f.liveKey), ...init?.headers } });
+  const sale = (init: Parameters<Harness['request']>[1]) =>
+    h.request('/api/v1/track/sale', { ...init, headers: { ...bearer(f.liveKey), ...init?.headers } });
   test('malformed JSON → 400 invalid_request', async () => {
     const r = await sale({ raw: '{"transaction_id": ' });
     expect(r.status).toBe(400);
@@ -108,17 +145,30 @@ describe('HTTP basics', () => {
 describe('admin API', () => {
   test('requires the admin token', async () => {
     expect((await h.request('/api/v1/admin/programs')).status).toBe(401);
-    expect((await h.request('/api/v1/admin/programs', { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
-    expect((await h.request('/api/v1/admin/programs', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+    expect(
+      (await h.request('/api/v1/admin/programs', { headers: { authorization: 'Bearer wrong-token-wrong-token' } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await h.request('/api/v1/admin/programs', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status,
+    ).toBe(200);
   });
   test('program config is validated and updatable', async () => {
-    const bad = await h.request('/api/v1/admin/programs', { body: { name: 'x', commission_rate_bps: 20_000 }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const bad = await h.request('/api/v1/admin/programs', {
+      body: { name: 'x', commission_rate_bps: 20_000 },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(bad.status).toBe(400);
-    const { program } = await h.admin('PATCH', `/programs/${f.programId}`, { cookie_duration_days: 90, domain: 'Shop.Example' });
+    const { program } = await h.admin('PATCH', `/programs/${f.programId}`, {
+      cookie_duration_days: 90,
+      domain: 'Shop.Example',
+    });
     expect(program).toMatchObject({ cookie_duration_days: 90, domain: 'shop.example' });
   });
   test('provider secrets are never returned', async () => {
-    const r = await h.admin('PUT', `/programs/${f.programId}/providers/stripe`, { signing_secret: 'whsec_supersecretvalue' });
+    const r = await h.admin('PUT', `/programs/${f.programId}/providers/stripe`, {
+      signing_secret: 'whsec_supersecretvalue',
+    });
     expect(JSON.stringify(r)).not.toContain('supersecret');
     expect(r.webhook_url).toContain(`/api/v1/webhooks/stripe/${f.programId}`);
     const status = await h.request('/api/v1/cli/status', { headers: bearer(f.liveKey) });
@@ -130,7 +180,8 @@ describe('admin API', () => {
 describe('admin writes take effect at once in the process that made them', () => {
   test('PATCH /admin/programs/:id rate_limit_per_minute applies to the next request (the key cache held the old limit)', async () => {
     const g = await createProgramFixture(h, { rate_limit_per_minute: 1000 });
-    const refund = () => h.request('/api/v1/track/refund', { body: { transaction_id: 'none' }, headers: bearer(g.liveKey) });
+    const refund = () =>
+      h.request('/api/v1/track/refund', { body: { transaction_id: 'none' }, headers: bearer(g.liveKey) });
     expect((await refund()).status).toBe(404);
     await h.admin('PATCH', `/programs/${g.programId}`, { rate_limit_per_minute: 1 });
     // The counter of this minute already holds one request: the new limit of 1 refuses the next.

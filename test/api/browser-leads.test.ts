@@ -14,24 +14,43 @@ let honestId: number;
 beforeAll(async () => {
   h = await createHarness();
   f = await createProgramFixture(h, { domain: 'shop.example', hold_period_days: 30 });
-  const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, { code: `honest${Date.now().toString(36)}`, name: 'Honest' });
+  const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, {
+    code: `honest${Date.now().toString(36)}`,
+    name: 'Honest',
+  });
   honestCode = partner.code;
   honestId = partner.id;
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const ORIGIN = { origin: 'https://shop.example' };
-const click = async (code: string) => (await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${code}` } })).body.click_id as string;
-const browserLead = (customerKey: string, clickId: string, program = f) => h.request('/api/v1/track/browser-lead', { body: { program_id: program.programId, customer_key: customerKey, click_id: clickId }, headers: ORIGIN });
-const sale = (body: Record<string, unknown>) => h.request('/api/v1/track/sale', { body: { transaction_id: `tx-${Math.random().toString(36).slice(2)}`, amount_cents: 10_000, ...body }, headers: bearer(f.liveKey) });
-const list = async (kind: string) => (await h.admin('GET', `/programs/${f.programId}/${kind}?limit=500`))[kind] as any[];
+const click = async (code: string) =>
+  (await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${code}` } })).body
+    .click_id as string;
+const browserLead = (customerKey: string, clickId: string, program = f) =>
+  h.request('/api/v1/track/browser-lead', {
+    body: { program_id: program.programId, customer_key: customerKey, click_id: clickId },
+    headers: ORIGIN,
+  });
+const sale = (body: Record<string, unknown>) =>
+  h.request('/api/v1/track/sale', {
+    body: { transaction_id: `tx-${Math.random().toString(36).slice(2)}`, amount_cents: 10_000, ...body },
+    headers: bearer(f.liveKey),
+  });
+const list = async (kind: string) =>
+  (await h.admin('GET', `/programs/${f.programId}/${kind}?limit=500`))[kind] as any[];
 const commission = async (id: number) => (await list('commissions')).find((c) => c.id === id);
 
 describe('the pre-claim of issue item 1', () => {
   test('a keyed lead for the same customer_key replaces the keyless binding: the honest partner is paid', async () => {
     expect((await browserLead('user_1001', await click(f.partnerCode))).status).toBe(200);
     const honest = await click(honestCode);
-    const lead = await h.request('/api/v1/track/lead', { body: { customer_key: 'user_1001', click_id: honest }, headers: bearer(f.liveKey) });
+    const lead = await h.request('/api/v1/track/lead', {
+      body: { customer_key: 'user_1001', click_id: honest },
+      headers: bearer(f.liveKey),
+    });
     expect(lead.body.click_id).toBe(honest);
     const s = await sale({ customer_key: 'user_1001' });
     expect(s.status).toBe(200);
@@ -47,8 +66,17 @@ describe('the pre-claim of issue item 1', () => {
     expect(c.partner).toBe(honestId);
     expect(c.held_for_review).toBe(false);
     const conflict = (await list('attribution-conflicts')).find((x) => x.customer_key === 'user_2001');
-    expect(conflict).toMatchObject({ kind: 'sale_click_mismatch', bound_click_id: attackerClick, other_click_id: honest, sale_id: s.body.sale_id });
-    expect((await list('notifications')).some((n) => n.kind === 'advertiser_attribution_conflict' && n.payload.customer_key === 'user_2001')).toBe(true);
+    expect(conflict).toMatchObject({
+      kind: 'sale_click_mismatch',
+      bound_click_id: attackerClick,
+      other_click_id: honest,
+      sale_id: s.body.sale_id,
+    });
+    expect(
+      (await list('notifications')).some(
+        (n) => n.kind === 'advertiser_attribution_conflict' && n.payload.customer_key === 'user_2001',
+      ),
+    ).toBe(true);
     // The customer now follows the buyer's click.
     const again = await sale({ customer_key: 'user_2001' });
     expect((await commission(again.body.commission_id)).partner).toBe(honestId);
@@ -62,7 +90,11 @@ describe('the pre-claim of issue item 1', () => {
     const customer = (await list('customers')).find((x) => x.customer_key === 'user_3001');
     expect(customer.provisional).toBe(true);
     expect(customer.disputed_at).toEqual(expect.any(String));
-    expect((await list('attribution-conflicts')).some((x) => x.customer_key === 'user_3001' && x.kind === 'lead_click_mismatch')).toBe(true);
+    expect(
+      (await list('attribution-conflicts')).some(
+        (x) => x.customer_key === 'user_3001' && x.kind === 'lead_click_mismatch',
+      ),
+    ).toBe(true);
 
     const s = await sale({ customer_key: 'user_3001' });
     const held = await commission(s.body.commission_id);
@@ -72,8 +104,14 @@ describe('the pre-claim of issue item 1', () => {
     await approveDueCommissions(h.ctx.deps());
     expect((await commission(s.body.commission_id)).status).toBe('pending');
 
-    const decided = await h.admin('POST', `/programs/${f.programId}/customers/${customer.id}/resolve-dispute`, { click_id: honest });
-    expect(decided).toMatchObject({ partner_id: honestId, reversed_commission_ids: [s.body.commission_id], released_commission_ids: [] });
+    const decided = await h.admin('POST', `/programs/${f.programId}/customers/${customer.id}/resolve-dispute`, {
+      click_id: honest,
+    });
+    expect(decided).toMatchObject({
+      partner_id: honestId,
+      reversed_commission_ids: [s.body.commission_id],
+      released_commission_ids: [],
+    });
     expect((await commission(s.body.commission_id)).status).toBe('reversed');
     const next = await sale({ customer_key: 'user_3001' });
     expect(await commission(next.body.commission_id)).toMatchObject({ partner: honestId, held_for_review: false });
@@ -93,11 +131,21 @@ test('one click binds at most one customer in browser mode', async () => {
 
 test('a program setting turns keyless leads off', async () => {
   const closed = await createProgramFixture(h, { domain: 'closed.example', browser_leads: false });
-  const c = (await h.request('/api/v1/track/click', { body: { affiliate_url: `https://closed.example/?aff=${closed.partnerCode}` } })).body.click_id;
-  const r = await h.request('/api/v1/track/browser-lead', { body: { program_id: closed.programId, customer_key: 'u', click_id: c }, headers: { origin: 'https://closed.example' } });
+  const c = (
+    await h.request('/api/v1/track/click', {
+      body: { affiliate_url: `https://closed.example/?aff=${closed.partnerCode}` },
+    })
+  ).body.click_id;
+  const r = await h.request('/api/v1/track/browser-lead', {
+    body: { program_id: closed.programId, customer_key: 'u', click_id: c },
+    headers: { origin: 'https://closed.example' },
+  });
   expect(r.status).toBe(403);
   expect(r.body.error.code).toBe('forbidden');
   expect((await h.admin('GET', `/programs/${closed.programId}`)).program.browser_leads).toBe(false);
-  const keyed = await h.request('/api/v1/track/lead', { body: { customer_key: 'u', click_id: c }, headers: bearer(closed.liveKey) });
+  const keyed = await h.request('/api/v1/track/lead', {
+    body: { customer_key: 'u', click_id: c },
+    headers: bearer(closed.liveKey),
+  });
   expect(keyed.status).toBe(200);
 });

@@ -3,23 +3,41 @@ import { bearer, createHarness, createProgramFixture, type Fixture, type Harness
 
 let h: Harness;
 let f: Fixture;
-const click = (body: Record<string, unknown>, headers: Record<string, string> = {}) => h.request('/api/v1/track/click', { body, headers });
-const lead = (body: Record<string, unknown>, headers: Record<string, string>) => h.request('/api/v1/track/lead', { body, headers });
-const browserLead = (body: Record<string, unknown>, headers: Record<string, string>) => h.request('/api/v1/track/browser-lead', { body, headers });
+const click = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  h.request('/api/v1/track/click', { body, headers });
+const lead = (body: Record<string, unknown>, headers: Record<string, string>) =>
+  h.request('/api/v1/track/lead', { body, headers });
+const browserLead = (body: Record<string, unknown>, headers: Record<string, string>) =>
+  h.request('/api/v1/track/browser-lead', { body, headers });
 
 beforeAll(async () => {
   h = await createHarness();
   f = await createProgramFixture(h, { domain: 'shop.example', cookie_duration_days: 45 });
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 describe('POST /api/v1/track/click (no authentication)', () => {
   test('records a click: click_id, partner_code, cookie_window_days = program cookie duration', async () => {
-    const r = await click({ affiliate_url: `https://shop.example/pricing?aff=${f.partnerCode}`, page_url: 'https://shop.example/pricing', referrer_url: 'https://blog.example/post' });
+    const r = await click({
+      affiliate_url: `https://shop.example/pricing?aff=${f.partnerCode}`,
+      page_url: 'https://shop.example/pricing',
+      referrer_url: 'https://blog.example/post',
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, click_id: expect.any(String), partner_code: f.partnerCode, cookie_window_days: 45 });
+    expect(r.body).toEqual({
+      success: true,
+      click_id: expect.any(String),
+      partner_code: f.partnerCode,
+      cookie_window_days: 45,
+    });
     const { clicks } = await h.admin('GET', `/programs/${f.programId}/clicks`);
-    expect(clicks[0]).toMatchObject({ id: r.body.click_id, partner: f.partnerId, referrer_url: 'https://blog.example/post' });
+    expect(clicks[0]).toMatchObject({
+      id: r.body.click_id,
+      partner: f.partnerId,
+      referrer_url: 'https://blog.example/post',
+    });
   });
 
   test('subdomains of the program domain are accepted; other hosts are rejected', async () => {
@@ -31,8 +49,14 @@ describe('POST /api/v1/track/click (no authentication)', () => {
 
   test('an existing click id is overwritten by a later partner link (last-partner attribution)', async () => {
     const first = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
-    const { partner: p2 } = await h.admin('POST', `/programs/${f.programId}/partners`, { code: `${f.partnerCode}-b`, name: 'Second' });
-    const second = await click({ affiliate_url: `https://shop.example/?aff=${p2.code}`, existing_click_id: first.body.click_id });
+    const { partner: p2 } = await h.admin('POST', `/programs/${f.programId}/partners`, {
+      code: `${f.partnerCode}-b`,
+      name: 'Second',
+    });
+    const second = await click({
+      affiliate_url: `https://shop.example/?aff=${p2.code}`,
+      existing_click_id: first.body.click_id,
+    });
     expect(second.body.click_id).toBe(first.body.click_id);
     const { clicks } = await h.admin('GET', `/programs/${f.programId}/clicks?limit=500`);
     expect(clicks.find((c: any) => c.id === first.body.click_id).partner).toBe(p2.id);
@@ -51,10 +75,16 @@ describe('POST /api/v1/track/click (no authentication)', () => {
   });
 
   test('CORS: preflight and responses allow the calling origin', async () => {
-    const pre = await h.request('/api/v1/track/click', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+    const pre = await h.request('/api/v1/track/click', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://shop.example');
-    const r = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` }, { origin: 'https://shop.example' });
+    const r = await click(
+      { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
+      { origin: 'https://shop.example' },
+    );
     expect(r.headers.get('access-control-allow-origin')).toBe('https://shop.example');
   });
 });
@@ -62,9 +92,23 @@ describe('POST /api/v1/track/click (no authentication)', () => {
 describe('POST /api/v1/track/lead', () => {
   test('server mode binds customer_key to the click (email stored only as a hash)', async () => {
     const c = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
-    const r = await lead({ customer_key: 'u-1', email: 'Alice@Example.com ', click_id: c.body.click_id, event_name: 'signup', additional_data: { plan: 'pro' } }, bearer(f.liveKey));
+    const r = await lead(
+      {
+        customer_key: 'u-1',
+        email: 'Alice@Example.com ',
+        click_id: c.body.click_id,
+        event_name: 'signup',
+        additional_data: { plan: 'pro' },
+      },
+      bearer(f.liveKey),
+    );
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, customer_id: expect.any(Number), customer_key: 'u-1', click_id: c.body.click_id });
+    expect(r.body).toEqual({
+      success: true,
+      customer_id: expect.any(Number),
+      customer_key: 'u-1',
+      click_id: c.body.click_id,
+    });
     const { customers } = await h.admin('GET', `/programs/${f.programId}/customers`);
     const row = customers.find((x: any) => x.id === r.body.customer_id);
     expect(row.email_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -101,21 +145,39 @@ describe('POST /api/v1/track/lead', () => {
     const c = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
     const r = await lead({ program_id: f.programId, customer_key: 'nokey', click_id: c.body.click_id }, headers);
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ data: null, error: { status: 401, name: expect.any(String), message: expect.any(String), details: expect.any(Object), code: 'unauthorized' } });
+    expect(r.body).toEqual({
+      data: null,
+      error: {
+        status: 401,
+        name: expect.any(String),
+        message: expect.any(String),
+        details: expect.any(Object),
+        code: 'unauthorized',
+      },
+    });
   });
 });
 
 describe('POST /api/v1/track/browser-lead (tracker signup, no key)', () => {
   test('program id + a click of that program + a matching Origin', async () => {
     const c = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
-    const ok = await browserLead({ program_id: f.programId, customer_key: 'b-1', click_id: c.body.click_id }, { origin: 'https://www.shop.example' });
+    const ok = await browserLead(
+      { program_id: f.programId, customer_key: 'b-1', click_id: c.body.click_id },
+      { origin: 'https://www.shop.example' },
+    );
     expect(ok.status).toBe(200);
-    const bad = await browserLead({ program_id: f.programId, customer_key: 'b-2', click_id: c.body.click_id }, { origin: 'https://evil.example' });
+    const bad = await browserLead(
+      { program_id: f.programId, customer_key: 'b-2', click_id: c.body.click_id },
+      { origin: 'https://evil.example' },
+    );
     expect(bad.status).toBe(403);
     expect(bad.body.error.code).toBe('forbidden');
     const noOrigin = await browserLead({ program_id: f.programId, customer_key: 'b-3', click_id: c.body.click_id }, {});
     expect(noOrigin.status).toBe(403);
-    const noClick = await browserLead({ program_id: f.programId, customer_key: 'b-4' }, { origin: 'https://shop.example' });
+    const noClick = await browserLead(
+      { program_id: f.programId, customer_key: 'b-4' },
+      { origin: 'https://shop.example' },
+    );
     expect(noClick.status).toBe(400);
   });
 
@@ -123,24 +185,33 @@ describe('POST /api/v1/track/browser-lead (tracker signup, no key)', () => {
     const c1 = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
     const c2 = await click({ affiliate_url: `https://shop.example/?aff=${f.partnerCode}` });
     await lead({ customer_key: 'keep', click_id: c1.body.click_id }, bearer(f.liveKey));
-    const browser = await browserLead({ program_id: f.programId, customer_key: 'keep', click_id: c2.body.click_id }, { origin: 'https://shop.example' });
+    const browser = await browserLead(
+      { program_id: f.programId, customer_key: 'keep', click_id: c2.body.click_id },
+      { origin: 'https://shop.example' },
+    );
     expect(browser.body.click_id).toBe(c1.body.click_id);
     const server = await lead({ customer_key: 'keep', click_id: c2.body.click_id }, bearer(f.liveKey));
     expect(server.body.click_id).toBe(c2.body.click_id);
   });
 
-  test('cannot bind to another program\'s click', async () => {
+  test("cannot bind to another program's click", async () => {
     const other = await createProgramFixture(h, { domain: 'shop.example' });
     const c = await click({ affiliate_url: `https://shop.example/?aff=${other.partnerCode}` });
-    const r = await browserLead({ program_id: f.programId, customer_key: 'x-1', click_id: c.body.click_id }, { origin: 'https://shop.example' });
+    const r = await browserLead(
+      { program_id: f.programId, customer_key: 'x-1', click_id: c.body.click_id },
+      { origin: 'https://shop.example' },
+    );
     expect(r.status).toBe(400);
   });
 });
 
-test('a test key\'s lead is test traffic: a test event, no customer', async () => {
+test("a test key's lead is test traffic: a test event, no customer", async () => {
   const before = (await h.admin('GET', `/programs/${f.programId}/customers?limit=500`)).customers.length;
   const r = await lead({ customer_key: 'test-user' }, bearer(f.testKey));
   expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ success: true, data: { test_mode: true, programId: f.programId, eventId: expect.any(Number) } });
+  expect(r.body).toMatchObject({
+    success: true,
+    data: { test_mode: true, programId: f.programId, eventId: expect.any(Number) },
+  });
   expect((await h.admin('GET', `/programs/${f.programId}/customers?limit=500`)).customers.length).toBe(before);
 });

@@ -6,7 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { ADMIN_TOKEN, bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
 
 const LIMIT = 5;
 let h: Harness;
@@ -14,16 +22,25 @@ let f: Fixture;
 let clickId: string;
 beforeAll(async () => {
   h = await createHarness({
-    TRUST_PROXY: '1', CLICK_LIMIT_PER_MINUTE: String(LIMIT), BROWSER_LEAD_LIMIT_PER_MINUTE: String(LIMIT), WEBHOOK_LIMIT_PER_MINUTE: String(LIMIT),
-    ADMIN_AUTH_FAILURES_PER_MINUTE: '3', STATUS_LIMIT_PER_MINUTE: '3',
+    TRUST_PROXY: '1',
+    CLICK_LIMIT_PER_MINUTE: String(LIMIT),
+    BROWSER_LEAD_LIMIT_PER_MINUTE: String(LIMIT),
+    WEBHOOK_LIMIT_PER_MINUTE: String(LIMIT),
+    ADMIN_AUTH_FAILURES_PER_MINUTE: '3',
+    STATUS_LIMIT_PER_MINUTE: '3',
   });
   f = await createProgramFixture(h, { domain: 'shop.example' });
   // Set up through another address: the budgets under test stay untouched.
-  const click = await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` }, headers: { 'x-forwarded-for': '10.9.9.9' } });
+  const click = await h.request('/api/v1/track/click', {
+    body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
+    headers: { 'x-forwarded-for': '10.9.9.9' },
+  });
   clickId = click.body.click_id;
   await h.admin('PUT', `/programs/${f.programId}/providers/stripe`, { signing_secret: 'whsec_limits_0123456789' });
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const from = (client: string, spoofed = 'x') => ({ 'x-forwarded-for': `${spoofed}, ${client}` });
 const statuses = async (n: number, send: (i: number) => Promise<{ status: number }>) => {
@@ -34,7 +51,11 @@ const statuses = async (n: number, send: (i: number) => Promise<{ status: number
 
 describe('one client flooding is limited; another client is not', () => {
   test('click: rotating the leftmost X-Forwarded-For does not escape the limit', async () => {
-    const click = (client: string, spoof: string) => h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` }, headers: from(client, spoof) });
+    const click = (client: string, spoof: string) =>
+      h.request('/api/v1/track/click', {
+        body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
+        headers: from(client, spoof),
+      });
     const flood = await statuses(LIMIT + 3, (i) => click('10.0.0.1', `198.51.100.${i}`));
     expect(flood.slice(0, LIMIT)).toEqual(Array(LIMIT).fill(200));
     expect(flood.slice(LIMIT)).toEqual([429, 429, 429]);
@@ -45,9 +66,11 @@ describe('one client flooding is limited; another client is not', () => {
   });
 
   test('browser lead: the budget is per client, not one per program (another client still signs up)', async () => {
-    const lead = (client: string, i: number) => h.request('/api/v1/track/browser-lead', {
-      body: { program_id: f.programId, customer_key: `flood-${client}-${i}`, click_id: clickId }, headers: { origin: 'https://shop.example', ...from(client) },
-    });
+    const lead = (client: string, i: number) =>
+      h.request('/api/v1/track/browser-lead', {
+        body: { program_id: f.programId, customer_key: `flood-${client}-${i}`, click_id: clickId },
+        headers: { origin: 'https://shop.example', ...from(client) },
+      });
     const flood = await statuses(LIMIT + 2, (i) => lead('10.0.1.1', i));
     expect(flood.filter((s) => s === 429)).toHaveLength(2);
     expect(flood.slice(0, LIMIT).every((s) => s !== 429)).toBe(true);
@@ -56,14 +79,19 @@ describe('one client flooding is limited; another client is not', () => {
 
   test('webhook: limited before the body is read or its signature computed', async () => {
     const big = 'x'.repeat(1_000_000);
-    const hook = (client: string) => h.request(`/api/v1/webhooks/stripe/${f.programId}`, { raw: big, headers: { 'stripe-signature': 't=1,v1=00', ...from(client) } });
+    const hook = (client: string) =>
+      h.request(`/api/v1/webhooks/stripe/${f.programId}`, {
+        raw: big,
+        headers: { 'stripe-signature': 't=1,v1=00', ...from(client) },
+      });
     const flood = await statuses(LIMIT + 2, () => hook('10.0.2.1'));
     expect(flood).toEqual([...Array(LIMIT).fill(400), 429, 429]);
     expect((await hook('10.0.2.2')).status).toBe(400);
   });
 
   test('admin: failed authentications are throttled per client (then even the right token waits) and logged', async () => {
-    const admin = (client: string, token: string) => h.request('/api/v1/admin/programs', { headers: { authorization: `Bearer ${token}`, ...from(client) } });
+    const admin = (client: string, token: string) =>
+      h.request('/api/v1/admin/programs', { headers: { authorization: `Bearer ${token}`, ...from(client) } });
     expect(await statuses(3, () => admin('10.0.3.1', 'wrong-token-wrong-token-wrong-token'))).toEqual([401, 401, 401]);
     expect((await admin('10.0.3.1', 'wrong-token-wrong-token-wrong-token')).status).toBe(429);
     expect((await admin('10.0.3.1', ADMIN_TOKEN)).status).toBe(429);
@@ -71,7 +99,9 @@ describe('one client flooding is limited; another client is not', () => {
   });
 
   test('a proxy chain shorter than the trusted hops falls back to the socket address', async () => {
-    const r = await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` } });
+    const r = await h.request('/api/v1/track/click', {
+      body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -81,7 +111,10 @@ test('cli/status has its own per-key limit', async () => {
   const s = await statuses(4, () => h.request('/api/v1/cli/status', { headers: bearer(other.liveKey) }));
   expect(s).toEqual([200, 200, 200, 429]);
   // The tracking calls of the same key keep their own budget.
-  const lead = await clickAndLead(h, other, 'status-limit-user').then(() => 200, () => 0);
+  const lead = await clickAndLead(h, other, 'status-limit-user').then(
+    () => 200,
+    () => 0,
+  );
   expect(lead).toBe(200);
 });
 

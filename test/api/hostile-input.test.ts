@@ -3,7 +3,15 @@
  * naming the field, never a 500 after retries, a 503 "retrying is safe", or a silent collision.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
 
 let h: Harness;
 let f: Fixture;
@@ -13,7 +21,9 @@ beforeAll(async () => {
   f = await createProgramFixture(h);
   clickId = await clickAndLead(h, f, 'hostile-1');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const NUL = 'a\u0000b';
 const LONE = 'x\uD800y';
@@ -23,14 +33,26 @@ const nested = (depth: number): unknown => {
   return v;
 };
 const count = async (kind: string) => (await h.admin('GET', `/programs/${f.programId}/${kind}?limit=500`))[kind].length;
-const sale = (body: Record<string, unknown>) => h.request('/api/v1/track/sale', { body: { amount_cents: 1000, customer_key: 'hostile-1', ...body }, headers: bearer(f.liveKey) });
+const sale = (body: Record<string, unknown>) =>
+  h.request('/api/v1/track/sale', {
+    body: { amount_cents: 1000, customer_key: 'hostile-1', ...body },
+    headers: bearer(f.liveKey),
+  });
 
 describe('NUL and lone surrogates are a 400 naming the field', () => {
   test.each([
     ['transaction_id', { transaction_id: `t-${NUL}` }, 'transaction_id'],
-    ['a lone surrogate in transaction_id (no silent U+FFFD collision)', { transaction_id: `t-${LONE}` }, 'transaction_id'],
+    [
+      'a lone surrogate in transaction_id (no silent U+FFFD collision)',
+      { transaction_id: `t-${LONE}` },
+      'transaction_id',
+    ],
     ['inside line_items', { transaction_id: 'ok-1', line_items: { sku: [{ name: LONE }] } }, 'line_items.sku.0.name'],
-    ['a key inside additional_data', { transaction_id: 'ok-2', additional_data: { [NUL]: 1 } }, `additional_data.${NUL}`],
+    [
+      'a key inside additional_data',
+      { transaction_id: 'ok-2', additional_data: { [NUL]: 1 } },
+      `additional_data.${NUL}`,
+    ],
     ['customer_key', { transaction_id: 'ok-3', customer_key: NUL }, 'customer_key'],
   ])('sale: %s', async (_label, body, field) => {
     const r = await sale(body);
@@ -47,26 +69,39 @@ describe('NUL and lone surrogates are a 400 naming the field', () => {
 
   test('click (no key): a NUL in referrer_url, or %00 in the aff code, creates nothing', async () => {
     const before = await count('clicks');
-    const r = await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}`, referrer_url: NUL } });
+    const r = await h.request('/api/v1/track/click', {
+      body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}`, referrer_url: NUL },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.details.field).toBe('referrer_url');
-    const r2 = await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}%00` } });
+    const r2 = await h.request('/api/v1/track/click', {
+      body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}%00` },
+    });
     expect(r2.status).toBe(404);
     expect(await count('clicks')).toBe(before);
   });
 
   test('lead and refund', async () => {
-    const lead = await h.request('/api/v1/track/lead', { body: { customer_key: 'k', click_id: clickId, event_name: LONE }, headers: bearer(f.liveKey) });
+    const lead = await h.request('/api/v1/track/lead', {
+      body: { customer_key: 'k', click_id: clickId, event_name: LONE },
+      headers: bearer(f.liveKey),
+    });
     expect(lead.status).toBe(400);
     expect(lead.body.error.details.field).toBe('event_name');
-    const refund = await h.request('/api/v1/track/refund', { body: { transaction_id: 'x', refund_reason: NUL }, headers: bearer(f.liveKey) });
+    const refund = await h.request('/api/v1/track/refund', {
+      body: { transaction_id: 'x', refund_reason: NUL },
+      headers: bearer(f.liveKey),
+    });
     expect(refund.status).toBe(400);
     expect(refund.body.error.details.field).toBe('refund_reason');
   });
 });
 
 describe('nesting and numbers', () => {
-  test.each([['line_items', 5_000], ['additional_data', 10_000]])('%s nested %i deep is a 400, not a 503', async (field, depth) => {
+  test.each([
+    ['line_items', 5_000],
+    ['additional_data', 10_000],
+  ])('%s nested %i deep is a 400, not a 503', async (field, depth) => {
     // Built as text: the test process's own JSON.stringify would overflow the stack.
     const raw = `{"transaction_id":"deep-${depth}","amount_cents":1000,"customer_key":"hostile-1","${field}":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
     const r = await h.request('/api/v1/track/sale', { raw, headers: bearer(f.liveKey) });
@@ -86,27 +121,46 @@ describe('nesting and numbers', () => {
     ['/api/v1/track/browser-lead', { program_id: 2 ** 63, customer_key: 'k', click_id: 'c' }],
     ['/api/v1/track/test', { program_id: 2 ** 31 }],
   ])('2^63 (or an id past int) in %s is a 400', async (path, body) => {
-    const r = await h.request(path, { raw: JSON.stringify(body).replace('9223372036854776000', '9223372036854775808'), headers: path.endsWith('browser-lead') || path.endsWith('test') ? { origin: 'http://localhost' } : bearer(f.liveKey) });
+    const r = await h.request(path, {
+      raw: JSON.stringify(body).replace('9223372036854776000', '9223372036854775808'),
+      headers:
+        path.endsWith('browser-lead') || path.endsWith('test') ? { origin: 'http://localhost' } : bearer(f.liveKey),
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(400);
   });
 });
 
 describe('admin lists', () => {
-  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('/programs/:id/%s is a 404, not a prototype lookup', async (name) => {
-    const r = await h.request(`/api/v1/admin/programs/${f.programId}/${name}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    expect(r.status, JSON.stringify(r.body)).toBe(404);
-  });
+  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    '/programs/:id/%s is a 404, not a prototype lookup',
+    async (name) => {
+      const r = await h.request(`/api/v1/admin/programs/${f.programId}/${name}`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(404);
+    },
+  );
 
   test('a status filter applies only to lists that have a status', async () => {
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    expect((await h.request(`/api/v1/admin/programs/${f.programId}/clicks?status=pending`, { headers: auth })).status).toBe(400);
-    expect((await h.request(`/api/v1/admin/programs/${f.programId}/sales?status=`, { headers: auth })).status).toBe(400);
-    expect((await h.request(`/api/v1/admin/programs/${f.programId}/commissions?status=pending`, { headers: auth })).status).toBe(200);
-    expect((await h.request(`/api/v1/admin/programs/${f.programId}/commissions?status=%00`, { headers: auth })).status).toBe(400);
+    expect(
+      (await h.request(`/api/v1/admin/programs/${f.programId}/clicks?status=pending`, { headers: auth })).status,
+    ).toBe(400);
+    expect((await h.request(`/api/v1/admin/programs/${f.programId}/sales?status=`, { headers: auth })).status).toBe(
+      400,
+    );
+    expect(
+      (await h.request(`/api/v1/admin/programs/${f.programId}/commissions?status=pending`, { headers: auth })).status,
+    ).toBe(200);
+    expect(
+      (await h.request(`/api/v1/admin/programs/${f.programId}/commissions?status=%00`, { headers: auth })).status,
+    ).toBe(400);
   });
 
   test('an id past PostgreSQL int is a 400, not a database error', async () => {
-    const r = await h.request('/api/v1/admin/programs/9007199254740991', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const r = await h.request('/api/v1/admin/programs/9007199254740991', {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(r.status).toBe(400);
   });
 });
@@ -114,8 +168,18 @@ describe('admin lists', () => {
 test('a job whose value the database refuses is answered once (400), never retried', async () => {
   // An over-long key (only reachable past the HTTP schema) fails with a data error on insert: the
   // outcome is a final 400, where a thrown error would be retried and end as a 500.
-  const job = { kind: 'lead' as const, programId: f.programId, customerKey: 'k'.repeat(300), clickId, emailHash: null, eventName: null, additionalData: null, browser: false, receivedAt: new Date().toISOString() };
-  const out = await h.ctx.queue.addAndWait('track', job, 10_000) as { ok: boolean; error?: { code: string } };
+  const job = {
+    kind: 'lead' as const,
+    programId: f.programId,
+    customerKey: 'k'.repeat(300),
+    clickId,
+    emailHash: null,
+    eventName: null,
+    additionalData: null,
+    browser: false,
+    receivedAt: new Date().toISOString(),
+  };
+  const out = (await h.ctx.queue.addAndWait('track', job, 10_000)) as { ok: boolean; error?: { code: string } };
   expect(out.ok).toBe(false);
   expect(out.error?.code).toBe('invalid_request');
 });

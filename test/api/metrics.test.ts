@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
 import { scrapeMetrics, type Scrape } from '../helpers/scrape-metrics.ts';
 import { stripeKit } from '../webhooks/provider-kits.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -11,7 +18,9 @@ const TOKEN = 'metrics-token-0123456789';
 let gate: { promise: Promise<void>; open(): void } | null = null;
 const hold = () => {
   let open!: () => void;
-  const promise = new Promise<void>((resolve) => { open = resolve; });
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   gate = { promise, open };
 };
 
@@ -22,7 +31,13 @@ beforeAll(async () => {
   h = await createHarness(
     // A failing webhook stays pending through two backoffs (1.5 s, 3 s) before it is marked failed.
     { METRICS_TOKEN: TOKEN, WEBHOOK_ATTEMPTS: '3', WEBHOOK_RETRY_BASE_MS: '1500', SWEEP_INTERVAL_MS: '200' },
-    { notificationSender: { async send() { await gate?.promise; } } },
+    {
+      notificationSender: {
+        async send() {
+          await gate?.promise;
+        },
+      },
+    },
   );
   base = await h.listen();
   f = await createProgramFixture(h, { commission_rate_bps: 1000 });
@@ -36,13 +51,20 @@ afterAll(async () => {
 const scrape = () => scrapeMetrics(h, TOKEN);
 const sendWebhook = async (event: object) => {
   const body = JSON.stringify(event);
-  const res = await fetch(`${base}/api/v1/webhooks/stripe/${f.programId}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...stripeKit.sign(body, h.clock.now) } });
+  const res = await fetch(`${base}/api/v1/webhooks/stripe/${f.programId}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...stripeKit.sign(body, h.clock.now) },
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as { id: number };
 };
 const inboxRow = async (id: number) =>
-  (await h.admin('GET', `/programs/${f.programId}/webhook-events?limit=500`))['webhook-events'].find((r: { id: number }) => r.id === id);
-const delta = (before: Scrape, after: Scrape, name: string, labels?: Record<string, string>) => after.value(name, labels) - before.value(name, labels);
+  (await h.admin('GET', `/programs/${f.programId}/webhook-events?limit=500`))['webhook-events'].find(
+    (r: { id: number }) => r.id === id,
+  );
+const delta = (before: Scrape, after: Scrape, name: string, labels?: Record<string, string>) =>
+  after.value(name, labels) - before.value(name, labels);
 const USD = (provider: string) => ({ provider, currency: 'USD' });
 
 describe('GET /metrics', () => {
@@ -55,10 +77,16 @@ describe('GET /metrics', () => {
   test('an API sale and refund move the money counters, the HTTP histogram, the track jobs and (while delivery is held) the outbox and notify queue', async () => {
     const before = await scrape();
     await clickAndLead(h, f, 'metrics-user-1');
-    const sale = await h.request('/api/v1/track/sale', { body: { transaction_id: 'm-tx-1', amount_cents: 10_000, customer_key: 'metrics-user-1' }, headers: bearer(f.liveKey) });
+    const sale = await h.request('/api/v1/track/sale', {
+      body: { transaction_id: 'm-tx-1', amount_cents: 10_000, customer_key: 'metrics-user-1' },
+      headers: bearer(f.liveKey),
+    });
     expect(sale.status).toBe(200);
     hold();
-    const refund = await h.request('/api/v1/track/refund', { body: { transaction_id: 'm-tx-1', refund_amount_cents: 4_000 }, headers: bearer(f.liveKey) });
+    const refund = await h.request('/api/v1/track/refund', {
+      body: { transaction_id: 'm-tx-1', refund_amount_cents: 4_000 },
+      headers: bearer(f.liveKey),
+    });
     expect(refund.body).toMatchObject({ status: 'refunded', deductionAmount: 400 });
     h.clock.now = new Date(h.clock.now.getTime() + 30_000);
 
@@ -72,18 +100,35 @@ describe('GET /metrics', () => {
     expect(delta(before, held, 'tracker_refunds_total', USD('none'))).toBe(1);
     expect(delta(before, held, 'tracker_refund_amount_cents_total', USD('none'))).toBe(4_000);
     expect(delta(before, held, 'tracker_commission_reversed_cents_total', USD('none'))).toBe(400);
-    expect(held.count('tracker_http_request_duration_seconds', { route: '/api/v1/track/sale', status: '200', method: 'POST' })
-      - before.count('tracker_http_request_duration_seconds', { route: '/api/v1/track/sale', status: '200', method: 'POST' })).toBe(1);
+    expect(
+      held.count('tracker_http_request_duration_seconds', {
+        route: '/api/v1/track/sale',
+        status: '200',
+        method: 'POST',
+      }) -
+        before.count('tracker_http_request_duration_seconds', {
+          route: '/api/v1/track/sale',
+          status: '200',
+          method: 'POST',
+        }),
+    ).toBe(1);
     // click, lead, sale, refund
     expect(delta(before, held, 'tracker_jobs_total', { queue: 'track', outcome: 'completed' })).toBe(4);
-    expect(held.count('tracker_job_duration_seconds', { queue: 'track' }) - before.count('tracker_job_duration_seconds', { queue: 'track' })).toBe(4);
+    expect(
+      held.count('tracker_job_duration_seconds', { queue: 'track' }) -
+        before.count('tracker_job_duration_seconds', { queue: 'track' }),
+    ).toBe(4);
     expect(held.value('tracker_notification_outbox_pending')).toBe(1);
     expect(held.value('tracker_notification_outbox_lag_seconds')).toBeGreaterThanOrEqual(30);
 
     gate?.open();
     const drained = await waitFor(async () => {
       const s = await scrape();
-      return s.value('tracker_notification_outbox_pending') === 0 && s.value('tracker_queue_jobs', { queue: 'notify', state: 'active' }) === 0 && s;
+      return (
+        s.value('tracker_notification_outbox_pending') === 0 &&
+        s.value('tracker_queue_jobs', { queue: 'notify', state: 'active' }) === 0 &&
+        s
+      );
     });
     expect(drained.value('tracker_notification_outbox_lag_seconds')).toBe(0);
     expect(delta(before, drained, 'tracker_jobs_total', { queue: 'notify', outcome: 'completed' })).toBe(1);
@@ -92,7 +137,11 @@ describe('GET /metrics', () => {
   test('a provider sale webhook counts the delivery, the webhook job and a stripe sale', async () => {
     await clickAndLead(h, f, 'metrics-user-2');
     const before = await scrape();
-    const payment = stripeKit.payment({ ref: 'metrics2', amountCents: 5_000, keys: { customerKey: 'metrics-user-2', programId: f.programId } });
+    const payment = stripeKit.payment({
+      ref: 'metrics2',
+      amountCents: 5_000,
+      keys: { customerKey: 'metrics-user-2', programId: f.programId },
+    });
     const { id } = await sendWebhook(payment.event);
     await waitFor(async () => (await inboxRow(id))?.status === 'processed');
     const after = await waitFor(async () => {
@@ -103,10 +152,22 @@ describe('GET /metrics', () => {
     expect(delta(before, after, 'tracker_sales_total', USD('stripe'))).toBe(1);
     expect(delta(before, after, 'tracker_sale_amount_cents_total', USD('stripe'))).toBe(5_000);
     expect(delta(before, after, 'tracker_commission_amount_cents_total', USD('stripe'))).toBe(500);
-    expect(after.count('tracker_http_request_duration_seconds', { route: '/api/v1/webhooks/:provider/:programId', status: '200' })
-      - before.count('tracker_http_request_duration_seconds', { route: '/api/v1/webhooks/:provider/:programId', status: '200' })).toBe(1);
+    expect(
+      after.count('tracker_http_request_duration_seconds', {
+        route: '/api/v1/webhooks/:provider/:programId',
+        status: '200',
+      }) -
+        before.count('tracker_http_request_duration_seconds', {
+          route: '/api/v1/webhooks/:provider/:programId',
+          status: '200',
+        }),
+    ).toBe(1);
 
-    const tampered = await fetch(`${base}/api/v1/webhooks/stripe/${f.programId}`, { method: 'POST', body: '{"id":"evt_x"}', headers: { 'stripe-signature': 't=1,v1=00' } });
+    const tampered = await fetch(`${base}/api/v1/webhooks/stripe/${f.programId}`, {
+      method: 'POST',
+      body: '{"id":"evt_x"}',
+      headers: { 'stripe-signature': 't=1,v1=00' },
+    });
     expect(tampered.status).toBe(400);
     expect(delta(before, await scrape(), 'tracker_webhooks_rejected_total', { provider: 'stripe' })).toBe(1);
   });
@@ -116,8 +177,19 @@ describe('GET /metrics', () => {
     expect(before.value('tracker_webhook_inbox_rows', { status: 'pending' })).toBe(0);
     expect(before.value('tracker_webhook_inbox_oldest_pending_age_seconds')).toBe(0);
     // A refund of a payment no sale event ever named: retried, then failed.
-    const { id } = await sendWebhook(stripeKit.refund({ ref: 'metrics-missing', saleAmountCents: 1_000, refundId: 're_metrics_missing', amountCents: 1_000, totalCents: 1_000 }));
-    await waitFor(async () => { const r = await inboxRow(id); return r?.status === 'pending' && r.attempts >= 1; });
+    const { id } = await sendWebhook(
+      stripeKit.refund({
+        ref: 'metrics-missing',
+        saleAmountCents: 1_000,
+        refundId: 're_metrics_missing',
+        amountCents: 1_000,
+        totalCents: 1_000,
+      }),
+    );
+    await waitFor(async () => {
+      const r = await inboxRow(id);
+      return r?.status === 'pending' && r.attempts >= 1;
+    });
     h.clock.now = new Date(h.clock.now.getTime() + 10_000);
     const pending = await scrape();
     expect(pending.value('tracker_webhook_inbox_rows', { status: 'pending' })).toBe(1);
@@ -138,7 +210,8 @@ describe('GET /metrics', () => {
   test('rate-limit rejections are counted', async () => {
     const limited = await createProgramFixture(h, { rate_limit_per_minute: 1 });
     const before = await scrape();
-    const call = () => h.request('/api/v1/track/refund', { body: { transaction_id: 'none' }, headers: bearer(limited.liveKey) });
+    const call = () =>
+      h.request('/api/v1/track/refund', { body: { transaction_id: 'none' }, headers: bearer(limited.liveKey) });
     expect((await call()).status).toBe(404);
     expect((await call()).status).toBe(429);
     expect(delta(before, await scrape(), 'tracker_rate_limit_rejections_total', { limiter: 'api_key' })).toBe(1);
@@ -148,11 +221,24 @@ describe('GET /metrics', () => {
     const s = await scrape();
     const names = s.families.map((f) => f.name).filter((n) => !n.startsWith('tracker_process_'));
     expect(names.sort()).toEqual([
-      'tracker_commission_amount_cents_total', 'tracker_commission_reversed_cents_total', 'tracker_http_request_duration_seconds',
-      'tracker_job_duration_seconds', 'tracker_jobs_total', 'tracker_metrics_scrape_errors_total', 'tracker_notification_outbox_lag_seconds',
-      'tracker_notification_outbox_pending', 'tracker_queue_jobs', 'tracker_rate_limit_rejections_total', 'tracker_refund_amount_cents_total',
-      'tracker_refunds_total', 'tracker_sale_amount_cents_total', 'tracker_sales_total', 'tracker_webhook_inbox_oldest_pending_age_seconds',
-      'tracker_webhook_inbox_rows', 'tracker_webhooks_received_total', 'tracker_webhooks_rejected_total',
+      'tracker_commission_amount_cents_total',
+      'tracker_commission_reversed_cents_total',
+      'tracker_http_request_duration_seconds',
+      'tracker_job_duration_seconds',
+      'tracker_jobs_total',
+      'tracker_metrics_scrape_errors_total',
+      'tracker_notification_outbox_lag_seconds',
+      'tracker_notification_outbox_pending',
+      'tracker_queue_jobs',
+      'tracker_rate_limit_rejections_total',
+      'tracker_refund_amount_cents_total',
+      'tracker_refunds_total',
+      'tracker_sale_amount_cents_total',
+      'tracker_sales_total',
+      'tracker_webhook_inbox_oldest_pending_age_seconds',
+      'tracker_webhook_inbox_rows',
+      'tracker_webhooks_received_total',
+      'tracker_webhooks_rejected_total',
     ]);
     for (const fam of s.families) expect(fam.help, fam.name).not.toBe('');
     // The Grafana dashboard queries only series the service exports.

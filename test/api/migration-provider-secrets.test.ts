@@ -39,7 +39,9 @@ test('a connection made before several secrets existed keeps its secret, labelle
   await db.orm.migrator.up({ to: 'Migration20261122023611_initial' });
   const conn = db.em.getConnection();
   await conn.execute(`insert into program (name, created_at) values ('Old shop', now())`);
-  await conn.execute(`insert into provider_connection (program_id, provider, signing_secret, created_at, updated_at) values (1, 'stripe', 'whsec_from_before', now(), '2026-01-02T03:04:05Z')`);
+  await conn.execute(
+    `insert into provider_connection (program_id, provider, signing_secret, created_at, updated_at) values (1, 'stripe', 'whsec_from_before', now(), '2026-01-02T03:04:05Z')`,
+  );
 
   expect(await migrate(db)).toContain('Migration20261123093000_provider_secrets');
 

@@ -26,6 +26,8 @@ describe('computeReversal', () => {
     ['thirds never drift: 3/3', 100, 999, 999, 67, 33],
     ['nothing more when the cumulative target was already reached', 100, 1000, 500, 60, 0],
   ])('%s', (_label, commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents, expected) => {
-    expect(computeReversal({ commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents })).toBe(expected);
+    expect(computeReversal({ commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents })).toBe(
+      expected,
+    );
   });
 });

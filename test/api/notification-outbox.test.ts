@@ -8,16 +8,24 @@ let failuresLeft = 0;
 const delivered: number[] = [];
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ NOTIFY_ATTEMPTS: String(ATTEMPTS), NOTIFY_RETRY_BASE_MS: '10', SWEEP_INTERVAL_MS: '100' }, {
-    notificationSender: {
-      async send(n) {
-        if (failuresLeft > 0) { failuresLeft--; throw new Error('notification service down'); }
-        delivered.push(n.id);
+  h = await createHarness(
+    { NOTIFY_ATTEMPTS: String(ATTEMPTS), NOTIFY_RETRY_BASE_MS: '10', SWEEP_INTERVAL_MS: '100' },
+    {
+      notificationSender: {
+        async send(n) {
+          if (failuresLeft > 0) {
+            failuresLeft--;
+            throw new Error('notification service down');
+          }
+          delivered.push(n.id);
+        },
       },
     },
-  });
+  );
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 async function poll<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -32,20 +40,45 @@ async function poll<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: stri
 test('a notification whose sender stays down longer than the job attempts is delivered once it recovers (fresh job id per sweep)', async () => {
   const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
   await clickAndLead(h, f, 'outbox');
-  const sold = await h.request('/api/v1/track/sale', { body: { transaction_id: 'ob-1', amount_cents: 10_000, customer_key: 'outbox' }, headers: bearer(f.liveKey) });
+  const sold = await h.request('/api/v1/track/sale', {
+    body: { transaction_id: 'ob-1', amount_cents: 10_000, customer_key: 'outbox' },
+    headers: bearer(f.liveKey),
+  });
   failuresLeft = ATTEMPTS * 2 + 1; // the first job and the first sweep's job both run out
-  const r = await h.request('/api/v1/track/refund', { body: { transaction_id: 'ob-1', refund_amount_cents: 1_000 }, headers: bearer(f.liveKey) });
+  const r = await h.request('/api/v1/track/refund', {
+    body: { transaction_id: 'ob-1', refund_amount_cents: 1_000 },
+    headers: bearer(f.liveKey),
+  });
   expect(r.body).toMatchObject({ success: true, status: 'refunded', commission_id: sold.body.commission_id });
-  const list = async () => (await h.admin('GET', `/programs/${f.programId}/notifications?limit=50`)).notifications as Array<Record<string, any>>;
+  const list = async () =>
+    (await h.admin('GET', `/programs/${f.programId}/notifications?limit=50`)).notifications as Array<
+      Record<string, any>
+    >;
 
   // Let the first job use its attempts, then age the row past the retry horizon (the injected clock).
-  await poll(async () => failuresLeft, (n) => n <= ATTEMPTS + 1, 'the first job to fail');
+  await poll(
+    async () => failuresLeft,
+    (n) => n <= ATTEMPTS + 1,
+    'the first job to fail',
+  );
   h.clock.advanceDays(1);
-  await poll(async () => (await list())[0], (n) => n?.sweeps >= 1, 'the first sweep');
-  await poll(async () => failuresLeft, (n) => n <= 1, 'the swept job to fail');
+  await poll(
+    async () => (await list())[0],
+    (n) => n?.sweeps >= 1,
+    'the first sweep',
+  );
+  await poll(
+    async () => failuresLeft,
+    (n) => n <= 1,
+    'the swept job to fail',
+  );
   h.clock.advanceDays(1);
-  const [row] = await poll(list, (rows) => rows[0]?.delivered_at !== null, 'delivery');
-  expect(row).toMatchObject({ kind: 'partner_commission_refunded', commission_id: sold.body.commission_id, sweeps: expect.any(Number) });
+  const row = (await poll(list, (rows) => rows[0]?.delivered_at !== null, 'delivery'))[0]!;
+  expect(row).toMatchObject({
+    kind: 'partner_commission_refunded',
+    commission_id: sold.body.commission_id,
+    sweeps: expect.any(Number),
+  });
   expect(row.sweeps).toBeGreaterThanOrEqual(2);
   expect(delivered.filter((id) => id === row.id)).toHaveLength(1);
 });
@@ -59,9 +92,20 @@ test('job ids never collide across a database reset under the same queue prefix'
     try {
       const f = await createProgramFixture(r, { commission_rate_bps: 1000 });
       await clickAndLead(r, f, 'resetter');
-      await r.request('/api/v1/track/sale', { body: { transaction_id: 'rs-1', amount_cents: 10_000, customer_key: 'resetter' }, headers: bearer(f.liveKey) });
-      await r.request('/api/v1/track/refund', { body: { transaction_id: 'rs-1', refund_amount_cents: 1_000 }, headers: bearer(f.liveKey) });
-      await poll(async () => r.sent.length, (n) => n >= 1, `round ${round} delivery`, 10_000);
+      await r.request('/api/v1/track/sale', {
+        body: { transaction_id: 'rs-1', amount_cents: 10_000, customer_key: 'resetter' },
+        headers: bearer(f.liveKey),
+      });
+      await r.request('/api/v1/track/refund', {
+        body: { transaction_id: 'rs-1', refund_amount_cents: 1_000 },
+        headers: bearer(f.liveKey),
+      });
+      await poll(
+        async () => r.sent.length,
+        (n) => n >= 1,
+        `round ${round} delivery`,
+        10_000,
+      );
       deliveredIds.push(r.sent.map((n) => n.id));
     } finally {
       await r.close();

@@ -2,24 +2,46 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bearer, clickAndLead, createHarness, createProgramFixture, type Harness } from '../helpers/harness.ts';
 
 let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
-const sale = (key: string, body: Record<string, unknown>) => h.request('/api/v1/track/sale', { body: { amount_cents: 1000, sale_type: 'subscription', ...body }, headers: bearer(key) });
+const sale = (key: string, body: Record<string, unknown>) =>
+  h.request('/api/v1/track/sale', {
+    body: { amount_cents: 1000, sale_type: 'subscription', ...body },
+    headers: bearer(key),
+  });
 
 test.each([
   ['lifetime: every renewal earns, with no click-window check', { recurring_policy: 'lifetime' }, [true, true, true]],
   ['one_time: only the first sale earns', { recurring_policy: 'one_time' }, [true, false, false]],
-  ['months 2: renewals within two months of the first sale earn', { recurring_policy: 'months', recurring_months: 2 }, [true, true, false]],
+  [
+    'months 2: renewals within two months of the first sale earn',
+    { recurring_policy: 'months', recurring_months: 2 },
+    [true, true, false],
+  ],
 ])('%s', async (_label, policy, earns) => {
   const f = await createProgramFixture(h, { attribution_window_days: 30, ...policy });
   await clickAndLead(h, f, 'subscriber');
   const sub = `sub-${f.programId}`;
   const start = h.clock.now;
   try {
-    const first = await sale(f.liveKey, { transaction_id: `${sub}-1`, customer_key: 'subscriber', subscription_id: sub, subscription_interval: 'monthly' });
+    const first = await sale(f.liveKey, {
+      transaction_id: `${sub}-1`,
+      customer_key: 'subscriber',
+      subscription_id: sub,
+      subscription_interval: 'monthly',
+    });
     h.clock.advanceDays(40); // past the 30-day click window: renewals follow the subscription instead
-    const second = await sale(f.liveKey, { transaction_id: `${sub}-2`, is_recurring: true, subscription_id: sub, subscription_interval: 'monthly' });
+    const second = await sale(f.liveKey, {
+      transaction_id: `${sub}-2`,
+      is_recurring: true,
+      subscription_id: sub,
+      subscription_interval: 'monthly',
+    });
     h.clock.advanceDays(40);
     const third = await sale(f.liveKey, { transaction_id: `${sub}-3`, is_recurring: true, subscription_id: sub });
     const results = [first, second, third];
@@ -33,7 +55,11 @@ test.each([
 
 test('a renewal of an unknown subscription falls back to normal attribution (and its window)', async () => {
   const f = await createProgramFixture(h);
-  const r = await sale(f.liveKey, { transaction_id: 'orphan-renewal', is_recurring: true, subscription_id: 'never-seen' });
+  const r = await sale(f.liveKey, {
+    transaction_id: 'orphan-renewal',
+    is_recurring: true,
+    subscription_id: 'never-seen',
+  });
   expect(r.status).toBe(400);
   expect(r.body.error.code).toBe('no_attribution');
 });
@@ -48,9 +74,14 @@ test('the hold period: pending commissions older than it are approved (credited)
   h.clock.advanceDays(15);
   try {
     expect(await approveDueCommissions(h.ctx.deps())).toBeGreaterThanOrEqual(1);
-  } finally { h.clock.now = start; }
+  } finally {
+    h.clock.now = start;
+  }
   const { commissions } = await h.admin('GET', `/programs/${f.programId}/commissions`);
-  expect(commissions.find((c: any) => c.id === s.body.commission_id)).toMatchObject({ status: 'approved', credited_at: expect.any(String) });
+  expect(commissions.find((c: any) => c.id === s.body.commission_id)).toMatchObject({
+    status: 'approved',
+    credited_at: expect.any(String),
+  });
   const acct = await h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/account`);
   expect(acct.balances).toEqual([{ currency: 'USD', balance_cents: 100 }]);
 });

@@ -1,35 +1,78 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
 
 let h: Harness;
 let f: Fixture;
 let seq = 0;
 const tx = () => `tx-${++seq}`;
-const sale = (body: Record<string, unknown>, key = f.liveKey) => h.request('/api/v1/track/sale', { body, headers: bearer(key) });
+const sale = (body: Record<string, unknown>, key = f.liveKey) =>
+  h.request('/api/v1/track/sale', { body, headers: bearer(key) });
 const counts = async (programId = f.programId) => {
-  const [sales, commissions, fees, tests] = await Promise.all(['sales', 'commissions', 'platform-fees', 'test-events'].map((k) => h.admin('GET', `/programs/${programId}/${k}?limit=500`)));
-  return { sales: sales.sales.length, commissions: commissions.commissions.length, fees: fees['platform-fees'].length, tests: tests['test-events'].length };
+  const [sales, commissions, fees, tests] = await Promise.all(
+    ['sales', 'commissions', 'platform-fees', 'test-events'].map((k) =>
+      h.admin('GET', `/programs/${programId}/${k}?limit=500`),
+    ),
+  );
+  return {
+    sales: sales.sales.length,
+    commissions: commissions.commissions.length,
+    fees: fees['platform-fees'].length,
+    tests: tests['test-events'].length,
+  };
 };
 
 beforeAll(async () => {
   h = await createHarness();
-  f = await createProgramFixture(h, { commission_rate_bps: 2000, attribution_window_days: 30, platform_fee_bps: 150, product_rates_bps: { 'pro-plan': 3000 } });
+  f = await createProgramFixture(h, {
+    commission_rate_bps: 2000,
+    attribution_window_days: 30,
+    platform_fee_bps: 150,
+    product_rates_bps: { 'pro-plan': 3000 },
+  });
   await clickAndLead(h, f, 'alice');
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 describe('POST /api/v1/track/sale: responses', () => {
   test('attributed: 200 with sale_id, commission_id and message; commission = rate × amount_cents as sent', async () => {
-    const r = await sale({ transaction_id: tx(), amount_cents: 4900, tax_cents: 900, customer_key: 'alice', line_items: { sku: 'a', qty: 2 }, occurred_at: new Date(Date.now() - 3_600_000).toISOString() });
+    const r = await sale({
+      transaction_id: tx(),
+      amount_cents: 4900,
+      tax_cents: 900,
+      customer_key: 'alice',
+      line_items: { sku: 'a', qty: 2 },
+      occurred_at: new Date(Date.now() - 3_600_000).toISOString(),
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, sale_id: expect.any(Number), commission_id: expect.any(Number), message: expect.any(String) });
+    expect(r.body).toEqual({
+      success: true,
+      sale_id: expect.any(Number),
+      commission_id: expect.any(Number),
+      message: expect.any(String),
+    });
     const { commissions } = await h.admin('GET', `/programs/${f.programId}/commissions`);
     const c = commissions.find((x: any) => x.id === r.body.commission_id);
     // 20% of 4900 (tax_cents is ignored for the calculation): 980.
     expect(c).toMatchObject({ amount_cents: 980, currency: 'USD', status: 'pending', partner: f.partnerId });
     const { sales } = await h.admin('GET', `/programs/${f.programId}/sales`);
     const s = sales.find((x: any) => x.id === r.body.sale_id);
-    expect(s).toMatchObject({ line_items: { sku: 'a', qty: 2 }, tax_cents: 900, amount_cents: 4900, sale_type: 'payment', is_recurring: false, refunded_cents: 0 });
+    expect(s).toMatchObject({
+      line_items: { sku: 'a', qty: 2 },
+      tax_cents: 900,
+      amount_cents: 4900,
+      sale_type: 'payment',
+      is_recurring: false,
+      refunded_cents: 0,
+    });
     expect(s.occurred_at).not.toBeNull();
     const fees = (await h.admin('GET', `/programs/${f.programId}/platform-fees`))['platform-fees'];
     expect(fees.find((x: any) => x.sale === r.body.sale_id)).toMatchObject({ amount_cents: 74, rate_bps: 150 }); // 1.5% of 4900 = 73.5 → 74
@@ -37,17 +80,31 @@ describe('POST /api/v1/track/sale: responses', () => {
 
   test('currencies EUR and VND are accepted and never converted', async () => {
     const eur = await sale({ transaction_id: tx(), amount_cents: 1000, currency: 'EUR', customer_key: 'alice' });
-    const vnd = await sale({ transaction_id: tx(), amount_cents: 1_250_000_000, currency: 'VND', customer_key: 'alice' });
+    const vnd = await sale({
+      transaction_id: tx(),
+      amount_cents: 1_250_000_000,
+      currency: 'VND',
+      customer_key: 'alice',
+    });
     expect([eur.status, vnd.status]).toEqual([200, 200]);
     const { commissions } = await h.admin('GET', `/programs/${f.programId}/commissions`);
-    expect(commissions.find((c: any) => c.id === eur.body.commission_id)).toMatchObject({ currency: 'EUR', amount_cents: 200 });
-    expect(commissions.find((c: any) => c.id === vnd.body.commission_id)).toMatchObject({ currency: 'VND', amount_cents: 250_000_000 });
+    expect(commissions.find((c: any) => c.id === eur.body.commission_id)).toMatchObject({
+      currency: 'EUR',
+      amount_cents: 200,
+    });
+    expect(commissions.find((c: any) => c.id === vnd.body.commission_id)).toMatchObject({
+      currency: 'VND',
+      amount_cents: 250_000_000,
+    });
   });
 
   test('per-product policy matched by product_id overrides the program rate', async () => {
     const r = await sale({ transaction_id: tx(), amount_cents: 1000, customer_key: 'alice', product_id: 'pro-plan' });
     const { commissions } = await h.admin('GET', `/programs/${f.programId}/commissions`);
-    expect(commissions.find((c: any) => c.id === r.body.commission_id)).toMatchObject({ amount_cents: 300, rate_bps: 3000 });
+    expect(commissions.find((c: any) => c.id === r.body.commission_id)).toMatchObject({
+      amount_cents: 300,
+      rate_bps: 3000,
+    });
   });
 
   test('click_id is the fallback when customer_key is absent', async () => {
@@ -63,23 +120,43 @@ describe('POST /api/v1/track/sale: responses', () => {
       const f2 = await createProgramFixture(h2, { attribution_window_days: 30 });
       await clickAndLead(h2, f2, 'late');
       h2.clock.advanceDays(45.5);
-      const r = await h2.request('/api/v1/track/sale', { body: { transaction_id: 'late-1', amount_cents: 1000, customer_key: 'late' }, headers: bearer(f2.liveKey) });
+      const r = await h2.request('/api/v1/track/sale', {
+        body: { transaction_id: 'late-1', amount_cents: 1000, customer_key: 'late' },
+        headers: bearer(f2.liveKey),
+      });
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ success: true, attributed: false, reason: 'attribution_window_expired', click_age_days: 45, window_days: 30, sale_id: null, commission_id: null });
+      expect(r.body).toEqual({
+        success: true,
+        attributed: false,
+        reason: 'attribution_window_expired',
+        click_age_days: 45,
+        window_days: 30,
+        sale_id: null,
+        commission_id: null,
+      });
       expect((await h2.admin('GET', `/programs/${f2.programId}/sales`)).sales).toHaveLength(0);
       expect((await h2.admin('GET', `/programs/${f2.programId}/commissions`)).commissions).toHaveLength(0);
-    } finally { await h2.close(); }
+    } finally {
+      await h2.close();
+    }
   });
 
   test.each([
-    ['a test API key', { }, 'test'],
+    ['a test API key', {}, 'test'],
     ['livemode false', { livemode: false }, 'live'],
     ['additional_data.test_mode true', { additional_data: { test_mode: true } }, 'live'],
   ])('test mode via %s: 200 with data.eventId/programId/test_mode, no production rows', async (_l, extra, keyMode) => {
     const before = await counts();
-    const r = await sale({ transaction_id: tx(), amount_cents: 1000, customer_key: 'alice', ...extra }, keyMode === 'test' ? f.testKey : f.liveKey);
+    const r = await sale(
+      { transaction_id: tx(), amount_cents: 1000, customer_key: 'alice', ...extra },
+      keyMode === 'test' ? f.testKey : f.liveKey,
+    );
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, message: expect.any(String), data: { eventId: expect.any(Number), programId: f.programId, test_mode: true } });
+    expect(r.body).toEqual({
+      success: true,
+      message: expect.any(String),
+      data: { eventId: expect.any(Number), programId: f.programId, test_mode: true },
+    });
     const after = await counts();
     expect(after).toEqual({ ...before, tests: before.tests + 1 });
   });
@@ -94,7 +171,10 @@ describe('POST /api/v1/track/sale: responses', () => {
   });
 
   test('livemode true or omitted does not force a live sale with a test key', async () => {
-    const r = await sale({ transaction_id: tx(), amount_cents: 1000, customer_key: 'alice', livemode: true }, f.testKey);
+    const r = await sale(
+      { transaction_id: tx(), amount_cents: 1000, customer_key: 'alice', livemode: true },
+      f.testKey,
+    );
     expect(r.body.data.test_mode).toBe(true);
   });
 
@@ -104,7 +184,16 @@ describe('POST /api/v1/track/sale: responses', () => {
     const before = await counts();
     const again = await sale({ transaction_id: id, amount_cents: 2000, customer_key: 'alice' });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ data: null, error: { status: 409, name: 'ConflictError', message: expect.any(String), details: { sale_id: first.body.sale_id }, code: 'duplicate_transaction' } });
+    expect(again.body).toEqual({
+      data: null,
+      error: {
+        status: 409,
+        name: 'ConflictError',
+        message: expect.any(String),
+        details: { sale_id: first.body.sale_id },
+        code: 'duplicate_transaction',
+      },
+    });
     expect(await counts()).toEqual(before);
   });
 });
@@ -138,7 +227,16 @@ describe('POST /api/v1/track/sale: errors', () => {
     const before = await counts();
     const r = await sale({ ...base(), ...patch });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ data: null, error: { status: 400, name: 'BadRequestError', code: 'invalid_request', message: expect.any(String), details: expect.any(Object) } });
+    expect(r.body).toMatchObject({
+      data: null,
+      error: {
+        status: 400,
+        name: 'BadRequestError',
+        code: 'invalid_request',
+        message: expect.any(String),
+        details: expect.any(Object),
+      },
+    });
     expect(await counts()).toEqual(before);
   });
 
@@ -199,7 +297,10 @@ describe('POST /api/v1/track/sale: errors', () => {
   ])('401 unauthorized: %s', async (_l, header) => {
     const r = await h.request('/api/v1/track/sale', { body: base(), headers: header ? { authorization: header } : {} });
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ data: null, error: { status: 401, name: 'UnauthorizedError', message: expect.any(String), details: {}, code: 'unauthorized' } });
+    expect(r.body).toEqual({
+      data: null,
+      error: { status: 401, name: 'UnauthorizedError', message: expect.any(String), details: {}, code: 'unauthorized' },
+    });
   });
 
   test('401 api_key_rotation_required: typed envelope with hint and docs_url', async () => {
@@ -207,16 +308,30 @@ describe('POST /api/v1/track/sale: errors', () => {
     await h.admin('POST', `/programs/${f.programId}/keys/${k.id}/retire`, {});
     const r = await sale(base(), k.key);
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ error: { code: 'api_key_rotation_required', message: expect.any(String), hint: expect.any(String), docs_url: expect.stringMatching(/^https?:\/\//) } });
+    expect(r.body).toEqual({
+      error: {
+        code: 'api_key_rotation_required',
+        message: expect.any(String),
+        hint: expect.any(String),
+        docs_url: expect.stringMatching(/^https?:\/\//),
+      },
+    });
   });
 
   test('429 rate_limited: typed envelope with retry_after_seconds and Retry-After', async () => {
     const limited = await createProgramFixture(h, { rate_limit_per_minute: 2 });
-    const call = () => h.request('/api/v1/track/sale', { body: { transaction_id: tx(), amount_cents: 1 }, headers: bearer(limited.testKey) });
-    await call(); await call();
+    const call = () =>
+      h.request('/api/v1/track/sale', {
+        body: { transaction_id: tx(), amount_cents: 1 },
+        headers: bearer(limited.testKey),
+      });
+    await call();
+    await call();
     const r = await call();
     expect(r.status).toBe(429);
-    expect(r.body).toEqual({ error: { code: 'rate_limited', message: expect.any(String), retry_after_seconds: expect.any(Number) } });
+    expect(r.body).toEqual({
+      error: { code: 'rate_limited', message: expect.any(String), retry_after_seconds: expect.any(Number) },
+    });
     expect(r.body.error.retry_after_seconds).toBeGreaterThanOrEqual(1);
     expect(r.headers.get('retry-after')).toBe(String(r.body.error.retry_after_seconds));
   });

@@ -1,20 +1,48 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
 
 let h: Harness;
 let f: Fixture;
-beforeAll(async () => { h = await createHarness(); f = await createProgramFixture(h); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await createHarness();
+  f = await createProgramFixture(h);
+});
+afterAll(async () => {
+  await h.close();
+});
 
 test('click → lead → sale → partial refund → full refund', async () => {
   await clickAndLead(h, f, 'cust-1');
-  const sale = await h.request('/api/v1/track/sale', { body: { transaction_id: 'tx-1', amount_cents: 10000, customer_key: 'cust-1' }, headers: bearer(f.liveKey) });
+  const sale = await h.request('/api/v1/track/sale', {
+    body: { transaction_id: 'tx-1', amount_cents: 10000, customer_key: 'cust-1' },
+    headers: bearer(f.liveKey),
+  });
   expect(sale.status).toBe(200);
   expect(sale.body).toMatchObject({ success: true, sale_id: expect.any(Number), commission_id: expect.any(Number) });
-  const r1 = await h.request('/api/v1/track/refund', { body: { transaction_id: 'tx-1', refund_amount_cents: 2500, refund_id: 'r1' }, headers: bearer(f.liveKey) });
-  expect(r1.body).toEqual({ success: true, status: 'refunded', deductionAmount: 250, commission_id: sale.body.commission_id });
+  const r1 = await h.request('/api/v1/track/refund', {
+    body: { transaction_id: 'tx-1', refund_amount_cents: 2500, refund_id: 'r1' },
+    headers: bearer(f.liveKey),
+  });
+  expect(r1.body).toEqual({
+    success: true,
+    status: 'refunded',
+    deductionAmount: 250,
+    commission_id: sale.body.commission_id,
+  });
   const r2 = await h.request('/api/v1/track/refund', { body: { transaction_id: 'tx-1' }, headers: bearer(f.liveKey) });
-  expect(r2.body).toEqual({ success: true, status: 'reversed', deductionAmount: 750, commission_id: sale.body.commission_id });
+  expect(r2.body).toEqual({
+    success: true,
+    status: 'reversed',
+    deductionAmount: 750,
+    commission_id: sale.body.commission_id,
+  });
   const status = await h.request('/api/v1/cli/status', { headers: bearer(f.liveKey) });
   expect(status.status).toBe(200);
   expect(status.body.activity.sales.count).toBe(1);

@@ -1,26 +1,55 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ADMIN_TOKEN, bearer, clickAndLead, createHarness, createProgramFixture, type Harness } from '../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Harness,
+} from '../helpers/harness.ts';
 import { loadConfig } from '../../src/config.ts';
 
 const run = promisify(execFile);
 let h: Harness;
 let url: string;
-beforeAll(async () => { h = await createHarness(); url = await h.listen(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await createHarness();
+  url = await h.listen();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const admin = async (...args: string[]) => {
-  const { stdout } = await run(process.execPath, ['src/cli/admin.ts', ...args, '--url', url], { env: { ...process.env, ADMIN_TOKEN } });
+  const { stdout } = await run(process.execPath, ['src/cli/admin.ts', ...args, '--url', url], {
+    env: { ...process.env, ADMIN_TOKEN },
+  });
   return JSON.parse(stdout);
 };
 
 test('create a program, a key and a partner through the CLI, then GET /api/v1/cli/status with the key → 200', async () => {
-  const { program } = await admin('programs:create', '--name', 'CLI shop', '--domain', 'cli.example', '--commission-rate-bps', '1500');
+  const { program } = await admin(
+    'programs:create',
+    '--name',
+    'CLI shop',
+    '--domain',
+    'cli.example',
+    '--commission-rate-bps',
+    '1500',
+  );
   expect(program).toMatchObject({ name: 'CLI shop', domain: 'cli.example', commission_rate_bps: 1500 });
   const key = await admin('keys:issue', String(program.id), '--mode', 'live');
   expect(key.key).toMatch(/^trk_live_/);
-  const { partner } = await admin('partners:create', String(program.id), '--code', 'cli-partner', '--name', 'Cli Partner');
+  const { partner } = await admin(
+    'partners:create',
+    String(program.id),
+    '--code',
+    'cli-partner',
+    '--name',
+    'Cli Partner',
+  );
   expect(partner.code).toBe('cli-partner');
   const res = await fetch(`${url}/api/v1/cli/status`, { headers: { authorization: `Bearer ${key.key}` } });
   expect(res.status).toBe(200);
@@ -29,14 +58,18 @@ test('create a program, a key and a partner through the CLI, then GET /api/v1/cl
   await admin('keys:retire', String(program.id), String(key.id));
   const retired = await fetch(`${url}/api/v1/cli/status`, { headers: { authorization: `Bearer ${key.key}` } });
   expect(retired.status).toBe(401);
-  expect((await retired.json()).error.code).toBe('api_key_rotation_required');
+  expect(await retired.json()).toMatchObject({ error: { code: 'api_key_rotation_required' } });
 });
 
 test('the provider secret is read from an env var, never from a flag, and never printed', async () => {
   const { program } = await admin('programs:create', '--name', 'Secrets');
-  const { stdout } = await run(process.execPath, ['src/cli/admin.ts', 'providers:connect', String(program.id), 'stripe', '--secret-env', 'MY_SECRET', '--url', url], {
-    env: { ...process.env, ADMIN_TOKEN, MY_SECRET: 'whsec_cli_secret_value' },
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['src/cli/admin.ts', 'providers:connect', String(program.id), 'stripe', '--secret-env', 'MY_SECRET', '--url', url],
+    {
+      env: { ...process.env, ADMIN_TOKEN, MY_SECRET: 'whsec_cli_secret_value' },
+    },
+  );
   expect(stdout).not.toContain('whsec_cli_secret_value');
   expect(JSON.parse(stdout)).toMatchObject({ connected: true, provider: 'stripe' });
 });
@@ -46,38 +79,84 @@ test('payouts through the CLI: open, pay, statement, list; commissions:pay', asy
   await clickAndLead(h, f, 'cli-payee');
   const ids: number[] = [];
   for (const [i, amount] of [10_000, 20_000].entries()) {
-    const r = await h.request('/api/v1/track/sale', { body: { transaction_id: `cli-po-${i}`, amount_cents: amount, customer_key: 'cli-payee' }, headers: bearer(f.liveKey) });
+    const r = await h.request('/api/v1/track/sale', {
+      body: { transaction_id: `cli-po-${i}`, amount_cents: amount, customer_key: 'cli-payee' },
+      headers: bearer(f.liveKey),
+    });
     ids.push(r.body.commission_id);
     await admin('commissions:approve', String(f.programId), String(r.body.commission_id));
   }
-  const open = await admin('payouts:open', String(f.programId), String(f.partnerId), '--currency', 'USD', '--amount-cents', '1500');
+  const open = await admin(
+    'payouts:open',
+    String(f.programId),
+    String(f.partnerId),
+    '--currency',
+    'USD',
+    '--amount-cents',
+    '1500',
+  );
   expect(open.payout).toMatchObject({ status: 'open', amount_cents: 1_500 });
   const paid = await admin('payouts:pay', String(f.programId), String(open.payout.id));
-  expect(paid).toMatchObject({ payout: { status: 'paid', amount_cents: 1_000 }, commissions: [{ id: ids[0], status: 'paid', payout: open.payout.id }] });
+  expect(paid).toMatchObject({
+    payout: { status: 'paid', amount_cents: 1_000 },
+    commissions: [{ id: ids[0], status: 'paid', payout: open.payout.id }],
+  });
   const one = await admin('commissions:pay', String(f.programId), String(ids[1]));
   expect(one.payout).toMatchObject({ status: 'paid', amount_cents: 2_000 });
   const st = await admin('partners:statement', String(f.programId), String(f.partnerId));
-  expect(st.currencies).toEqual([expect.objectContaining({ currency: 'USD', credits_cents: 3_000, reversals_cents: 0, payouts_cents: 3_000, balance_cents: 0, reconciles: true })]);
-  const list = await admin('payouts:list', String(f.programId), '--partner-id', String(f.partnerId), '--status', 'paid');
+  expect(st.currencies).toEqual([
+    expect.objectContaining({
+      currency: 'USD',
+      credits_cents: 3_000,
+      reversals_cents: 0,
+      payouts_cents: 3_000,
+      balance_cents: 0,
+      reconciles: true,
+    }),
+  ]);
+  const list = await admin(
+    'payouts:list',
+    String(f.programId),
+    '--partner-id',
+    String(f.partnerId),
+    '--status',
+    'paid',
+  );
   expect(list.payouts.map((p: any) => p.id)).toEqual([one.payout.id, open.payout.id]);
   const { stdout } = await run(process.execPath, ['src/cli/admin.ts', '--help']).catch((e) => e);
   expect(stdout).toMatch(/partners:statement[\s\S]*payouts:open[\s\S]*payouts:pay/);
 });
 
 test('errors exit non-zero with the error code', async () => {
-  await expect(run(process.execPath, ['src/cli/admin.ts', 'programs:show', '999999', '--url', url], { env: { ...process.env, ADMIN_TOKEN } }))
-    .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('not_found') });
-  await expect(run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], { env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token-wrong-token' } }))
-    .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unauthorized') });
+  await expect(
+    run(process.execPath, ['src/cli/admin.ts', 'programs:show', '999999', '--url', url], {
+      env: { ...process.env, ADMIN_TOKEN },
+    }),
+  ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('not_found') });
+  await expect(
+    run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], {
+      env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token-wrong-token' },
+    }),
+  ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unauthorized') });
 });
 
 test('errors name the URL and the token source used, and what to do', async () => {
-  const wrong = run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], { env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token-wrong-token' } });
-  await expect(wrong).rejects.toMatchObject({ stderr: expect.stringContaining(`${url} (URL from --url) refused the admin token from ADMIN_TOKEN`) });
+  const wrong = run(process.execPath, ['src/cli/admin.ts', 'programs:list', '--url', url], {
+    env: { ...process.env, ADMIN_TOKEN: 'wrong-token-wrong-token-wrong-token' },
+  });
+  await expect(wrong).rejects.toMatchObject({
+    stderr: expect.stringContaining(`${url} (URL from --url) refused the admin token from ADMIN_TOKEN`),
+  });
   const { freePort } = await import('../helpers/service-process.ts');
   const nobody = `http://127.0.0.1:${await freePort()}`;
-  const refused = run(process.execPath, ['src/cli/admin.ts', 'programs:list'], { env: { ...process.env, ADMIN_URL: nobody, ADMIN_TOKEN } });
-  await expect(refused).rejects.toMatchObject({ stderr: expect.stringMatching(new RegExp(`cannot reach ${nobody} \\(URL from ADMIN_URL\\): ECONNREFUSED\\. Start the server`)) });
+  const refused = run(process.execPath, ['src/cli/admin.ts', 'programs:list'], {
+    env: { ...process.env, ADMIN_URL: nobody, ADMIN_TOKEN },
+  });
+  await expect(refused).rejects.toMatchObject({
+    stderr: expect.stringMatching(
+      new RegExp(`cannot reach ${nobody} \\(URL from ADMIN_URL\\): ECONNREFUSED\\. Start the server`),
+    ),
+  });
 });
 
 test('configuration: a bad value fails with a clear message naming the variable', () => {
@@ -89,17 +168,38 @@ test('provider secrets through the CLI: add (from an env var), list without the 
   const { program } = await admin('programs:create', '--name', 'Rotation');
   const id = String(program.id);
   const env = { ...process.env, ADMIN_TOKEN, OLD_SECRET: 'whsec_cli_old_secret', NEW_SECRET: 'whsec_cli_new_secret' };
-  await run(process.execPath, ['src/cli/admin.ts', 'providers:connect', id, 'stripe', '--secret-env', 'OLD_SECRET', '--url', url], { env });
-  const added = await run(process.execPath, ['src/cli/admin.ts', 'secrets:add', id, 'stripe', '--label', 'test', '--secret-env', 'NEW_SECRET', '--url', url], { env });
+  await run(
+    process.execPath,
+    ['src/cli/admin.ts', 'providers:connect', id, 'stripe', '--secret-env', 'OLD_SECRET', '--url', url],
+    { env },
+  );
+  const added = await run(
+    process.execPath,
+    ['src/cli/admin.ts', 'secrets:add', id, 'stripe', '--label', 'test', '--secret-env', 'NEW_SECRET', '--url', url],
+    { env },
+  );
   expect(added.stdout).not.toContain('whsec_cli_new_secret');
   const { secret } = JSON.parse(added.stdout);
-  expect(secret).toEqual({ id: expect.any(Number), label: 'test', created_at: expect.any(String), expires_at: null, fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/) });
+  expect(secret).toEqual({
+    id: expect.any(Number),
+    label: 'test',
+    created_at: expect.any(String),
+    expires_at: null,
+    fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/),
+  });
 
   const listed = await admin('secrets:list', id, 'stripe');
   expect(listed.secrets.map((s: { label: string }) => s.label)).toEqual(['live', 'test']);
   expect(JSON.stringify(listed)).not.toMatch(/whsec_cli/);
 
-  const expired = await admin('secrets:expire', id, 'stripe', String(listed.secrets[0].id), '--at', '2030-01-01T00:00:00Z');
+  const expired = await admin(
+    'secrets:expire',
+    id,
+    'stripe',
+    String(listed.secrets[0].id),
+    '--at',
+    '2030-01-01T00:00:00Z',
+  );
   expect(expired.secret.expires_at).toBe('2030-01-01T00:00:00.000Z');
   expect(await admin('secrets:remove', id, 'stripe', String(secret.id))).toEqual({ removed: true });
   expect((await admin('secrets:list', id, 'stripe')).secrets).toHaveLength(1);

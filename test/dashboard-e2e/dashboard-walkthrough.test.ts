@@ -33,7 +33,10 @@ async function newPage(width: number, height: number): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
-  page.on('console', (m) => { if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text())) problems.push(`${page.url()}: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text()))
+      problems.push(`${page.url()}: ${m.text()}`);
+  });
   return page;
 }
 
@@ -41,9 +44,20 @@ async function newPage(width: number, height: number): Promise<Page> {
 async function expectAccessible(page: Page, label: string): Promise<void> {
   await page.waitForLoadState('networkidle');
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
   });
   expect(violations, `axe on ${label}`).toEqual([]);
 }
@@ -57,7 +71,15 @@ async function shot(page: Page, name: string): Promise<void> {
 async function postStripe(programId: number, event: object): Promise<number> {
   const body = JSON.stringify(event);
   const r = await fetch(`${base}/api/v1/webhooks/stripe/${programId}`, {
-    method: 'POST', body, headers: { 'content-type': 'application/json', 'stripe-signature': signStripe(body, { timestamp: Math.floor(h.clock.now.getTime() / 1000), secret: STRIPE_SECRET }) },
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signStripe(body, {
+        timestamp: Math.floor(h.clock.now.getTime() / 1000),
+        secret: STRIPE_SECRET,
+      }),
+    },
   });
   const json = await r.json();
   expect(r.status, JSON.stringify(json)).toBe(200);
@@ -101,7 +123,11 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.getByRole('button', { name: 'Sign in' }).click();
     await op.getByRole('heading', { name: 'Programs' }).waitFor();
     const cookies = await op.context().cookies();
-    expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1' });
+    expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/api/v1',
+    });
     await expectAccessible(op, 'programs');
 
     // Creates a program.
@@ -131,7 +157,10 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.getByRole('button', { name: 'Connect' }).click();
     expect(await op.getByTestId('webhook-url').textContent()).toBe(`${base}/api/v1/webhooks/stripe/${programId}`);
     await op.getByRole('heading', { name: 'stripe', exact: true }).waitFor();
-    await op.getByRole('region', { name: 'stripe signing secrets' }).getByRole('cell', { name: 'live', exact: true }).waitFor();
+    await op
+      .getByRole('region', { name: 'stripe signing secrets' })
+      .getByRole('cell', { name: 'live', exact: true })
+      .waitFor();
     await expectAccessible(op, 'providers');
 
     // Adds a partner and creates the invite link.
@@ -168,18 +197,34 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await signupOnPage(visitor, 'customer-42', 'customer@example.com');
 
     // A refund that Stripe delivers before the sale: it fails after its attempts.
-    const refundEvent = stripeEvent('refund.updated', stripeRefund({
-      id: 're_e2e1', payment_intent: 'pi_e2e1', charge: 'ch_e2e1', amount: 2_500, metadata: { refund_reason: 'Arrived damaged' },
-    }), { id: 'evt_e2e_refund' });
+    const refundEvent = stripeEvent(
+      'refund.updated',
+      stripeRefund({
+        id: 're_e2e1',
+        payment_intent: 'pi_e2e1',
+        charge: 'ch_e2e1',
+        amount: 2_500,
+        metadata: { refund_reason: 'Arrived damaged' },
+      }),
+      { id: 'evt_e2e_refund' },
+    );
     const refundInbox = await postStripe(programId, refundEvent);
     await waitFor(async () => (await eventStatus(programId, refundInbox)) === 'failed', 15_000);
 
     // The sale: a signed Stripe checkout.session.completed with the customer key.
-    const saleEvent = stripeEvent('checkout.session.completed', checkoutSession({
-      id: 'cs_e2e1', amount_subtotal: 10_000, amount_total: 10_000, payment_intent: 'pi_e2e1', livemode: true,
-      metadata: { tracker_customer_key: 'customer-42', program_id: String(programId) },
-      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
-    }), { id: 'evt_e2e_sale' });
+    const saleEvent = stripeEvent(
+      'checkout.session.completed',
+      checkoutSession({
+        id: 'cs_e2e1',
+        amount_subtotal: 10_000,
+        amount_total: 10_000,
+        payment_intent: 'pi_e2e1',
+        livemode: true,
+        metadata: { tracker_customer_key: 'customer-42', program_id: String(programId) },
+        total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+      }),
+      { id: 'evt_e2e_sale' },
+    );
     const saleInbox = await postStripe(programId, saleEvent);
     await waitFor(async () => (await eventStatus(programId, saleInbox)) === 'processed', 15_000);
 
@@ -187,10 +232,16 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await tab(op, 'Webhook events');
     const saleRow = op.locator(`tr[data-event-id="${saleInbox}"]`);
     await expect.poll(() => saleRow.getByTestId('event-status').textContent()).toBe('processed');
-    await expect.poll(() => op.locator(`tr[data-event-id="${refundInbox}"]`).getByTestId('event-status').textContent()).toBe('failed');
+    await expect
+      .poll(() => op.locator(`tr[data-event-id="${refundInbox}"]`).getByTestId('event-status').textContent())
+      .toBe('failed');
     await saleRow.getByRole('button', { name: `Payload of event ${saleInbox}` }).click();
     const payload = JSON.parse((await op.getByTestId('payload').textContent()) ?? '{}');
-    expect(payload).toMatchObject({ id: 'evt_e2e_sale', type: 'checkout.session.completed', data: { object: { id: 'cs_e2e1' } } });
+    expect(payload).toMatchObject({
+      id: 'evt_e2e_sale',
+      type: 'checkout.session.completed',
+      data: { object: { id: 'cs_e2e1' } },
+    });
     await expectAccessible(op, 'event log');
 
     // The sale appears for the partner (commission 10 % of 100.00).
@@ -203,10 +254,15 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.getByRole('button', { name: `Replay event ${refundInbox}` }).click();
     await op.getByRole('status').filter({ hasText: 'Replaying 1 event' }).waitFor();
     await op.getByRole('combobox', { name: /^Status/ }).selectOption('');
-    await expect.poll(async () => {
-      await op.getByRole('button', { name: 'Filter' }).click();
-      return op.locator(`tr[data-event-id="${refundInbox}"]`).getByTestId('event-status').textContent();
-    }, { timeout: 15_000 }).toBe('processed');
+    await expect
+      .poll(
+        async () => {
+          await op.getByRole('button', { name: 'Filter' }).click();
+          return op.locator(`tr[data-event-id="${refundInbox}"]`).getByTestId('event-status').textContent();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('processed');
     await shot(op, 'event-log');
 
     // The partial refund: the partner is notified with the reason, the merchant sees the new amount.
@@ -270,7 +326,9 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     for (const path of ['/dashboard', '/dashboard/programs/1/events', '/portal', '/portal/invite/abc']) {
       const r = await fetch(`${base}${path}`);
       expect(r.status).toBe(200);
-      expect(r.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      expect(r.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
       expect(r.headers.get('referrer-policy')).toBe('no-referrer');
       const html = await r.text();
       expect(html).not.toMatch(/https?:\/\//);

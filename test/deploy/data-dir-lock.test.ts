@@ -18,14 +18,19 @@ afterAll(async () => {
 
 /** `node src/main.ts [role]` in embedded mode on our data directory. */
 async function serve(port: number): Promise<RunningProcess> {
-  const p = runProcess(process.execPath, ['src/main.ts'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json' });
+  const p = runProcess(process.execPath, ['src/main.ts'], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_FORMAT: 'json',
+  });
   started.push(p);
   await p.waitForOutput(/HTTP server listening/, 180_000);
   return p;
 }
 const embedded = { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_FORMAT: 'json' };
 
-test('a second process on the same DATA_DIR exits at once naming the directory and the holder; a killed holder\'s lock is taken over', async () => {
+test("a second process on the same DATA_DIR exits at once naming the directory and the holder; a killed holder's lock is taken over", async () => {
   const first = await serve(await freePort());
 
   const second = await runToExit(process.execPath, ['src/main.ts'], { ...embedded, PORT: String(await freePort()) });

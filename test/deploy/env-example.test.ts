@@ -9,7 +9,7 @@ function readEnvExample(): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of readFileSync(new URL('.env.example', ROOT), 'utf8').split('\n')) {
     const m = /^(?:#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-    if (m) out.set(m[1], m[2]);
+    if (m) out.set(m[1]!, m[2]!);
   }
   return out;
 }

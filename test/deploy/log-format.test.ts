@@ -10,6 +10,7 @@ import { runProcess } from '../helpers/run-process.ts';
 vi.setConfig({ testTimeout: 240_000 });
 
 const env = { DATA_DIR: 'memory://', HOST: '127.0.0.1', PORT: '0', DEMO_SEED: 'false' };
+// eslint-disable-next-line no-control-regex -- strips the ANSI colour escapes pino-pretty writes
 const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 async function firstLines(command: string, args: string[], extra: Record<string, string>): Promise<string> {
@@ -38,6 +39,8 @@ test('stdout a terminal: readable local-time lines', async () => {
 
 test('LOG_FORMAT overrides the terminal check both ways', async () => {
   expect(await firstLines(process.execPath, ['src/main.ts'], { LOG_FORMAT: 'pretty' })).toMatch(prettyLine);
-  const forcedJson = await firstLines('script', ['-qfec', `${process.execPath} src/main.ts`, '/dev/null'], { LOG_FORMAT: 'json' });
+  const forcedJson = await firstLines('script', ['-qfec', `${process.execPath} src/main.ts`, '/dev/null'], {
+    LOG_FORMAT: 'json',
+  });
   expect(forcedJson).toMatch(/^\{"level":30,.*"msg":"HTTP server listening"/m);
 });

@@ -12,7 +12,9 @@ test('the admin walk-through uses the program it just created, not the demo prog
   const block = readme.slice(readme.indexOf('programs:create --name "Acme"'));
   const created = Number(/\{"program": \{"id": (\d+)/.exec(block)?.[1]);
   expect(created).toBeGreaterThan(1);
-  for (const m of block.slice(0, block.indexOf('```')).matchAll(/admin -- (?:keys|partners|list|commissions|withdrawals|providers|webhooks)[\w:-]* (\d+)/g)) {
+  for (const m of block
+    .slice(0, block.indexOf('```'))
+    .matchAll(/admin -- (?:keys|partners|list|commissions|withdrawals|providers|webhooks)[\w:-]* (\d+)/g)) {
     expect(Number(m[1]), m[0]).toBe(created);
   }
 });
@@ -24,5 +26,13 @@ test('the README says the default currency and what PUBLIC_BASE_URL changes', ()
 
 test('the README runs the roles through npm scripts (the system Node may be older than 24)', () => {
   expect(readme).not.toMatch(/^\s*node src\/main\.ts/m);
-  for (const s of ['npm start', 'npm run start:http', 'npm run start:worker', 'npm run migrate']) expect(readme).toContain(s);
+  for (const s of ['npm start', 'npm run start:http', 'npm run start:worker', 'npm run migrate'])
+    expect(readme).toContain(s);
+});
+
+test("the README's configuration table names every configuration variable", async () => {
+  const { configSchema } = await import('../../src/config.ts');
+  const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Production deployment'));
+  const missing = Object.keys(configSchema.shape).filter((k) => !section.includes(`\`${k}\``));
+  expect(missing).toEqual([]);
 });

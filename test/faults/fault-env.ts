@@ -5,7 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  SHARED_REDIS_URL, createTempDatabase, deleteRedisPrefix, startService, type Role, type ServiceProcess, type TempDatabase,
+  SHARED_REDIS_URL,
+  createTempDatabase,
+  deleteRedisPrefix,
+  startService,
+  type Role,
+  type ServiceProcess,
+  type TempDatabase,
 } from '../helpers/service-process.ts';
 import { seedLoadFixture, type LoadFixture } from '../helpers/load-fixture.ts';
 
@@ -36,11 +42,24 @@ export async function createFaultEnv(o: {
   const adminToken = `fault-admin-${randomBytes(16).toString('hex')}`;
   const procs: ServiceProcess[] = [];
   const baseEnv = {
-    DATABASE_URL: db.url, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, ADMIN_TOKEN: adminToken, DEMO_SEED: 'false',
+    DATABASE_URL: db.url,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    ADMIN_TOKEN: adminToken,
+    DEMO_SEED: 'false',
     // info: the worker's readiness is its "workers started" line.
     // One test process is one client: per-client limits are out of reach unless a scenario sets them.
-    CLICK_LIMIT_PER_MINUTE: '100000000', BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000', WEBHOOK_LIMIT_PER_MINUTE: '100000000', STATUS_LIMIT_PER_MINUTE: '100000000',
-    LOG_LEVEL: 'info', WORKER_CONCURRENCY: '8', DB_POOL_MAX: '10', SWEEP_INTERVAL_MS: '1000', WEBHOOK_RETRY_BASE_MS: '200',
+    CLICK_LIMIT_PER_MINUTE: '100000000',
+    BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
+    WEBHOOK_LIMIT_PER_MINUTE: '100000000',
+    STATUS_LIMIT_PER_MINUTE: '100000000',
+    // Scenarios stop processes often: no drain period unless one sets it (sigterm.test.ts does).
+    SHUTDOWN_DRAIN_MS: '0',
+    LOG_LEVEL: 'info',
+    WORKER_CONCURRENCY: '8',
+    DB_POOL_MAX: '10',
+    SWEEP_INTERVAL_MS: '1000',
+    WEBHOOK_RETRY_BASE_MS: '200',
     ...o.env,
   };
   const start = async (role: Role, extra: Record<string, string> = {}) => {
@@ -52,9 +71,23 @@ export async function createFaultEnv(o: {
     for (const role of o.roles) await start(role);
     const http = procs.find((p) => p.role === 'http' || p.role === 'serve');
     if (!http) throw new Error('a fault scenario needs an http or serve process');
-    const fixture = await seedLoadFixture({ baseUrl: http.url, adminToken, pool: db.pool, customers: o.customers ?? 500, partners: o.partners ?? 10, tag: 'f' });
+    const fixture = await seedLoadFixture({
+      baseUrl: http.url,
+      adminToken,
+      pool: db.pool,
+      customers: o.customers ?? 500,
+      partners: o.partners ?? 10,
+      tag: 'f',
+    });
     return {
-      db, redisUrl, prefix, adminToken, fixture, http, procs, start,
+      db,
+      redisUrl,
+      prefix,
+      adminToken,
+      fixture,
+      http,
+      procs,
+      start,
       async close() {
         await Promise.all(procs.map((p) => p.stop(5_000)));
         await db.drop();
@@ -71,9 +104,14 @@ export async function createFaultEnv(o: {
 export type Reply = { status: number; body: any; ms: number; error?: string };
 
 /** One request; a network failure (refused, reset, timeout) is status 0, never a throw. */
-export async function send(baseUrl: string, path: string, init: { method?: string; body?: string | object; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Reply> {
+export async function send(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; body?: string | object; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Reply> {
   const t = performance.now();
-  const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+  const body =
+    init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
   try {
     const res = await fetch(`${baseUrl}${path}`, {
       method: init.method ?? (body === undefined ? 'GET' : 'POST'),
@@ -83,7 +121,11 @@ export async function send(baseUrl: string, path: string, init: { method?: strin
     });
     const text = await res.text();
     let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
     return { status: res.status, body: parsed, ms: performance.now() - t };
   } catch (err) {
     return { status: 0, body: null, ms: performance.now() - t, error: (err as Error).message };
@@ -96,7 +138,12 @@ export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
  * A client that does what the spec tells merchants to do: retry a sale after a network failure or
  * a 5xx with the same transaction id (bounded), and treat 409 as a prior success.
  */
-export async function sendSaleWithRetry(baseUrl: string, key: string, body: object, o: { attempts?: number; delayMs?: number } = {}): Promise<{ final: Reply; statuses: number[] }> {
+export async function sendSaleWithRetry(
+  baseUrl: string,
+  key: string,
+  body: object,
+  o: { attempts?: number; delayMs?: number } = {},
+): Promise<{ final: Reply; statuses: number[] }> {
   const statuses: number[] = [];
   let last: Reply = { status: 0, body: null, ms: 0 };
   for (let a = 0; a < (o.attempts ?? 20); a++) {
@@ -110,13 +157,24 @@ export async function sendSaleWithRetry(baseUrl: string, key: string, body: obje
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs `fn(i)` on `concurrency` loops until `ms` elapsed or `max` calls were made (both bounds). */
-export async function loadFor(ms: number, concurrency: number, max: number, fn: (i: number) => Promise<void>): Promise<number> {
-  const until = Date.now() + ms;
+/**
+ * Runs `fn(i)` on `concurrency` loops until `until` (milliseconds, or a predicate turning true) or `max`
+ * calls were made, whichever comes first.
+ */
+export async function loadFor(
+  until: number | (() => boolean),
+  concurrency: number,
+  max: number,
+  fn: (i: number) => Promise<void>,
+): Promise<number> {
+  const deadline = typeof until === 'number' ? Date.now() + until : 0;
+  const goOn = typeof until === 'number' ? () => Date.now() < deadline : () => !until();
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (Date.now() < until && next < max) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (goOn() && next < max) await fn(next++);
+    }),
+  );
   return next;
 }
 
@@ -132,7 +190,9 @@ export async function waitFor(what: string, timeoutMs: number, check: () => Prom
 
 /** Inbox rows not yet processed (pending), for "wait until drained". */
 export async function pendingWebhooks(db: TempDatabase): Promise<number> {
-  const { rows: [r] } = await db.pool.query(`select count(*)::int as n from webhook_event where status = 'pending'`);
+  const {
+    rows: [r],
+  } = await db.pool.query(`select count(*)::int as n from webhook_event where status = 'pending'`);
   return r.n;
 }
 
@@ -142,7 +202,9 @@ export async function pendingWebhooks(db: TempDatabase): Promise<number> {
  * rate, refund totals and reversals derived from the refund rows (no lost or doubled update).
  */
 export async function ledgerViolations(db: TempDatabase): Promise<Record<string, number>> {
-  const { rows: [r] } = await db.pool.query(`
+  const {
+    rows: [r],
+  } = await db.pool.query(`
     select
       (select count(*) from (select 1 from sale group by program_id, transaction_id having count(*) > 1) d)::int as duplicate_transactions,
       (select count(*) from sale s where s.partner_id is not null and (select count(*) from commission c where c.sale_id = s.id) <> 1)::int as sales_without_exactly_one_commission,

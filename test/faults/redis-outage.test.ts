@@ -7,13 +7,29 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/service-process.ts';
 import { signedStripeCheckout } from '../helpers/load-fixture.ts';
-import { bearer, createFaultEnv, ledgerViolations, loadFor, pendingWebhooks, send, sendSaleWithRetry, sleep, waitFor, type FaultEnv, type Reply } from './fault-env.ts';
+import {
+  bearer,
+  createFaultEnv,
+  ledgerViolations,
+  loadFor,
+  pendingWebhooks,
+  send,
+  sendSaleWithRetry,
+  sleep,
+  waitFor,
+  type FaultEnv,
+  type Reply,
+} from './fault-env.ts';
 
 let redis: ThrowawayRedis;
 let env: FaultEnv;
 beforeAll(async () => {
   redis = await createThrowawayRedis();
-  env = await createFaultEnv({ roles: ['serve'], redisUrl: redis.url, env: { SWEEP_INTERVAL_MS: '500', JOB_WAIT_TIMEOUT_MS: '3000' } });
+  env = await createFaultEnv({
+    roles: ['serve'],
+    redisUrl: redis.url,
+    env: { SWEEP_INTERVAL_MS: '500', JOB_WAIT_TIMEOUT_MS: '3000' },
+  });
 });
 afterAll(async () => {
   await env?.close();
@@ -27,18 +43,38 @@ test('Redis down for a few seconds: webhooks stored and processed later, API cal
   let phase: Phase = 'before';
   const webhook = new Map<number, { status: number; phase: Phase }>();
   const saleReplies: Array<{ tx: string; phase: Phase; reply: Reply }> = [];
+  // The load runs until the outage is over and enough calls were answered after it (or 15 s after
+  // Redis came back): a phase-driven stop, so a fast machine cannot use up its calls mid-outage.
+  let backAt = 0;
+  const okAfter = () =>
+    saleReplies.filter((s) => s.phase === 'after' && s.reply.status === 200).length >= 5 &&
+    [...webhook.values()].filter((w) => w.phase === 'after' && w.status === 200).length >= 5;
+  const done = () => phase === 'after' && (okAfter() || Date.now() - backAt > 15_000);
 
-  const webhooks = loadFor(10_000, 4, 6_000, async (i) => {
-    const d = signedStripeCheckout(f, { eventId: `evt_ro${i}`, paymentIntent: `pi_ro${i}`, amountCents: 4_000 + i, customerKey: f.customerKey(i % f.customers) });
+  const webhooks = loadFor(done, 4, 50_000, async (i) => {
+    const d = signedStripeCheckout(f, {
+      eventId: `evt_ro${i}`,
+      paymentIntent: `pi_ro${i}`,
+      amountCents: 4_000 + i,
+      customerKey: f.customerKey(i % f.customers),
+    });
     const at = phase;
-    const r = await send(url, `/api/v1/webhooks/stripe/${f.programId}`, { body: d.body, headers: d.headers, timeoutMs: 15_000 });
+    const r = await send(url, `/api/v1/webhooks/stripe/${f.programId}`, {
+      body: d.body,
+      headers: d.headers,
+      timeoutMs: 15_000,
+    });
     webhook.set(i, { status: r.status, phase: at });
     await sleep(10);
   });
-  const api = loadFor(10_000, 3, 2_000, async (i) => {
+  const api = loadFor(done, 3, 50_000, async (i) => {
     const tx = `api-ro-${i}`;
     const at = phase;
-    const reply = await send(url, '/api/v1/track/sale', { body: { transaction_id: tx, amount_cents: 9_000 + i, customer_key: f.customerKey((i * 3) % f.customers) }, headers: bearer(f.liveKey), timeoutMs: 15_000 });
+    const reply = await send(url, '/api/v1/track/sale', {
+      body: { transaction_id: tx, amount_cents: 9_000 + i, customer_key: f.customerKey((i * 3) % f.customers) },
+      headers: bearer(f.liveKey),
+      timeoutMs: 15_000,
+    });
     saleReplies.push({ tx, phase: at, reply });
     await sleep(5);
   });
@@ -48,6 +84,7 @@ test('Redis down for a few seconds: webhooks stored and processed later, API cal
     await redis.stop();
     await sleep(4_000);
     await redis.start();
+    backAt = Date.now();
     phase = 'after';
   })();
   await Promise.all([webhooks, api, outage]);
@@ -58,7 +95,9 @@ test('Redis down for a few seconds: webhooks stored and processed later, API cal
   const unavailable = down.filter((s) => s.reply.status === 503);
   expect(unavailable.length).toBeGreaterThan(0);
   for (const s of unavailable) {
-    expect(s.reply.body).toEqual({ error: { code: 'service_unavailable', message: expect.any(String), retry_after_seconds: expect.any(Number) } });
+    expect(s.reply.body).toEqual({
+      error: { code: 'service_unavailable', message: expect.any(String), retry_after_seconds: expect.any(Number) },
+    });
   }
   expect(saleReplies.filter((s) => s.reply.status === 500 || s.reply.status === 0)).toEqual([]);
   expect(down.every((s) => [200, 409, 503].includes(s.reply.status))).toBe(true);
@@ -74,22 +113,36 @@ test('Redis down for a few seconds: webhooks stored and processed later, API cal
 
   // The merchant retries what got a 503 (same transaction id); a 409 means it was recorded.
   for (const s of saleReplies.filter((x) => x.reply.status !== 200 && x.reply.status !== 409)) {
-    const { final } = await sendSaleWithRetry(url, f.liveKey, { transaction_id: s.tx, amount_cents: 9_000 + Number(s.tx.slice(7)), customer_key: f.customerKey((Number(s.tx.slice(7)) * 3) % f.customers) });
+    const { final } = await sendSaleWithRetry(url, f.liveKey, {
+      transaction_id: s.tx,
+      amount_cents: 9_000 + Number(s.tx.slice(7)),
+      customer_key: f.customerKey((Number(s.tx.slice(7)) * 3) % f.customers),
+    });
     expect([200, 409]).toContain(final.status);
   }
 
   // Nothing acknowledged is lost: the sweeper enqueues the rows the queue never got.
   await waitFor('the inbox to drain after Redis came back', 60_000, async () => (await pendingWebhooks(env.db)) === 0);
   const ackedIds = [...webhook].filter(([, w]) => w.status === 200).map(([i]) => i);
-  const { rows } = await env.db.pool.query<{ transaction_id: string }>(`select transaction_id from sale where transaction_id like 'pi_ro%'`);
+  const { rows } = await env.db.pool.query<{ transaction_id: string }>(
+    `select transaction_id from sale where transaction_id like 'pi_ro%'`,
+  );
   const recorded = new Set(rows.map((r) => Number(r.transaction_id.slice(5))));
   expect(ackedIds.filter((i) => !recorded.has(i))).toEqual([]);
   // A 5xx'd delivery may still have been stored: then it is processed too, never half-done.
-  const { rows: [ev] } = await env.db.pool.query(`select count(*) filter (where status <> 'processed')::int as open, count(*)::int as n from webhook_event`);
+  const {
+    rows: [ev],
+  } = await env.db.pool.query(
+    `select count(*) filter (where status <> 'processed')::int as open, count(*)::int as n from webhook_event`,
+  );
   expect(ev.open).toBe(0);
   expect(rows.length).toBe(ev.n);
-  const { rows: apiRows } = await env.db.pool.query(`select count(*)::int as n from sale where transaction_id like 'api-ro-%'`);
+  const { rows: apiRows } = await env.db.pool.query(
+    `select count(*)::int as n from sale where transaction_id like 'api-ro-%'`,
+  );
   expect(apiRows[0].n).toBe(saleReplies.length);
   expect(await ledgerViolations(env.db)).toEqual({});
-  console.log(`redis outage: ${downHooks.length} webhooks during the outage (${downHooks.filter((w) => w.status === 200).length} acknowledged from the inbox, others 5xx), ${down.length} API calls (${unavailable.length} × 503); ${ackedIds.length} webhooks acknowledged in all, all processed`);
+  console.log(
+    `redis outage: ${downHooks.length} webhooks during the outage (${downHooks.filter((w) => w.status === 200).length} acknowledged from the inbox, others 5xx), ${down.length} API calls (${unavailable.length} × 503); ${ackedIds.length} webhooks acknowledged in all, all processed`,
+  );
 });

@@ -23,7 +23,10 @@ export type Harness = {
   sent: INotification[];
   /** Log lines at or above the harness's LOG_LEVEL (default silent: none). */
   logs: Array<Record<string, unknown>>;
-  request(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    path: string,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   admin(method: string, path: string, body?: unknown): Promise<any>;
   /** Starts a real HTTP server on a random port; returns its base URL. */
   listen(): Promise<string>;
@@ -62,24 +65,50 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     SWEEP_INTERVAL_MS: '60000',
     WEBHOOK_RETRY_BASE_MS: '100',
     // In-process requests have no client address (all one client): limits out of reach unless a test sets them.
-    CLICK_LIMIT_PER_MINUTE: '100000000', BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000', WEBHOOK_LIMIT_PER_MINUTE: '100000000', STATUS_LIMIT_PER_MINUTE: '100000000',
+    CLICK_LIMIT_PER_MINUTE: '100000000',
+    BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
+    WEBHOOK_LIMIT_PER_MINUTE: '100000000',
+    STATUS_LIMIT_PER_MINUTE: '100000000',
+    // The browser suites load /demo in both modes (production mode turns it off by default; '' = the default).
+    DEMO_PAGE: 'true',
     ...env,
   });
-  const clock = { now: new Date(), advanceDays(days: number) { this.now = new Date(this.now.getTime() + days * 86_400_000); } };
+  const clock = {
+    now: new Date(),
+    advanceDays(days: number) {
+      this.now = new Date(this.now.getTime() + days * 86_400_000);
+    },
+  };
   const sent: INotification[] = [];
   const logs: Array<Record<string, unknown>> = [];
   const ctx = await createAppContext(config, {
     clock: () => clock.now,
     // Lines are kept for assertions (`logs`) and echoed when TEST_LOG_LEVEL asks for them.
-    log: pino({ level: config.LOG_LEVEL }, { write(line: string) { logs.push(JSON.parse(line)); if (process.env.TEST_LOG_LEVEL) process.stdout.write(line); } }),
-    notificationSender: opts.notificationSender ?? { async send(n) { sent.push(n); } },
+    log: pino(
+      { level: config.LOG_LEVEL },
+      {
+        write(line: string) {
+          logs.push(JSON.parse(line));
+          if (process.env.TEST_LOG_LEVEL) process.stdout.write(line);
+        },
+      },
+    ),
+    notificationSender: opts.notificationSender ?? {
+      async send(n) {
+        sent.push(n);
+      },
+    },
   });
   const workers = startWorkers(ctx);
   const app = createHttpApp(ctx);
   let server: ReturnType<typeof serve> | null = null;
+  const contractViolations: string[] = [];
 
   const request: Harness['request'] = async (path, init = {}) => {
-    const headers: Record<string, string> = { ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
+    const headers: Record<string, string> = {
+      ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    };
     const res = await app.request(path, {
       method: init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'),
       headers,
@@ -87,21 +116,65 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     });
     const text = await res.text();
     let body: unknown = text;
-    try { body = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
     const out = { status: res.status, body, headers: res.headers };
-    assertDocumentedResponse(init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'), path, out);
+    assertDocumentedResponse(
+      init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'),
+      path,
+      out,
+    );
     return out;
   };
   return {
-    ctx, clock, sent, logs, request,
+    ctx,
+    clock,
+    sent,
+    logs,
+    request,
     mode: baseUrl ? 'production' : 'embedded',
     async admin(method, path, body) {
-      const r = await request(`/api/v1/admin${path}`, { method, body, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const r = await request(`/api/v1/admin${path}`, {
+        method,
+        body,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
       if (r.status >= 300) throw new Error(`admin ${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
       return r.body;
     },
     async listen() {
-      server = serve(app, { port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false });
+      // Responses to real clients (browsers, CLIs, the server client) get the same contract check;
+      // what the document does not describe fails the file when the harness closes.
+      const checked = {
+        config: {},
+        fetch: async (req: Request) => {
+          const res = await app.fetch(req);
+          const url = new URL(req.url);
+          let body: unknown = null;
+          if ((res.headers.get('content-type') ?? '').includes('json')) {
+            const text = await res.clone().text();
+            try {
+              body = text ? JSON.parse(text) : null;
+            } catch {
+              body = text;
+            }
+          }
+          try {
+            assertDocumentedResponse(req.method, `${url.pathname}${url.search}`, {
+              status: res.status,
+              headers: res.headers,
+              body,
+            });
+          } catch (err) {
+            contractViolations.push((err as Error).message);
+          }
+          return res;
+        },
+      } as unknown as typeof app;
+      server = serve(checked, { port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false });
       await server.ready();
       return (server.url as string).replace(/\/$/, '');
     },
@@ -115,28 +188,55 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
         await admin.query(`drop database if exists ${dbName} with (force)`);
         await admin.end();
       }
+      if (contractViolations.length)
+        throw new Error(
+          `responses the OpenAPI document does not describe:\n${[...new Set(contractViolations)].join('\n')}`,
+        );
     },
   };
 }
 
-export type Fixture = { programId: number; liveKey: string; testKey: string; liveKeyId: number; partnerId: number; partnerCode: string };
+export type Fixture = {
+  programId: number;
+  liveKey: string;
+  testKey: string;
+  liveKeyId: number;
+  partnerId: number;
+  partnerCode: string;
+};
 
 /** A program (created through the admin API) with live and test keys and one partner. */
-export async function createProgramFixture(h: Harness, config: Record<string, unknown> = {}, code = `p${randomBytes(4).toString('hex')}`): Promise<Fixture> {
+export async function createProgramFixture(
+  h: Harness,
+  config: Record<string, unknown> = {},
+  code = `p${randomBytes(4).toString('hex')}`,
+): Promise<Fixture> {
   const { program } = await h.admin('POST', '/programs', { name: 'Acme', hold_period_days: 30, ...config });
   const live = await h.admin('POST', `/programs/${program.id}/keys`, { mode: 'live' });
   const test = await h.admin('POST', `/programs/${program.id}/keys`, { mode: 'test' });
   const { partner } = await h.admin('POST', `/programs/${program.id}/partners`, { code, name: 'Partner One' });
-  return { programId: program.id, liveKey: live.key, testKey: test.key, liveKeyId: live.id, partnerId: partner.id, partnerCode: partner.code };
+  return {
+    programId: program.id,
+    liveKey: live.key,
+    testKey: test.key,
+    liveKeyId: live.id,
+    partnerId: partner.id,
+    partnerCode: partner.code,
+  };
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** Records a click through the API and binds a lead to it; returns the click id. */
 export async function clickAndLead(h: Harness, f: Fixture, customerKey: string, code = f.partnerCode): Promise<string> {
-  const click = await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${code}` } });
+  const click = await h.request('/api/v1/track/click', {
+    body: { affiliate_url: `https://shop.example/?aff=${code}` },
+  });
   if (click.status !== 200) throw new Error(`click → ${click.status} ${JSON.stringify(click.body)}`);
-  const lead = await h.request('/api/v1/track/lead', { body: { customer_key: customerKey, click_id: click.body.click_id, email: 'a@b.example' }, headers: bearer(f.liveKey) });
+  const lead = await h.request('/api/v1/track/lead', {
+    body: { customer_key: customerKey, click_id: click.body.click_id, email: 'a@b.example' },
+    headers: bearer(f.liveKey),
+  });
   if (lead.status !== 200) throw new Error(`lead → ${lead.status} ${JSON.stringify(lead.body)}`);
   return click.body.click_id;
 }

@@ -32,10 +32,19 @@ export type SeedOptions = {
 };
 
 /** Calls the admin API; throws with the body on any non-2xx. */
-export async function adminCall(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+export async function adminCall(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<any> {
   const res = await fetch(`${baseUrl}/api/v1/admin${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -57,11 +66,20 @@ export async function seedLoadFixture(o: SeedOptions): Promise<LoadFixture> {
   });
   const live = await adminCall(o.baseUrl, o.adminToken, 'POST', `/programs/${program.id}/keys`, { mode: 'live' });
   const test = await adminCall(o.baseUrl, o.adminToken, 'POST', `/programs/${program.id}/keys`, { mode: 'test' });
-  await adminCall(o.baseUrl, o.adminToken, 'PUT', `/programs/${program.id}/providers/stripe`, { signing_secret: stripeSecret });
+  await adminCall(o.baseUrl, o.adminToken, 'PUT', `/programs/${program.id}/providers/stripe`, {
+    signing_secret: stripeSecret,
+  });
   const partnerCodes: string[] = [];
   for (let start = 0; start < partners; start += 10) {
     const batch = Array.from({ length: Math.min(10, partners - start) }, (_, k) => `${tag}-p${start + k}`);
-    await Promise.all(batch.map((code) => adminCall(o.baseUrl, o.adminToken, 'POST', `/programs/${program.id}/partners`, { code, name: `Partner ${code}` })));
+    await Promise.all(
+      batch.map((code) =>
+        adminCall(o.baseUrl, o.adminToken, 'POST', `/programs/${program.id}/partners`, {
+          code,
+          name: `Partner ${code}`,
+        }),
+      ),
+    );
     partnerCodes.push(...batch);
   }
   const clickId = (i: number) => `${tag}-clk-${program.id}-${i}`;
@@ -81,7 +99,16 @@ export async function seedLoadFixture(o: SeedOptions): Promise<LoadFixture> {
     [program.id, `${tag}-cust-`, customers, `${tag}-clk-${program.id}-`],
   );
   await o.pool.query('analyze click; analyze customer; analyze partner');
-  return { programId: program.id, liveKey: live.key, testKey: test.key, partnerCodes, customers, customerKey, clickId, stripeSecret };
+  return {
+    programId: program.id,
+    liveKey: live.key,
+    testKey: test.key,
+    partnerCodes,
+    customers,
+    customerKey,
+    clickId,
+    stripeSecret,
+  };
 }
 
 /** Round-half-up commission, computed independently of the service (integer maths). */
@@ -93,9 +120,16 @@ export function expectedCommission(amountCents: number, rateBps: number): number
  * A signed Stripe `checkout.session.completed` delivery (current timestamp, so the service's real
  * clock accepts it) for a one-off payment attributed through `tracker_customer_key`.
  */
-export function signedStripeCheckout(f: Pick<LoadFixture, 'programId' | 'stripeSecret'>, input: {
-  eventId: string; paymentIntent: string; amountCents: number; customerKey: string; nowSeconds?: number;
-}): { body: string; headers: Record<string, string> } {
+export function signedStripeCheckout(
+  f: Pick<LoadFixture, 'programId' | 'stripeSecret'>,
+  input: {
+    eventId: string;
+    paymentIntent: string;
+    amountCents: number;
+    customerKey: string;
+    nowSeconds?: number;
+  },
+): { body: string; headers: Record<string, string> } {
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
   const session = checkoutSession({
     id: `cs_${input.paymentIntent}`,
@@ -107,19 +141,48 @@ export function signedStripeCheckout(f: Pick<LoadFixture, 'programId' | 'stripeS
     created: now - 30,
     metadata: { tracker_customer_key: input.customerKey, program_id: String(f.programId) },
   });
-  const body = JSON.stringify(stripeEvent('checkout.session.completed', session, { id: input.eventId, created: now - 1 }));
-  return { body, headers: { 'content-type': 'application/json', 'stripe-signature': signStripe(body, { timestamp: now, secret: f.stripeSecret }) } };
+  const body = JSON.stringify(
+    stripeEvent('checkout.session.completed', session, { id: input.eventId, created: now - 1 }),
+  );
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signStripe(body, { timestamp: now, secret: f.stripeSecret }),
+    },
+  };
 }
 
 /** A signed Stripe `refund.created` delivery for a payment intent. */
-export function signedStripeRefund(f: Pick<LoadFixture, 'stripeSecret'>, input: {
-  eventId: string; refundId: string; paymentIntent: string; amountCents: number; nowSeconds?: number;
-}): { body: string; headers: Record<string, string> } {
+export function signedStripeRefund(
+  f: Pick<LoadFixture, 'stripeSecret'>,
+  input: {
+    eventId: string;
+    refundId: string;
+    paymentIntent: string;
+    amountCents: number;
+    nowSeconds?: number;
+  },
+): { body: string; headers: Record<string, string> } {
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
   const refund = {
-    id: input.refundId, object: 'refund', amount: input.amountCents, charge: `ch_${input.paymentIntent}`, created: now - 5,
-    currency: 'usd', metadata: {}, payment_intent: input.paymentIntent, reason: 'requested_by_customer', status: 'succeeded',
+    id: input.refundId,
+    object: 'refund',
+    amount: input.amountCents,
+    charge: `ch_${input.paymentIntent}`,
+    created: now - 5,
+    currency: 'usd',
+    metadata: {},
+    payment_intent: input.paymentIntent,
+    reason: 'requested_by_customer',
+    status: 'succeeded',
   };
   const body = JSON.stringify(stripeEvent('refund.created', refund, { id: input.eventId, created: now - 1 }));
-  return { body, headers: { 'content-type': 'application/json', 'stripe-signature': signStripe(body, { timestamp: now, secret: f.stripeSecret }) } };
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signStripe(body, { timestamp: now, secret: f.stripeSecret }),
+    },
+  };
 }

@@ -15,7 +15,12 @@ export type RunningProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 };
 
-export function runProcess(command: string, args: string[], env: Record<string, string>, o: { cwd?: string } = {}): RunningProcess {
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  o: { cwd?: string } = {},
+): RunningProcess {
   const child = spawn(command, args, {
     cwd: o.cwd ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -23,15 +28,31 @@ export function runProcess(command: string, args: string[], env: Record<string, 
     detached: true,
   });
   let out = '';
-  child.stdout?.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-  child.stderr?.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+  child.stdout?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
   let done: number | string | null = null;
   // npm runs the script in a child of its own: signal the whole group we started.
-  const kill = (sig: NodeJS.Signals) => { try { process.kill(-(child.pid as number), sig); } catch { /* gone */ } };
-  const reap = () => { if (done === null) kill('SIGKILL'); };
+  const kill = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), sig);
+    } catch {
+      /* gone */
+    }
+  };
+  const reap = () => {
+    if (done === null) kill('SIGKILL');
+  };
   process.once('exit', reap);
   const exited = new Promise<number | string>((resolve) => {
-    child.on('exit', (code, sig) => { done = code ?? sig ?? 'unknown'; process.off('exit', reap); resolve(done); });
+    child.on('exit', (code, sig) => {
+      done = code ?? sig ?? 'unknown';
+      process.off('exit', reap);
+      resolve(done);
+    });
   });
   return {
     pid: child.pid as number,
@@ -57,7 +78,12 @@ export function runProcess(command: string, args: string[], env: Record<string, 
 }
 
 /** Runs to completion (killed after `timeoutMs`); returns the exit code and output. */
-export async function runToExit(command: string, args: string[], env: Record<string, string>, timeoutMs = 180_000): Promise<{ code: number | string; output: string }> {
+export async function runToExit(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+): Promise<{ code: number | string; output: string }> {
   const p = runProcess(command, args, env);
   const t = setTimeout(() => void p.stop('SIGKILL'), timeoutMs);
   const code = await p.exited;

@@ -52,12 +52,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Starts `node src/main.ts <role>` and waits until it is usable: `/healthz` answers (http, serve)
  * or the "workers started" log line appears (worker; needs LOG_LEVEL info or lower).
  */
-export async function startService(role: Role, env: Record<string, string>, opts: {
-  port?: number;
-  readyTimeoutMs?: number;
-  /** Worker role with LOG_LEVEL above info (no readiness line): consider it ready after this long. */
-  workerReadyAfterMs?: number;
-} = {}): Promise<ServiceProcess> {
+export async function startService(
+  role: Role,
+  env: Record<string, string>,
+  opts: {
+    port?: number;
+    readyTimeoutMs?: number;
+    /** Worker role with LOG_LEVEL above info (no readiness line): consider it ready after this long. */
+    workerReadyAfterMs?: number;
+  } = {},
+): Promise<ServiceProcess> {
   const port = opts.port ?? (role === 'worker' || role === 'migrate' ? 0 : await freePort());
   const child = spawn(process.execPath, ['src/main.ts', role], {
     cwd: REPO_ROOT,
@@ -78,20 +82,35 @@ export async function startService(role: Role, env: Record<string, string>, opts
   child.stderr?.on('data', collect);
   let exitedWith: number | string | null = null;
   // Never leave a service behind if this process ends first (a crash, a hard timeout).
-  const reap = () => { if (exitedWith === null) child.kill('SIGKILL'); };
+  const reap = () => {
+    if (exitedWith === null) child.kill('SIGKILL');
+  };
   process.once('exit', reap);
   const exited = new Promise<number | string>((resolve) => {
-    child.on('exit', (code, sig) => { exitedWith = code ?? sig ?? 'unknown'; process.off('exit', reap); resolve(exitedWith); });
+    child.on('exit', (code, sig) => {
+      exitedWith = code ?? sig ?? 'unknown';
+      process.off('exit', reap);
+      resolve(exitedWith);
+    });
   });
   const url = `http://127.0.0.1:${port}`;
   const proc: ServiceProcess = {
-    role, pid: child.pid as number, child, url, port, exited,
+    role,
+    pid: child.pid as number,
+    child,
+    url,
+    port,
+    exited,
     output: () => lines.join('\n'),
-    signal(sig) { if (exitedWith === null) child.kill(sig); },
+    signal(sig) {
+      if (exitedWith === null) child.kill(sig);
+    },
     async stop(graceMs = 15_000) {
       if (exitedWith !== null) return exitedWith;
       child.kill('SIGTERM');
-      const t = setTimeout(() => { if (exitedWith === null) child.kill('SIGKILL'); }, graceMs);
+      const t = setTimeout(() => {
+        if (exitedWith === null) child.kill('SIGKILL');
+      }, graceMs);
       const r = await exited;
       clearTimeout(t);
       return r;
@@ -103,9 +122,16 @@ export async function startService(role: Role, env: Record<string, string>, opts
     if (exitedWith !== null) throw new Error(`${role} exited (${exitedWith}) before it was ready:\n${proc.output()}`);
     if (role === 'worker') {
       if (workersStarted) return proc;
-      if (opts.workerReadyAfterMs !== undefined && Date.now() >= deadline - (opts.readyTimeoutMs ?? 30_000) + opts.workerReadyAfterMs) return proc;
+      if (
+        opts.workerReadyAfterMs !== undefined &&
+        Date.now() >= deadline - (opts.readyTimeoutMs ?? 30_000) + opts.workerReadyAfterMs
+      )
+        return proc;
     } else {
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return proc;
     }
     await sleep(50);
@@ -134,7 +160,9 @@ export async function createTempDatabase(prefix: string): Promise<TempDatabase> 
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on('error', () => {});
   return {
-    name, url, pool,
+    name,
+    url,
+    pool,
     async drop() {
       await pool.end().catch(() => {});
       await adminQuery(`drop database if exists ${name} with (force)`);
@@ -146,10 +174,20 @@ export async function createTempDatabase(prefix: string): Promise<TempDatabase> 
 export async function adminQuery(sql: string): Promise<pg.QueryResult> {
   const c = new pg.Client({ connectionString: BASE_DATABASE_URL });
   await c.connect();
-  try { return await c.query(sql); } finally { await c.end(); }
+  try {
+    return await c.query(sql);
+  } finally {
+    await c.end();
+  }
 }
 
-export type ThrowawayRedis = { port: number; url: string; pid: number | null; start(): Promise<void>; stop(): Promise<void> };
+export type ThrowawayRedis = {
+  port: number;
+  url: string;
+  pid: number | null;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+};
 
 /** A private `redis-server` (no persistence) that a test may stop and start again on the same port. */
 export async function createThrowawayRedis(): Promise<ThrowawayRedis> {
@@ -157,14 +195,27 @@ export async function createThrowawayRedis(): Promise<ThrowawayRedis> {
   let child: ChildProcess | null = null;
   let gone: Promise<void> = Promise.resolve();
   const r: ThrowawayRedis = {
-    port, url: `redis://127.0.0.1:${port}`, pid: null,
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    pid: null,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
       r.pid = child.pid ?? null;
       const c = child;
-      const reap = () => { if (c.exitCode === null) c.kill('SIGKILL'); };
+      const reap = () => {
+        if (c.exitCode === null) c.kill('SIGKILL');
+      };
       process.once('exit', reap);
-      gone = new Promise((resolve) => c.on('exit', () => { process.off('exit', reap); resolve(); }));
+      gone = new Promise((resolve) =>
+        c.on('exit', () => {
+          process.off('exit', reap);
+          resolve();
+        }),
+      );
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline) {
         if (await pingRedis(port)) return;
@@ -188,7 +239,10 @@ async function pingRedis(port: number): Promise<boolean> {
   const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1');
-    const done = (ok: boolean) => { s.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
     s.setTimeout(500, () => done(false));
     s.on('error', () => done(false));
     s.on('connect', () => s.write('PING\r\n'));
@@ -200,7 +254,8 @@ async function pingRedis(port: number): Promise<boolean> {
 export function readMemoryKiB(pid: number): { rss: number; hwm: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const get = (k: string) => Number(/\s(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(`${k}:`)) ?? '')?.[1] ?? NaN);
+    const get = (k: string) =>
+      Number(/\s(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(`${k}:`)) ?? '')?.[1] ?? NaN);
     return { rss: get('VmRSS'), hwm: get('VmHWM') };
   } catch {
     return null;
@@ -235,16 +290,18 @@ export function readAllProcessCpu(): Map<number, { comm: string; ms: number }> {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out.set(Number(name), { comm, ms: ((Number(f[11]) + Number(f[12])) * 1000) / 100 });
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   return out;
 }
 
 /** Host CPU counters (busy and total jiffies over all cores), for a busy share between two reads. */
 export function readHostCpu(): { busy: number; total: number } {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
-  const idle = v[3] + (v[4] ?? 0);
+  const idle = v[3]! + (v[4] ?? 0);
   const total = v.reduce((a, b) => a + b, 0);
   return { busy: total - idle, total };
 }

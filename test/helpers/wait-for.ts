@@ -3,9 +3,13 @@
  * error after `timeoutMs`. Webhooks are processed asynchronously by the queue, so tests wait on
  * the database state the admin API reports instead of sleeping for a fixed time.
  */
-export async function waitFor<T>(fn: () => Promise<T> | T, timeoutMs = 5_000, intervalMs = 20): Promise<Exclude<T, undefined | false>> {
+export async function waitFor<T>(
+  fn: () => Promise<T> | T,
+  timeoutMs = 5_000,
+  intervalMs = 20,
+): Promise<Exclude<T, undefined | false>> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown = new Error('waitFor: condition never held');
+  let last: unknown;
   for (;;) {
     try {
       const value = await fn();

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, bearer, clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
 
 /**
  * Dashboard and portal sessions through the real app: who can read what, CSRF on writes made with
@@ -41,11 +49,18 @@ async function partnerSignIn(login: string, password: string): Promise<Session> 
 }
 
 const asPartner = (s: Session, path: string, init: { method?: string; body?: unknown; csrf?: boolean } = {}) =>
-  h.request(`/api/v1/partner${path}`, { method: init.method, body: init.body, headers: { cookie: s.cookie, ...(init.csrf === false ? {} : { 'x-csrf-token': s.csrf }) } });
+  h.request(`/api/v1/partner${path}`, {
+    method: init.method,
+    body: init.body,
+    headers: { cookie: s.cookie, ...(init.csrf === false ? {} : { 'x-csrf-token': s.csrf }) },
+  });
 
 async function sale(f: Fixture, customer: string, amount: number, code?: string) {
   await clickAndLead(h, f, customer, code);
-  const r = await h.request('/api/v1/track/sale', { body: { transaction_id: `tx-${++seq}`, amount_cents: amount, customer_key: customer }, headers: bearer(f.liveKey) });
+  const r = await h.request('/api/v1/track/sale', {
+    body: { transaction_id: `tx-${++seq}`, amount_cents: amount, customer_key: customer },
+    headers: bearer(f.liveKey),
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return { transactionId: `tx-${seq}`, commissionId: r.body.commission_id as number };
 }
@@ -54,10 +69,16 @@ beforeAll(async () => {
   h = await createHarness({ SESSION_TTL_HOURS: '12', INVITE_TTL_HOURS: '72' });
   one = await createProgramFixture(h, { commission_rate_bps: 1000 });
   other = await createProgramFixture(h, { commission_rate_bps: 2000 });
-  const { partner } = await h.admin('POST', `/programs/${one.programId}/partners`, { code: `b${one.partnerCode}`, name: 'Partner B', email: 'b@partners.example' });
+  const { partner } = await h.admin('POST', `/programs/${one.programId}/partners`, {
+    code: `b${one.partnerCode}`,
+    name: 'Partner B',
+    email: 'b@partners.example',
+  });
   partnerB = partner;
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 describe('without a session every dashboard and portal API answers 401', () => {
   const p = () => one.programId;
@@ -85,7 +106,10 @@ describe('without a session every dashboard and portal API answers 401', () => {
     ['POST', () => '/api/v1/partner/notifications/read'],
   ])('%s %s', async (method, path) => {
     const body = method === 'GET' || method === 'DELETE' ? undefined : {};
-    for (const cookie of [undefined, 'dashboard_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA; portal_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+    for (const cookie of [
+      undefined,
+      'dashboard_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA; portal_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    ]) {
       const r = await h.request(path(), { method, body, headers: cookie ? { cookie } : {} });
       expect(r.status).toBe(401);
       expect(r.body.error.code).toBe('unauthorized');
@@ -102,7 +126,9 @@ describe('dashboard session (operator)', () => {
 
   test('the cookie is HttpOnly, SameSite=Strict, scoped to the API and expires with the session', async () => {
     const s = await operatorSession();
-    expect(s.setCookie).toMatch(/^dashboard_session=[\w-]{40,}; Path=\/api\/v1; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    expect(s.setCookie).toMatch(
+      /^dashboard_session=[\w-]{40,}; Path=\/api\/v1; Max-Age=43200; HttpOnly; SameSite=Strict$/,
+    );
     expect(s.csrf).toMatch(/^[\w-]{20,}$/);
   });
 
@@ -116,22 +142,35 @@ describe('dashboard session (operator)', () => {
   test('a cross-site POST with the cookie but without the CSRF token is refused and changes nothing', async () => {
     const s = await operatorSession();
     const before = (await h.admin('GET', '/programs')).programs.length;
-    for (const headers of [{ cookie: s.cookie }, { cookie: s.cookie, 'x-csrf-token': 'forged-token-value' }, { cookie: s.cookie, origin: 'https://evil.example' }] as Array<Record<string, string>>) {
+    for (const headers of [
+      { cookie: s.cookie },
+      { cookie: s.cookie, 'x-csrf-token': 'forged-token-value' },
+      { cookie: s.cookie, origin: 'https://evil.example' },
+    ] as Array<Record<string, string>>) {
       const r = await h.request('/api/v1/admin/programs', { body: { name: 'Forged' }, headers });
       expect(r.status).toBe(403);
       expect(r.body.error.code).toBe('forbidden');
     }
     // A form post (text/plain, no custom header) is refused the same way.
-    const form = await h.request('/api/v1/admin/programs', { raw: '{"name":"Forged"}', headers: { cookie: s.cookie, 'content-type': 'text/plain' } });
+    const form = await h.request('/api/v1/admin/programs', {
+      raw: '{"name":"Forged"}',
+      headers: { cookie: s.cookie, 'content-type': 'text/plain' },
+    });
     expect(form.status).toBe(403);
     expect((await h.admin('GET', '/programs')).programs.length).toBe(before);
-    const ok = await h.request('/api/v1/admin/programs', { body: { name: 'Real' }, headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } });
+    const ok = await h.request('/api/v1/admin/programs', {
+      body: { name: 'Real' },
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf },
+    });
     expect(ok.status).toBe(201);
   });
 
   test('sign-out ends the session at once', async () => {
     const s = await operatorSession();
-    const out = await h.request('/api/v1/dashboard/session', { method: 'DELETE', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } });
+    const out = await h.request('/api/v1/dashboard/session', {
+      method: 'DELETE',
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf },
+    });
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/^dashboard_session=; Path=\/api\/v1; Max-Age=0;/);
     expect((await h.request('/api/v1/admin/programs', { headers: { cookie: s.cookie } })).status).toBe(401);
@@ -153,14 +192,28 @@ describe('partner invites', () => {
     expect(d.status).toBe(200);
     expect(d.body).toMatchObject({ partner_name: 'Partner One', partner_code: one.partnerCode });
     const s = await acceptInvite(token);
-    expect(s.setCookie).toMatch(/^portal_session=[\w-]{40,}; Path=\/api\/v1\/partner; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    expect(s.setCookie).toMatch(
+      /^portal_session=[\w-]{40,}; Path=\/api\/v1\/partner; Max-Age=\d+; HttpOnly; SameSite=Strict$/,
+    );
     const again = await h.request(`/api/v1/partner/invites/${token}`, { body: { password: 'another long password' } });
     expect(again.status).toBe(404);
     expect(again.body.error.code).toBe('not_found');
     expect((await h.request(`/api/v1/partner/invites/${token}`)).status).toBe(404);
     // The first password stands: the second use changed nothing.
-    expect((await h.request('/api/v1/partner/session', { body: { login: one.partnerCode, password: 'another long password' } })).status).toBe(401);
-    expect((await h.request('/api/v1/partner/session', { body: { login: one.partnerCode, password: 'correct horse battery' } })).status).toBe(201);
+    expect(
+      (
+        await h.request('/api/v1/partner/session', {
+          body: { login: one.partnerCode, password: 'another long password' },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await h.request('/api/v1/partner/session', {
+          body: { login: one.partnerCode, password: 'correct horse battery' },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   test('an invite link expires after INVITE_TTL_HOURS', async () => {
@@ -189,7 +242,10 @@ describe('partner invites', () => {
   });
 
   test('an invite for a partner of another program is not found', async () => {
-    const r = await h.request(`/api/v1/admin/programs/${one.programId}/partners/${other.partnerId}/invites`, { method: 'POST', headers: bearer(ADMIN_TOKEN) });
+    const r = await h.request(`/api/v1/admin/programs/${one.programId}/partners/${other.partnerId}/invites`, {
+      method: 'POST',
+      headers: bearer(ADMIN_TOKEN),
+    });
     expect(r.status).toBe(404);
   });
 });
@@ -205,17 +261,32 @@ describe('partner API: a partner sees only their own data in their own program',
     await sale(one, 'cust-a', 10_000);
     const sb = await sale(one, 'cust-b', 20_000, partnerB.code);
     await sale(other, 'cust-c', 30_000);
-    const r = await h.request('/api/v1/track/refund', { body: { transaction_id: sb.transactionId, refund_amount_cents: 5_000, refund_reason: 'damaged in transit' }, headers: bearer(one.liveKey) });
+    const r = await h.request('/api/v1/track/refund', {
+      body: { transaction_id: sb.transactionId, refund_amount_cents: 5_000, refund_reason: 'damaged in transit' },
+      headers: bearer(one.liveKey),
+    });
     expect(r.body.status).toBe('refunded');
   });
 
   test('sign-in by code or email; a wrong password or unknown login is 401', async () => {
-    expect((await h.request('/api/v1/partner/session', { body: { login: 'b@partners.example', password: 'partner B password' } })).status).toBe(201);
-    expect((await h.request('/api/v1/partner/session', { body: { login: partnerB.code, password: 'partner A password' } })).status).toBe(401);
-    expect((await h.request('/api/v1/partner/session', { body: { login: 'nobody', password: 'partner A password' } })).status).toBe(401);
+    expect(
+      (
+        await h.request('/api/v1/partner/session', {
+          body: { login: 'b@partners.example', password: 'partner B password' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await h.request('/api/v1/partner/session', { body: { login: partnerB.code, password: 'partner A password' } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await h.request('/api/v1/partner/session', { body: { login: 'nobody', password: 'partner A password' } }))
+        .status,
+    ).toBe(401);
   });
 
-  test('profile and referral link are the partner\'s own', async () => {
+  test("profile and referral link are the partner's own", async () => {
     const r = await asPartner(a, '/me');
     expect(r.status).toBe(200);
     expect(r.body.partner).toEqual({ id: one.partnerId, code: one.partnerCode, name: 'Partner One', email: null });
@@ -229,7 +300,13 @@ describe('partner API: a partner sees only their own data in their own program',
     expect(ca.body.commissions[0]).toMatchObject({ amount_cents: 1000, status: 'pending', reason: null });
     const cb = await asPartner(b, '/commissions');
     expect(cb.body.commissions).toHaveLength(1);
-    expect(cb.body.commissions[0]).toMatchObject({ amount_cents: 2000, reversed_cents: 500, net_cents: 1500, status: 'refunded', reason: 'damaged in transit' });
+    expect(cb.body.commissions[0]).toMatchObject({
+      amount_cents: 2000,
+      reversed_cents: 500,
+      net_cents: 1500,
+      status: 'refunded',
+      reason: 'damaged in transit',
+    });
     const cc = await asPartner(c, '/commissions');
     expect(cc.body.commissions.map((x: { amount_cents: number }) => x.amount_cents)).toEqual([6000]);
 
@@ -250,13 +327,24 @@ describe('partner API: a partner sees only their own data in their own program',
 
   test('a partner session opens no admin API and no operator session opens the partner API', async () => {
     const forged = a.cookie.replace('portal_session=', 'dashboard_session=');
-    expect((await h.request(`/api/v1/admin/programs/${one.programId}/commissions`, { headers: { cookie: forged } })).status).toBe(401);
-    expect((await h.request(`/api/v1/admin/programs/${one.programId}/commissions`, { headers: { cookie: a.cookie } })).status).toBe(401);
+    expect(
+      (await h.request(`/api/v1/admin/programs/${one.programId}/commissions`, { headers: { cookie: forged } })).status,
+    ).toBe(401);
+    expect(
+      (await h.request(`/api/v1/admin/programs/${one.programId}/commissions`, { headers: { cookie: a.cookie } }))
+        .status,
+    ).toBe(401);
     const op = await operatorSession();
-    expect((await h.request('/api/v1/partner/me', { headers: { cookie: op.cookie.replace('dashboard_session=', 'portal_session=') } })).status).toBe(401);
+    expect(
+      (
+        await h.request('/api/v1/partner/me', {
+          headers: { cookie: op.cookie.replace('dashboard_session=', 'portal_session=') },
+        })
+      ).status,
+    ).toBe(401);
   });
 
-  test('marking notifications read needs the CSRF token and touches only the partner\'s own', async () => {
+  test("marking notifications read needs the CSRF token and touches only the partner's own", async () => {
     const nb = await asPartner(b, '/notifications');
     const id = nb.body.notifications[0].id as number;
     expect((await asPartner(b, '/notifications/read', { body: { ids: [id] }, csrf: false })).status).toBe(403);
@@ -265,16 +353,25 @@ describe('partner API: a partner sees only their own data in their own program',
     expect((await asPartner(b, '/notifications/read', { body: { ids: [id] } })).body.unread_count).toBe(0);
   });
 
-  test('approval and payout show in the partner\'s balance and payouts', async () => {
+  test("approval and payout show in the partner's balance and payouts", async () => {
     const cid = (await asPartner(a, '/commissions')).body.commissions[0].id;
     await h.admin('POST', `/programs/${one.programId}/commissions/${cid}/approve`);
     expect((await asPartner(a, '/earnings')).body.balances).toEqual([{ currency: 'USD', balance_cents: 1000 }]);
-    const { payout } = await h.admin('POST', `/programs/${one.programId}/partners/${one.partnerId}/payouts`, { currency: 'USD', amount_cents: 1000 });
+    const { payout } = await h.admin('POST', `/programs/${one.programId}/partners/${one.partnerId}/payouts`, {
+      currency: 'USD',
+      amount_cents: 1000,
+    });
     await h.admin('POST', `/programs/${one.programId}/payouts/${payout.id}/pay`);
     const e = await asPartner(a, '/earnings');
     expect(e.body.balances).toEqual([{ currency: 'USD', balance_cents: 0 }]);
-    expect(e.body.payouts).toMatchObject([{ id: payout.id, amount_cents: 1000, commissions_cents: 1000, netted_cents: 0, status: 'paid', currency: 'USD' }]);
-    expect((await asPartner(a, '/commissions')).body.commissions[0]).toMatchObject({ id: cid, status: 'paid', payout_id: payout.id });
+    expect(e.body.payouts).toMatchObject([
+      { id: payout.id, amount_cents: 1000, commissions_cents: 1000, netted_cents: 0, status: 'paid', currency: 'USD' },
+    ]);
+    expect((await asPartner(a, '/commissions')).body.commissions[0]).toMatchObject({
+      id: cid,
+      status: 'paid',
+      payout_id: payout.id,
+    });
     expect((await asPartner(b, '/earnings')).body).toEqual({ balances: [], payouts: [] });
   });
 
@@ -286,15 +383,23 @@ describe('partner API: a partner sees only their own data in their own program',
 });
 
 describe('admin API for the dashboard', () => {
-  test('overview series, webhook event filters and one event\'s payload', async () => {
+  test("overview series, webhook event filters and one event's payload", async () => {
     const stats = await h.admin('GET', `/programs/${one.programId}/stats?days=3`);
     expect(stats.days).toHaveLength(3);
     expect(stats.sales.reduce((s: number, x: number) => s + x, 0)).toBe(2);
     expect(stats.revenue_cents.USD.reduce((s: number, x: number) => s + x, 0)).toBe(30_000);
-    const filtered = await h.request(`/api/v1/admin/programs/${one.programId}/clicks?provider=stripe`, { headers: bearer(ADMIN_TOKEN) });
+    const filtered = await h.request(`/api/v1/admin/programs/${one.programId}/clicks?provider=stripe`, {
+      headers: bearer(ADMIN_TOKEN),
+    });
     expect(filtered.status).toBe(400);
-    expect((await h.admin('GET', `/programs/${one.programId}/webhook-events?provider=stripe&status=failed`))['webhook-events']).toEqual([]);
-    const missing = await h.request(`/api/v1/admin/programs/${one.programId}/webhook-events/999999`, { headers: bearer(ADMIN_TOKEN) });
+    expect(
+      (await h.admin('GET', `/programs/${one.programId}/webhook-events?provider=stripe&status=failed`))[
+        'webhook-events'
+      ],
+    ).toEqual([]);
+    const missing = await h.request(`/api/v1/admin/programs/${one.programId}/webhook-events/999999`, {
+      headers: bearer(ADMIN_TOKEN),
+    });
     expect(missing.status).toBe(404);
   });
 });
@@ -306,9 +411,21 @@ describe('partner sign-in failures are limited per client', () => {
       const f = await createProgramFixture(limited);
       const { invite_url } = await limited.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/invites`);
       const token = new URL(invite_url).pathname.split('/').pop();
-      expect((await limited.request(`/api/v1/partner/invites/${token}`, { body: { password: 'the right password' } })).status).toBe(201);
-      for (let i = 0; i < 3; i++) expect((await limited.request('/api/v1/partner/session', { body: { login: f.partnerCode, password: `wrong password ${i}` } })).status).toBe(401);
-      const r = await limited.request('/api/v1/partner/session', { body: { login: f.partnerCode, password: 'the right password' } });
+      expect(
+        (await limited.request(`/api/v1/partner/invites/${token}`, { body: { password: 'the right password' } }))
+          .status,
+      ).toBe(201);
+      for (let i = 0; i < 3; i++)
+        expect(
+          (
+            await limited.request('/api/v1/partner/session', {
+              body: { login: f.partnerCode, password: `wrong password ${i}` },
+            })
+          ).status,
+        ).toBe(401);
+      const r = await limited.request('/api/v1/partner/session', {
+        body: { login: f.partnerCode, password: 'the right password' },
+      });
       expect(r.status).toBe(429);
       expect(r.body.error.code).toBe('rate_limited');
     } finally {

@@ -11,35 +11,73 @@ const normalise = (event: unknown, testConnection = false) => adapter.normalise(
 describe('creem normalise: checkout.completed', () => {
   test('a one-off checkout becomes one sale under the Creem transaction id', () => {
     const expected: SaleJob = {
-      kind: 'sale', programId: 42, test: false,
-      transactionId: 'tran_78fYacdKnQu3Bw3wOwtG60', amountCents: 2999, taxCents: 500, currency: 'USD',
-      saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
-      productId: 'prod_35PR89LmiAjsR8JJwO7uM7', occurredAt: '2026-02-28T07:52:06.979Z',
-      provider: 'creem', providerPaymentId: 'ord_7ZKxZkpnNcs0d1TxbBPcr0',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
-      additionalData: null, receivedAt: NOW.toISOString(),
+      kind: 'sale',
+      programId: 42,
+      test: false,
+      transactionId: 'tran_78fYacdKnQu3Bw3wOwtG60',
+      amountCents: 2999,
+      taxCents: 500,
+      currency: 'USD',
+      saleType: 'payment',
+      lineItems: null,
+      isRecurring: false,
+      subscriptionId: null,
+      subscriptionInterval: null,
+      productId: 'prod_35PR89LmiAjsR8JJwO7uM7',
+      occurredAt: '2026-02-28T07:52:06.979Z',
+      provider: 'creem',
+      providerPaymentId: 'ord_7ZKxZkpnNcs0d1TxbBPcr0',
+      customerKey: 'user_1234',
+      clickId: 'clk_7Hq2x',
+      visitorId: 'vis_9f8e',
+      origin: 'provider',
+      additionalData: null,
+      receivedAt: NOW.toISOString(),
     };
     expect(normalise(creemEvent('checkout.completed', creemCheckout()))).toEqual({
-      dedupeKey: 'evt_3AEBNwl6xjy2VWoNy17RV4', eventType: 'checkout.completed', jobs: [expected], ignoredReason: null,
+      dedupeKey: 'evt_3AEBNwl6xjy2VWoNy17RV4',
+      eventType: 'checkout.completed',
+      jobs: [expected],
+      ignoredReason: null,
     });
   });
 
   test('a checkout in Creem test mode (mode: test) is a test sale; so is any event verified by a test secret', () => {
-    expect(normalise(creemEvent('checkout.completed', creemCheckout({}, {}, 'test'))).jobs[0]).toMatchObject({ test: true });
+    expect(normalise(creemEvent('checkout.completed', creemCheckout({}, {}, 'test'))).jobs[0]).toMatchObject({
+      test: true,
+    });
     expect(normalise(creemEvent('checkout.completed', creemCheckout()), true).jobs[0]).toMatchObject({ test: true });
   });
 
   test('a subscription checkout records the first payment with its subscription', () => {
-    const checkout = creemCheckout({ subscription: { id: 'sub_6pC2lNB6joCRQIZ1aMrTpi', object: 'subscription', metadata: {} }, product: { id: 'prod_m', billing_period: 'every-month' } }, { type: 'recurring' });
+    const checkout = creemCheckout(
+      {
+        subscription: { id: 'sub_6pC2lNB6joCRQIZ1aMrTpi', object: 'subscription', metadata: {} },
+        product: { id: 'prod_m', billing_period: 'every-month' },
+      },
+      { type: 'recurring' },
+    );
     expect(normalise(creemEvent('checkout.completed', checkout)).jobs[0]).toMatchObject({
-      saleType: 'subscription', isRecurring: false, subscriptionId: 'sub_6pC2lNB6joCRQIZ1aMrTpi', subscriptionInterval: 'monthly', productId: 'prod_m',
+      saleType: 'subscription',
+      isRecurring: false,
+      subscriptionId: 'sub_6pC2lNB6joCRQIZ1aMrTpi',
+      subscriptionInterval: 'monthly',
+      productId: 'prod_m',
     });
   });
 
   test.each([
     { label: 'an unpaid order', checkout: creemCheckout({}, { status: 'pending' }), reason: 'not_paid' },
-    { label: 'an order without its transaction', checkout: creemCheckout({}, { transaction: null }), reason: 'missing_transaction_id' },
-    { label: 'metadata tagged for another program', checkout: creemCheckout({ metadata: { ...TRACKER_METADATA, program_id: '7' } }), reason: 'program_mismatch' },
+    {
+      label: 'an order without its transaction',
+      checkout: creemCheckout({}, { transaction: null }),
+      reason: 'missing_transaction_id',
+    },
+    {
+      label: 'metadata tagged for another program',
+      checkout: creemCheckout({ metadata: { ...TRACKER_METADATA, program_id: '7' } }),
+      reason: 'program_mismatch',
+    },
     { label: 'no order', checkout: creemCheckout({ order: null }), reason: 'missing_order_id' },
   ])('ignores $label → $reason', ({ checkout, reason }) => {
     expect(normalise(creemEvent('checkout.completed', checkout))).toMatchObject({ jobs: [], ignoredReason: reason });
@@ -49,30 +87,55 @@ describe('creem normalise: checkout.completed', () => {
 describe('creem normalise: subscription.paid', () => {
   test('the first period payment: a subscription sale under its transaction, not recurring', () => {
     expect(normalise(creemEvent('subscription.paid', creemSubscription(), 'evt_sub_1')).jobs[0]).toMatchObject({
-      transactionId: 'tran_2Fi2fZAyHUl9Q10l55uwUp', amountCents: 2999, taxCents: 500, saleType: 'subscription',
-      isRecurring: false, subscriptionId: 'sub_35c5ooVUuIUtru83zXjrjC', subscriptionInterval: 'monthly', customerKey: 'user_1234',
+      transactionId: 'tran_2Fi2fZAyHUl9Q10l55uwUp',
+      amountCents: 2999,
+      taxCents: 500,
+      saleType: 'subscription',
+      isRecurring: false,
+      subscriptionId: 'sub_35c5ooVUuIUtru83zXjrjC',
+      subscriptionInterval: 'monthly',
+      customerKey: 'user_1234',
     });
   });
 
   test('a later period (starting a month after the subscription) is a renewal', () => {
     const renewal = creemSubscription({}, { id: 'tran_renewal', period_start: 1772265324184 + 30 * 86_400_000 });
-    expect(normalise(creemEvent('subscription.paid', renewal, 'evt_sub_2')).jobs[0]).toMatchObject({ transactionId: 'tran_renewal', isRecurring: true });
+    expect(normalise(creemEvent('subscription.paid', renewal, 'evt_sub_2')).jobs[0]).toMatchObject({
+      transactionId: 'tran_renewal',
+      isRecurring: true,
+    });
   });
 
   test('a subscription without its last transaction is ignored', () => {
-    expect(normalise(creemEvent('subscription.paid', creemSubscription({ last_transaction: null, last_transaction_id: null })))).toMatchObject({ ignoredReason: 'missing_transaction_id' });
+    expect(
+      normalise(
+        creemEvent('subscription.paid', creemSubscription({ last_transaction: null, last_transaction_id: null })),
+      ),
+    ).toMatchObject({ ignoredReason: 'missing_transaction_id' });
   });
 });
 
 describe('creem normalise: refund.created', () => {
   test('a refund becomes a per-refund job on its transaction', () => {
     const expected: RefundJob = {
-      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'tran_78fYacdKnQu3Bw3wOwtG60',
-      amount: { type: 'per_refund', cents: 1000 }, refundId: 'ref_1mqUZAF4STf0CpHFzT5Qs0',
-      refundReason: 'requested_by_customer', reason: 'refund', test: false, receivedAt: NOW.toISOString(),
+      kind: 'refund',
+      origin: 'provider',
+      programId: 42,
+      transactionId: 'tran_78fYacdKnQu3Bw3wOwtG60',
+      amount: { type: 'per_refund', cents: 1000 },
+      refundId: 'ref_1mqUZAF4STf0CpHFzT5Qs0',
+      refundReason: 'requested_by_customer',
+      reason: 'refund',
+      test: false,
+      receivedAt: NOW.toISOString(),
     };
-    expect(normalise(creemEvent('refund.created', creemRefund({ refund_amount: 1000 }), 'evt_2IW5Ur2LYdq3AQDgMyeV3j'))).toEqual({
-      dedupeKey: 'evt_2IW5Ur2LYdq3AQDgMyeV3j', eventType: 'refund.created', jobs: [expected], ignoredReason: null,
+    expect(
+      normalise(creemEvent('refund.created', creemRefund({ refund_amount: 1000 }), 'evt_2IW5Ur2LYdq3AQDgMyeV3j')),
+    ).toEqual({
+      dedupeKey: 'evt_2IW5Ur2LYdq3AQDgMyeV3j',
+      eventType: 'refund.created',
+      jobs: [expected],
+      ignoredReason: null,
     });
   });
 

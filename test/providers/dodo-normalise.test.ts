@@ -11,23 +11,58 @@ const normalise = (event: unknown, testConnection = false) => adapter.normalise(
 describe('dodo normalise: payment.succeeded', () => {
   test('a one-off payment becomes one sale under the payment id, tax included and reported', () => {
     const expected: SaleJob = {
-      kind: 'sale', programId: 42, test: false,
-      transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee', amountCents: 5300, taxCents: 300, currency: 'USD',
-      saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
-      productId: 'pdt_9Xy8Wv7', occurredAt: '2026-03-02T09:59:58.000Z',
-      provider: 'dodo', providerPaymentId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
-      additionalData: null, receivedAt: NOW.toISOString(),
+      kind: 'sale',
+      programId: 42,
+      test: false,
+      transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
+      amountCents: 5300,
+      taxCents: 300,
+      currency: 'USD',
+      saleType: 'payment',
+      lineItems: null,
+      isRecurring: false,
+      subscriptionId: null,
+      subscriptionInterval: null,
+      productId: 'pdt_9Xy8Wv7',
+      occurredAt: '2026-03-02T09:59:58.000Z',
+      provider: 'dodo',
+      providerPaymentId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
+      customerKey: 'user_1234',
+      clickId: 'clk_7Hq2x',
+      visitorId: 'vis_9f8e',
+      origin: 'provider',
+      additionalData: null,
+      receivedAt: NOW.toISOString(),
     };
     expect(normalise(dodoEvent('payment.succeeded', dodoPayment()))).toEqual({
-      dedupeKey: 'payment.succeeded-pay_2IjeQm4hqU6RA4Z4kwDee', eventType: 'payment.succeeded', jobs: [expected], ignoredReason: null,
+      dedupeKey: 'payment.succeeded-pay_2IjeQm4hqU6RA4Z4kwDee',
+      eventType: 'payment.succeeded',
+      jobs: [expected],
+      ignoredReason: null,
     });
   });
 
   test.each([
-    { label: 'first subscription payment (through a checkout session) → subscription sale, not recurring', payment: dodoPayment({ subscription_id: 'sub_1Ab' }), job: { saleType: 'subscription', isRecurring: false, subscriptionId: 'sub_1Ab' } },
-    { label: 'renewal (charged without a checkout session) → recurring', payment: dodoPayment({ subscription_id: 'sub_1Ab', checkout_session_id: null }), job: { saleType: 'subscription', isRecurring: true } },
-    { label: 'several products → no single product', payment: dodoPayment({ product_cart: [{ product_id: 'a', quantity: 1 }, { product_id: 'b', quantity: 1 }] }), job: { productId: null } },
+    {
+      label: 'first subscription payment (through a checkout session) → subscription sale, not recurring',
+      payment: dodoPayment({ subscription_id: 'sub_1Ab' }),
+      job: { saleType: 'subscription', isRecurring: false, subscriptionId: 'sub_1Ab' },
+    },
+    {
+      label: 'renewal (charged without a checkout session) → recurring',
+      payment: dodoPayment({ subscription_id: 'sub_1Ab', checkout_session_id: null }),
+      job: { saleType: 'subscription', isRecurring: true },
+    },
+    {
+      label: 'several products → no single product',
+      payment: dodoPayment({
+        product_cart: [
+          { product_id: 'a', quantity: 1 },
+          { product_id: 'b', quantity: 1 },
+        ],
+      }),
+      job: { productId: null },
+    },
   ])('$label', ({ payment, job }) => {
     const result = normalise(dodoEvent('payment.succeeded', payment));
     expect(result.ignoredReason).toBeNull();
@@ -41,7 +76,11 @@ describe('dodo normalise: payment.succeeded', () => {
   test.each([
     { label: 'a payment that did not succeed', payment: dodoPayment({ status: 'failed' }), reason: 'not_paid' },
     { label: 'a zero total', payment: dodoPayment({ total_amount: 0 }), reason: 'zero_amount' },
-    { label: 'metadata tagged for another program', payment: dodoPayment({ metadata: { ...TRACKER_METADATA, program_id: '7' } }), reason: 'program_mismatch' },
+    {
+      label: 'metadata tagged for another program',
+      payment: dodoPayment({ metadata: { ...TRACKER_METADATA, program_id: '7' } }),
+      reason: 'program_mismatch',
+    },
     { label: 'no payment id', payment: dodoPayment({ payment_id: null }), reason: 'missing_transaction_id' },
   ])('ignores $label → $reason', ({ payment, reason }) => {
     expect(normalise(dodoEvent('payment.succeeded', payment))).toMatchObject({ jobs: [], ignoredReason: reason });
@@ -51,23 +90,43 @@ describe('dodo normalise: payment.succeeded', () => {
 describe('dodo normalise: refund.succeeded', () => {
   test('a partial refund becomes a per-refund job on the payment, with its own amount and id', () => {
     const expected: RefundJob = {
-      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
-      amount: { type: 'per_refund', cents: 2000 }, refundId: 'ref_8Lm3Np5Qr',
-      refundReason: 'Customer asked for a partial refund', reason: 'refund', test: false, receivedAt: NOW.toISOString(),
+      kind: 'refund',
+      origin: 'provider',
+      programId: 42,
+      transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
+      amount: { type: 'per_refund', cents: 2000 },
+      refundId: 'ref_8Lm3Np5Qr',
+      refundReason: 'Customer asked for a partial refund',
+      reason: 'refund',
+      test: false,
+      receivedAt: NOW.toISOString(),
     };
     expect(normalise(dodoEvent('refund.succeeded', dodoRefund()))).toEqual({
-      dedupeKey: 'refund.succeeded-ref_8Lm3Np5Qr', eventType: 'refund.succeeded', jobs: [expected], ignoredReason: null,
+      dedupeKey: 'refund.succeeded-ref_8Lm3Np5Qr',
+      eventType: 'refund.succeeded',
+      jobs: [expected],
+      ignoredReason: null,
     });
   });
 
   test('a full refund without an amount refunds the rest of the sale', () => {
-    expect(normalise(dodoEvent('refund.succeeded', dodoRefund({ amount: null, is_partial: false }))).jobs[0]).toMatchObject({ amount: { type: 'per_refund', cents: null } });
+    expect(
+      normalise(dodoEvent('refund.succeeded', dodoRefund({ amount: null, is_partial: false }))).jobs[0],
+    ).toMatchObject({ amount: { type: 'per_refund', cents: null } });
   });
 
   test.each([
     { label: 'a partial refund without an amount', refund: dodoRefund({ amount: null }), reason: 'missing_amount' },
-    { label: 'a refund without a payment id', refund: dodoRefund({ payment_id: null }), reason: 'missing_transaction_id' },
-    { label: 'a refund that did not succeed', refund: dodoRefund({ status: 'failed' }), reason: 'refund_not_succeeded' },
+    {
+      label: 'a refund without a payment id',
+      refund: dodoRefund({ payment_id: null }),
+      reason: 'missing_transaction_id',
+    },
+    {
+      label: 'a refund that did not succeed',
+      refund: dodoRefund({ status: 'failed' }),
+      reason: 'refund_not_succeeded',
+    },
   ])('ignores $label → $reason', ({ refund, reason }) => {
     expect(normalise(dodoEvent('refund.succeeded', refund))).toMatchObject({ jobs: [], ignoredReason: reason });
   });

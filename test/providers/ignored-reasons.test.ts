@@ -4,13 +4,15 @@ import { expect, test } from 'vitest';
 import { IGNORED_REASONS, ignoredReasonCode } from '../../src/core/ignored-reasons.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const sources = (dir: string): string[] => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(ROOT, dir, f), 'utf8'));
+const sources = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(join(ROOT, dir, f), 'utf8'));
 
 test('every reason an adapter can give is in the reasons table', () => {
   const given = new Set<string>();
   for (const text of sources('src/providers')) {
-    for (const m of text.matchAll(/ignore\('([a-z_]+)'\)|ignoredReason: '([a-z_]+)'/g)) given.add(m[1] ?? m[2]);
+    for (const m of text.matchAll(/ignore\('([a-z_]+)'\)|ignoredReason: '([a-z_]+)'/g)) given.add((m[1] ?? m[2])!);
   }
   // readTrackerMetadata's rejection, passed through as ignore(tracker.reason).
   given.add('program_mismatch');

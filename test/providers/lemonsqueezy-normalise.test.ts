@@ -3,6 +3,7 @@ import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createLemonSqueezyAdapter } from '../../src/providers/lemonsqueezy/adapter.ts';
 import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
 import { lemonSqueezyEvent, lemonSqueezyInvoice, lemonSqueezyOrder } from './fixtures/lemonsqueezy.ts';
+import { loadPublished } from './fixtures/published.ts';
 
 const adapter = createLemonSqueezyAdapter();
 const normalise = (event: unknown) => adapter.normalise(event, CTX);
@@ -10,25 +11,72 @@ const normalise = (event: unknown) => adapter.normalise(event, CTX);
 describe('lemon squeezy normalise: sales', () => {
   test('a paid order becomes one sale under ls-order-<id>', () => {
     const expected: SaleJob = {
-      kind: 'sale', programId: 42, test: false,
-      transactionId: 'ls-order-1001', amountCents: 4900, taxCents: 400, currency: 'EUR',
-      saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
-      productId: '3003', occurredAt: '2026-03-02T09:59:40.000Z',
-      provider: 'lemonsqueezy', providerPaymentId: '1001',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
-      additionalData: null, receivedAt: NOW.toISOString(),
+      kind: 'sale',
+      programId: 42,
+      test: false,
+      transactionId: 'ls-order-1001',
+      amountCents: 4900,
+      taxCents: 400,
+      currency: 'EUR',
+      saleType: 'payment',
+      lineItems: null,
+      isRecurring: false,
+      subscriptionId: null,
+      subscriptionInterval: null,
+      productId: '3003',
+      occurredAt: '2026-03-02T09:59:40.000Z',
+      provider: 'lemonsqueezy',
+      providerPaymentId: '1001',
+      customerKey: 'user_1234',
+      clickId: 'clk_7Hq2x',
+      visitorId: 'vis_9f8e',
+      origin: 'provider',
+      additionalData: null,
+      receivedAt: NOW.toISOString(),
     };
     expect(normalise(lemonSqueezyEvent('order_created', lemonSqueezyOrder()))).toEqual({
-      dedupeKey: 'order_created-orders-1001-paid-0', eventType: 'order_created', jobs: [expected], ignoredReason: null,
+      dedupeKey: 'order_created-orders-1001-paid-0',
+      eventType: 'order_created',
+      jobs: [expected],
+      ignoredReason: null,
     });
   });
 
   test.each([
-    { label: 'test-mode store (meta.test_mode) → test sale', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder(), { test_mode: true }), job: { test: true } },
-    { label: 'test-mode order (attributes.test_mode) → test sale', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ test_mode: true })), job: { test: true } },
-    { label: 'renewal invoice → recurring subscription sale under ls-invoice-<id>', event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice()), job: { transactionId: 'ls-invoice-2002', providerPaymentId: '2002', saleType: 'subscription', isRecurring: true, subscriptionId: '3301', amountCents: 2900, currency: 'USD', customerKey: 'user_1234' } },
-    { label: 'plan-change invoice (billing_reason updated) → recurring', event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ billing_reason: 'updated' })), job: { isRecurring: true } },
-    { label: 'program_id as a JSON number matches', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder(), { custom_data: { program_id: 42 } }), job: { clickId: null } },
+    {
+      label: 'test-mode store (meta.test_mode) → test sale',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder(), { test_mode: true }),
+      job: { test: true },
+    },
+    {
+      label: 'test-mode order (attributes.test_mode) → test sale',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ test_mode: true })),
+      job: { test: true },
+    },
+    {
+      label: 'renewal invoice → recurring subscription sale under ls-invoice-<id>',
+      event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice()),
+      job: {
+        transactionId: 'ls-invoice-2002',
+        providerPaymentId: '2002',
+        saleType: 'subscription',
+        isRecurring: true,
+        subscriptionId: '3301',
+        amountCents: 2900,
+        currency: 'USD',
+        customerKey: 'user_1234',
+      },
+    },
+    {
+      label: 'plan-change invoice (billing_reason updated) → recurring',
+      event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ billing_reason: 'updated' })),
+      job: { isRecurring: true },
+    },
+    {
+      label: 'program_id as a JSON number matches',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder(), { custom_data: { program_id: 42 } }),
+      job: { clickId: null },
+    },
   ])('$label', ({ event, job }) => {
     const result = normalise(event);
     expect(result.ignoredReason).toBeNull();
@@ -36,15 +84,53 @@ describe('lemon squeezy normalise: sales', () => {
   });
 
   test.each([
-    { label: 'pending order (bank transfer not settled)', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ status: 'pending' })), reason: 'not_paid' },
-    { label: 'failed order', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ status: 'failed' })), reason: 'not_paid' },
-    { label: 'order for another program', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder(), { custom_data: { ...TRACKER_METADATA, program_id: '7' } }), reason: 'program_mismatch' },
-    { label: 'total as a decimal', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ total: 49.5 })), reason: 'missing_amount' },
-    { label: 'free order', event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ total: 0 })), reason: 'zero_amount' },
-    { label: 'initial invoice: order_created already recorded it', event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ billing_reason: 'initial' })), reason: 'first_payment_recorded_by_order_created' },
-    { label: 'invoice with an unknown billing reason', event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ billing_reason: 'other' })), reason: 'unhandled_billing_reason' },
-    { label: 'invoice not paid', event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ status: 'pending' })), reason: 'not_paid' },
-    { label: 'resource without attributes', event: lemonSqueezyEvent('order_created', { type: 'orders', id: '1' }), reason: 'missing_attributes' },
+    {
+      label: 'pending order (bank transfer not settled)',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ status: 'pending' })),
+      reason: 'not_paid',
+    },
+    {
+      label: 'failed order',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ status: 'failed' })),
+      reason: 'not_paid',
+    },
+    {
+      label: 'order for another program',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder(), {
+        custom_data: { ...TRACKER_METADATA, program_id: '7' },
+      }),
+      reason: 'program_mismatch',
+    },
+    {
+      label: 'total as a decimal',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ total: 49.5 })),
+      reason: 'missing_amount',
+    },
+    {
+      label: 'free order',
+      event: lemonSqueezyEvent('order_created', lemonSqueezyOrder({ total: 0 })),
+      reason: 'zero_amount',
+    },
+    {
+      label: 'initial invoice: order_created already recorded it',
+      event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ billing_reason: 'initial' })),
+      reason: 'first_payment_recorded_by_order_created',
+    },
+    {
+      label: 'invoice with an unknown billing reason',
+      event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ billing_reason: 'other' })),
+      reason: 'unhandled_billing_reason',
+    },
+    {
+      label: 'invoice not paid',
+      event: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice({ status: 'pending' })),
+      reason: 'not_paid',
+    },
+    {
+      label: 'resource without attributes',
+      event: lemonSqueezyEvent('order_created', { type: 'orders', id: '1' }),
+      reason: 'missing_attributes',
+    },
   ])('ignored: $label → $reason', ({ event, reason }) => {
     expect(normalise(event)).toMatchObject({ jobs: [], ignoredReason: reason });
   });
@@ -52,37 +138,87 @@ describe('lemon squeezy normalise: sales', () => {
 
 describe('lemon squeezy normalise: refunds carry the cumulative total', () => {
   test('order_refunded → cumulative refund of the order, no refund id', () => {
-    const event = lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ status: 'partial_refund', refunded_amount: 1500 }));
-    expect(normalise(event).jobs).toEqual([{
-      kind: 'refund', origin: 'provider', programId: 42, transactionId: 'ls-order-1001', amount: { type: 'cumulative', totalCents: 1500 },
-      refundId: null, refundReason: null, reason: 'refund', test: false, receivedAt: NOW.toISOString(),
-    }]);
+    const event = lemonSqueezyEvent(
+      'order_refunded',
+      lemonSqueezyOrder({ status: 'partial_refund', refunded_amount: 1500 }),
+    );
+    expect(normalise(event).jobs).toEqual([
+      {
+        kind: 'refund',
+        origin: 'provider',
+        programId: 42,
+        transactionId: 'ls-order-1001',
+        amount: { type: 'cumulative', totalCents: 1500 },
+        refundId: null,
+        refundReason: null,
+        reason: 'refund',
+        test: false,
+        receivedAt: NOW.toISOString(),
+      },
+    ]);
   });
 
   test.each([
-    { label: 'order', sale: lemonSqueezyEvent('order_created', lemonSqueezyOrder()), refund: lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ refunded_amount: 4900, status: 'refunded' })) },
-    { label: 'renewal invoice', sale: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice()), refund: lemonSqueezyEvent('subscription_payment_refunded', lemonSqueezyInvoice({ refunded_amount: 900, status: 'partial_refund' })) },
+    {
+      label: 'order',
+      sale: lemonSqueezyEvent('order_created', lemonSqueezyOrder()),
+      refund: lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ refunded_amount: 4900, status: 'refunded' })),
+    },
+    {
+      label: 'renewal invoice',
+      sale: lemonSqueezyEvent('subscription_payment_success', lemonSqueezyInvoice()),
+      refund: lemonSqueezyEvent(
+        'subscription_payment_refunded',
+        lemonSqueezyInvoice({ refunded_amount: 900, status: 'partial_refund' }),
+      ),
+    },
   ])('a refund finds its sale: $label refund rebuilds the sale’s transaction id', ({ sale, refund }) => {
     expect(normalise(refund).jobs[0]?.transactionId).toBe(normalise(sale).jobs[0]?.transactionId);
     expect(normalise(refund).jobs[0]).toMatchObject({ amount: { type: 'cumulative' } });
   });
 
   test.each([
-    { label: 'refund of the initial invoice: applied from order_refunded', event: lemonSqueezyEvent('subscription_payment_refunded', lemonSqueezyInvoice({ billing_reason: 'initial', refunded_amount: 500 })), reason: 'first_payment_refund_applied_by_order_refunded' },
-    { label: 'refunded_amount missing', event: lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ refunded_amount: undefined })), reason: 'missing_amount' },
-    { label: 'refunded_amount 0', event: lemonSqueezyEvent('subscription_payment_refunded', lemonSqueezyInvoice({ refunded_amount: 0 })), reason: 'missing_amount' },
+    {
+      label: 'refund of the initial invoice: applied from order_refunded',
+      event: lemonSqueezyEvent(
+        'subscription_payment_refunded',
+        lemonSqueezyInvoice({ billing_reason: 'initial', refunded_amount: 500 }),
+      ),
+      reason: 'first_payment_refund_applied_by_order_refunded',
+    },
+    {
+      label: 'refunded_amount missing',
+      event: lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ refunded_amount: undefined })),
+      reason: 'missing_amount',
+    },
+    {
+      label: 'refunded_amount 0',
+      event: lemonSqueezyEvent('subscription_payment_refunded', lemonSqueezyInvoice({ refunded_amount: 0 })),
+      reason: 'missing_amount',
+    },
   ])('ignored: $label → $reason', ({ event, reason }) => {
     expect(normalise(event)).toMatchObject({ jobs: [], ignoredReason: reason });
   });
 });
 
 describe('lemon squeezy normalise: synthesised dedupe keys', () => {
-  const refundOf = (cents: number) => lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ status: 'partial_refund', refunded_amount: cents }));
+  const refundOf = (cents: number) =>
+    lemonSqueezyEvent('order_refunded', lemonSqueezyOrder({ status: 'partial_refund', refunded_amount: cents }));
 
   test.each([
     { label: 'a redelivery of the same webhook collapses', a: refundOf(1000), b: refundOf(1000), same: true },
-    { label: 'a second partial refund (higher running total) is a new event', a: refundOf(1000), b: refundOf(2500), same: false },
-    { label: 'the same order reported as created and as refunded differ', a: lemonSqueezyEvent('order_created', lemonSqueezyOrder()), b: refundOf(1000), same: false },
+    {
+      label: 'a second partial refund (higher running total) is a new event',
+      a: refundOf(1000),
+      b: refundOf(2500),
+      same: false,
+    },
+    {
+      label: 'the same order reported as created and as refunded differ',
+      a: lemonSqueezyEvent('order_created', lemonSqueezyOrder()),
+      b: refundOf(1000),
+      same: false,
+    },
   ])('$label', ({ a, b, same }) => {
     expect(normalise(a).dedupeKey === normalise(b).dedupeKey).toBe(same);
   });
@@ -93,6 +229,83 @@ describe('lemon squeezy normalise: synthesised dedupe keys', () => {
   });
 
   test('unknown event names are ignored', () => {
-    expect(normalise(lemonSqueezyEvent('license_key_created', { type: 'license-keys', id: '5', attributes: {} }))).toMatchObject({ jobs: [], ignoredReason: 'unhandled_event_type' });
+    expect(
+      normalise(lemonSqueezyEvent('license_key_created', { type: 'license-keys', id: '5', attributes: {} })),
+    ).toMatchObject({ jobs: [], ignoredReason: 'unhandled_event_type' });
+  });
+});
+
+/**
+ * The older payload shape: no `refunded_amount`, only `refunded` and `status`. On the invoice Lemon
+ * Squeezy's API reference publishes (fixtures/published/SOURCES.md), with a renewal's refund laid
+ * over its attributes.
+ */
+describe('lemon squeezy normalise: refunds without refunded_amount (older shape)', () => {
+  type Json = Record<string, unknown>;
+  const publishedInvoice = (attributes: Json) => {
+    const invoice = loadPublished('lemonsqueezy', 'subscription-invoice');
+    return { ...invoice, attributes: { ...(invoice.attributes as Json), billing_reason: 'renewal', ...attributes } };
+  };
+
+  test('the published invoice has no refunded_amount', () => {
+    expect(loadPublished('lemonsqueezy', 'subscription-invoice').attributes).not.toHaveProperty('refunded_amount');
+  });
+
+  test('subscription_payment_refunded with refunded true → the whole invoice total, as a cumulative total', () => {
+    const event = lemonSqueezyEvent(
+      'subscription_payment_refunded',
+      publishedInvoice({ status: 'refunded', refunded: true, refunded_at: '2026-03-05T10:00:00.000000Z' }),
+    );
+    const result = normalise(event);
+    expect(result.jobs).toEqual([
+      {
+        kind: 'refund',
+        origin: 'provider',
+        programId: 42,
+        transactionId: 'ls-invoice-1',
+        amount: { type: 'cumulative', totalCents: 999 },
+        refundId: null,
+        refundReason: null,
+        reason: 'refund',
+        test: false,
+        receivedAt: NOW.toISOString(),
+      },
+    ]);
+    // The sale the invoice was recorded as has the same transaction id and amount.
+    const sale = normalise(lemonSqueezyEvent('subscription_payment_success', publishedInvoice({}))).jobs[0];
+    expect(sale).toMatchObject({ transactionId: 'ls-invoice-1', amountCents: 999 });
+  });
+
+  test.each([
+    {
+      label: 'refunded false (a partial refund of this shape names no amount)',
+      attributes: { status: 'partial_refund', refunded: false },
+    },
+    { label: 'refunded true but status partial_refund', attributes: { status: 'partial_refund', refunded: true } },
+    { label: 'refunded missing', attributes: { status: 'refunded', refunded: undefined } },
+  ])('$label → missing_amount', ({ attributes }) => {
+    expect(normalise(lemonSqueezyEvent('subscription_payment_refunded', publishedInvoice(attributes)))).toMatchObject({
+      jobs: [],
+      ignoredReason: 'missing_amount',
+    });
+  });
+
+  test('order_refunded of the same shape is a full refund of the order total too', () => {
+    const event = lemonSqueezyEvent(
+      'order_refunded',
+      lemonSqueezyOrder({ refunded_amount: undefined, refunded: true, status: 'refunded' }),
+    );
+    expect(normalise(event).jobs[0]).toMatchObject({
+      transactionId: 'ls-order-1001',
+      amount: { type: 'cumulative', totalCents: 4900 },
+    });
+  });
+
+  test('refunded_amount, when present, wins over refunded', () => {
+    const event = lemonSqueezyEvent(
+      'subscription_payment_refunded',
+      publishedInvoice({ status: 'partial_refund', refunded: true, refunded_amount: 300 }),
+    );
+    expect(normalise(event).jobs[0]).toMatchObject({ amount: { type: 'cumulative', totalCents: 300 } });
   });
 });

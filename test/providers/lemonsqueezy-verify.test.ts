@@ -1,13 +1,23 @@
 import { describe, expect, test } from 'vitest';
 import { createLemonSqueezyAdapter } from '../../src/providers/lemonsqueezy/adapter.ts';
 import { bytes, headersOf, NOW } from './fixtures/clock.ts';
-import { LEMONSQUEEZY_SECRET, lemonSqueezyEvent, lemonSqueezyOrder, signLemonSqueezy } from './fixtures/lemonsqueezy.ts';
+import {
+  LEMONSQUEEZY_SECRET,
+  lemonSqueezyEvent,
+  lemonSqueezyOrder,
+  signLemonSqueezy,
+} from './fixtures/lemonsqueezy.ts';
 
 const adapter = createLemonSqueezyAdapter();
 const body = JSON.stringify(lemonSqueezyEvent('order_created', lemonSqueezyOrder()));
 
 function verify(rawBody: string, signature: string | undefined, secret = LEMONSQUEEZY_SECRET) {
-  return adapter.verify(bytes(rawBody), headersOf({ 'X-Signature': signature, 'X-Event-Name': 'order_created' }), secret, NOW);
+  return adapter.verify(
+    bytes(rawBody),
+    headersOf({ 'X-Signature': signature, 'X-Event-Name': 'order_created' }),
+    secret,
+    NOW,
+  );
 }
 
 describe('lemon squeezy verify', () => {
@@ -22,10 +32,26 @@ describe('lemon squeezy verify', () => {
   test.each([
     { label: 'no X-Signature header', signature: undefined, reason: 'missing_signature_header' },
     { label: 'digest that is not hex', signature: 'z'.repeat(64), reason: 'malformed_signature_header' },
-    { label: 'digest one character short', signature: signLemonSqueezy(body).slice(1), reason: 'malformed_signature_header' },
-    { label: 'digest with a sha256= prefix', signature: `sha256=${signLemonSqueezy(body)}`, reason: 'malformed_signature_header' },
-    { label: 'base64 instead of hex', signature: Buffer.from(signLemonSqueezy(body), 'hex').toString('base64'), reason: 'malformed_signature_header' },
-    { label: 'signed with another secret', signature: signLemonSqueezy(body, 'another_secret'), reason: 'signature_mismatch' },
+    {
+      label: 'digest one character short',
+      signature: signLemonSqueezy(body).slice(1),
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'digest with a sha256= prefix',
+      signature: `sha256=${signLemonSqueezy(body)}`,
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'base64 instead of hex',
+      signature: Buffer.from(signLemonSqueezy(body), 'hex').toString('base64'),
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'signed with another secret',
+      signature: signLemonSqueezy(body, 'another_secret'),
+      reason: 'signature_mismatch',
+    },
   ])('rejects $label → $reason', async ({ signature, reason }) => {
     expect(await verify(body, signature)).toEqual({ ok: false, reason });
   });

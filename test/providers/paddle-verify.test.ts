@@ -8,7 +8,12 @@ const adapter = createPaddleAdapter();
 const body = JSON.stringify(paddleEvent('transaction.completed', paddleTransaction()));
 
 function verify(rawBody: string, signature: string | undefined, options: { secret?: string; now?: Date } = {}) {
-  return adapter.verify(bytes(rawBody), headersOf({ 'Paddle-Signature': signature }), options.secret ?? PADDLE_SECRET, options.now ?? NOW);
+  return adapter.verify(
+    bytes(rawBody),
+    headersOf({ 'Paddle-Signature': signature }),
+    options.secret ?? PADDLE_SECRET,
+    options.now ?? NOW,
+  );
 }
 
 describe('paddle verify', () => {
@@ -25,13 +30,37 @@ describe('paddle verify', () => {
     { label: 'no Paddle-Signature header', signature: undefined, reason: 'missing_signature_header' },
     { label: 'header without key=value parts', signature: 'garbage', reason: 'malformed_signature_header' },
     { label: 'header without h1', signature: `ts=${NOW_SECONDS}`, reason: 'malformed_signature_header' },
-    { label: 'header without ts', signature: `h1=${paddleHmac(body, NOW_SECONDS)}`, reason: 'malformed_signature_header' },
-    { label: 'non-numeric ts', signature: `ts=soon;h1=${paddleHmac(body, NOW_SECONDS)}`, reason: 'malformed_signature_header' },
-    { label: 'two ts values', signature: `ts=${NOW_SECONDS};ts=${NOW_SECONDS};h1=${paddleHmac(body, NOW_SECONDS)}`, reason: 'malformed_signature_header' },
+    {
+      label: 'header without ts',
+      signature: `h1=${paddleHmac(body, NOW_SECONDS)}`,
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'non-numeric ts',
+      signature: `ts=soon;h1=${paddleHmac(body, NOW_SECONDS)}`,
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'two ts values',
+      signature: `ts=${NOW_SECONDS};ts=${NOW_SECONDS};h1=${paddleHmac(body, NOW_SECONDS)}`,
+      reason: 'malformed_signature_header',
+    },
     { label: 'h1 that is not hex', signature: `ts=${NOW_SECONDS};h1=not-hex`, reason: 'signature_mismatch' },
-    { label: 'h1 truncated', signature: `ts=${NOW_SECONDS};h1=${paddleHmac(body, NOW_SECONDS).slice(0, 40)}`, reason: 'signature_mismatch' },
-    { label: 'signed with another secret', signature: signPaddle(body, { secret: 'pdl_ntfset_other' }), reason: 'signature_mismatch' },
-    { label: 'ts changed after signing (ts is part of the signed payload)', signature: `ts=${NOW_SECONDS - 1};h1=${paddleHmac(body, NOW_SECONDS)}`, reason: 'signature_mismatch' },
+    {
+      label: 'h1 truncated',
+      signature: `ts=${NOW_SECONDS};h1=${paddleHmac(body, NOW_SECONDS).slice(0, 40)}`,
+      reason: 'signature_mismatch',
+    },
+    {
+      label: 'signed with another secret',
+      signature: signPaddle(body, { secret: 'pdl_ntfset_other' }),
+      reason: 'signature_mismatch',
+    },
+    {
+      label: 'ts changed after signing (ts is part of the signed payload)',
+      signature: `ts=${NOW_SECONDS - 1};h1=${paddleHmac(body, NOW_SECONDS)}`,
+      reason: 'signature_mismatch',
+    },
   ])('rejects $label → $reason', async ({ signature, reason }) => {
     expect(await verify(body, signature)).toEqual({ ok: false, reason });
   });
@@ -52,7 +81,9 @@ describe('paddle verify', () => {
     { label: '301 s ahead is just outside', age: -301, ok: false },
   ])('$label', async ({ age, ok }) => {
     const result = await verify(body, signPaddle(body, { ts: NOW_SECONDS - age }));
-    expect(result).toEqual(ok ? { ok: true, event: JSON.parse(body) } : { ok: false, reason: 'timestamp_outside_tolerance' });
+    expect(result).toEqual(
+      ok ? { ok: true, event: JSON.parse(body) } : { ok: false, reason: 'timestamp_outside_tolerance' },
+    );
   });
 
   test('the tolerance is measured against the injected clock, not the wall clock', async () => {
@@ -63,7 +94,10 @@ describe('paddle verify', () => {
   });
 
   test('an empty secret never verifies', async () => {
-    expect(await verify(body, signPaddle(body, { secret: '' }), { secret: '' })).toEqual({ ok: false, reason: 'missing_secret' });
+    expect(await verify(body, signPaddle(body, { secret: '' }), { secret: '' })).toEqual({
+      ok: false,
+      reason: 'missing_secret',
+    });
   });
 
   test.each([
@@ -76,7 +110,12 @@ describe('paddle verify', () => {
   test('verifies the exact bytes: invalid UTF-8 in the body is signed over and then rejected as JSON', async () => {
     const raw = new Uint8Array([0x7b, 0xff, 0x7d]);
     const h1 = createHmac('sha256', PADDLE_SECRET).update(`${NOW_SECONDS}:`).update(raw).digest('hex');
-    const result = await adapter.verify(raw, headersOf({ 'Paddle-Signature': `ts=${NOW_SECONDS};h1=${h1}` }), PADDLE_SECRET, NOW);
+    const result = await adapter.verify(
+      raw,
+      headersOf({ 'Paddle-Signature': `ts=${NOW_SECONDS};h1=${h1}` }),
+      PADDLE_SECRET,
+      NOW,
+    );
     expect(result).toEqual({ ok: false, reason: 'invalid_json' });
   });
 });

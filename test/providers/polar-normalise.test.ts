@@ -11,24 +11,63 @@ const normalise = (event: unknown, testConnection = false) => adapter.normalise(
 describe('polar normalise: order.paid', () => {
   test('a paid one-off order becomes one sale under the order id, tax included and reported', () => {
     const expected: SaleJob = {
-      kind: 'sale', programId: 42, test: false,
-      transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11', amountCents: 9720, taxCents: 720, currency: 'USD',
-      saleType: 'payment', lineItems: null, isRecurring: false, subscriptionId: null, subscriptionInterval: null,
-      productId: 'b2c4e6f8-0000-4000-8000-00000000p0d1', occurredAt: '2026-03-02T09:59:58.441Z',
-      provider: 'polar', providerPaymentId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
-      customerKey: 'user_1234', clickId: 'clk_7Hq2x', visitorId: 'vis_9f8e', origin: 'provider',
-      additionalData: null, receivedAt: NOW.toISOString(),
+      kind: 'sale',
+      programId: 42,
+      test: false,
+      transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
+      amountCents: 9720,
+      taxCents: 720,
+      currency: 'USD',
+      saleType: 'payment',
+      lineItems: null,
+      isRecurring: false,
+      subscriptionId: null,
+      subscriptionInterval: null,
+      productId: 'b2c4e6f8-0000-4000-8000-00000000p0d1',
+      occurredAt: '2026-03-02T09:59:58.441Z',
+      provider: 'polar',
+      providerPaymentId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
+      customerKey: 'user_1234',
+      clickId: 'clk_7Hq2x',
+      visitorId: 'vis_9f8e',
+      origin: 'provider',
+      additionalData: null,
+      receivedAt: NOW.toISOString(),
     };
     expect(normalise(polarEvent('order.paid', polarOrder()))).toEqual({
-      dedupeKey: 'order.paid-3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11-paid', eventType: 'order.paid', jobs: [expected], ignoredReason: null,
+      dedupeKey: 'order.paid-3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11-paid',
+      eventType: 'order.paid',
+      jobs: [expected],
+      ignoredReason: null,
     });
   });
 
   test.each([
-    { label: 'first subscription payment (subscription_create) → subscription sale, not recurring, monthly', order: polarSubscriptionOrder('subscription_create'), job: { saleType: 'subscription', isRecurring: false, subscriptionId: '5ub5c41b-0000-4000-8000-00000000sub1', subscriptionInterval: 'monthly' } },
-    { label: 'renewal (subscription_cycle) → recurring', order: polarSubscriptionOrder('subscription_cycle'), job: { saleType: 'subscription', isRecurring: true } },
-    { label: 'renewal whose order metadata is empty → keys read from the subscription', order: polarSubscriptionOrder('subscription_cycle', { metadata: {} }), job: { customerKey: 'user_1234', clickId: 'clk_7Hq2x' } },
-    { label: 'metadata program_id as a number still matches', order: polarOrder({ metadata: { ...TRACKER_METADATA, program_id: 42 } }), job: { programId: 42 } },
+    {
+      label: 'first subscription payment (subscription_create) → subscription sale, not recurring, monthly',
+      order: polarSubscriptionOrder('subscription_create'),
+      job: {
+        saleType: 'subscription',
+        isRecurring: false,
+        subscriptionId: '5ub5c41b-0000-4000-8000-00000000sub1',
+        subscriptionInterval: 'monthly',
+      },
+    },
+    {
+      label: 'renewal (subscription_cycle) → recurring',
+      order: polarSubscriptionOrder('subscription_cycle'),
+      job: { saleType: 'subscription', isRecurring: true },
+    },
+    {
+      label: 'renewal whose order metadata is empty → keys read from the subscription',
+      order: polarSubscriptionOrder('subscription_cycle', { metadata: {} }),
+      job: { customerKey: 'user_1234', clickId: 'clk_7Hq2x' },
+    },
+    {
+      label: 'metadata program_id as a number still matches',
+      order: polarOrder({ metadata: { ...TRACKER_METADATA, program_id: 42 } }),
+      job: { programId: 42 },
+    },
   ])('$label', ({ order, job }) => {
     const result = normalise(polarEvent('order.paid', order));
     expect(result.ignoredReason).toBeNull();
@@ -42,7 +81,11 @@ describe('polar normalise: order.paid', () => {
   test.each([
     { label: 'an order not yet paid', order: polarOrder({ status: 'pending', paid: false }), reason: 'not_paid' },
     { label: 'a zero total (100% discount)', order: polarOrder({ total_amount: 0 }), reason: 'zero_amount' },
-    { label: 'metadata tagged for another program', order: polarOrder({ metadata: { ...TRACKER_METADATA, program_id: '7' } }), reason: 'program_mismatch' },
+    {
+      label: 'metadata tagged for another program',
+      order: polarOrder({ metadata: { ...TRACKER_METADATA, program_id: '7' } }),
+      reason: 'program_mismatch',
+    },
     { label: 'no order id', order: polarOrder({ id: null }), reason: 'missing_transaction_id' },
   ])('ignores $label → $reason', ({ order, reason }) => {
     expect(normalise(polarEvent('order.paid', order))).toMatchObject({ jobs: [], ignoredReason: reason });
@@ -52,13 +95,23 @@ describe('polar normalise: order.paid', () => {
 describe('polar normalise: refunds', () => {
   test('a succeeded refund becomes a per-refund job on the order: amount plus its tax', () => {
     const expected: RefundJob = {
-      kind: 'refund', origin: 'provider', programId: 42, transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
-      amount: { type: 'per_refund', cents: 3240 }, refundId: 'f5e4d3c2-0000-4000-8000-0000000ref01',
-      refundReason: 'customer_request', reason: 'refund', test: false, receivedAt: NOW.toISOString(),
+      kind: 'refund',
+      origin: 'provider',
+      programId: 42,
+      transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
+      amount: { type: 'per_refund', cents: 3240 },
+      refundId: 'f5e4d3c2-0000-4000-8000-0000000ref01',
+      refundReason: 'customer_request',
+      reason: 'refund',
+      test: false,
+      receivedAt: NOW.toISOString(),
     };
     for (const type of ['refund.created', 'refund.updated']) {
       expect(normalise(polarEvent(type, polarRefund()))).toEqual({
-        dedupeKey: `${type}-f5e4d3c2-0000-4000-8000-0000000ref01-succeeded`, eventType: type, jobs: [expected], ignoredReason: null,
+        dedupeKey: `${type}-f5e4d3c2-0000-4000-8000-0000000ref01-succeeded`,
+        eventType: type,
+        jobs: [expected],
+        ignoredReason: null,
       });
     }
   });
@@ -71,12 +124,17 @@ describe('polar normalise: refunds', () => {
   });
 
   test('a refund without an order id is ignored', () => {
-    expect(normalise(polarEvent('refund.updated', polarRefund({ order_id: null })))).toMatchObject({ ignoredReason: 'missing_transaction_id' });
+    expect(normalise(polarEvent('refund.updated', polarRefund({ order_id: null })))).toMatchObject({
+      ignoredReason: 'missing_transaction_id',
+    });
   });
 });
 
 test('polar: order.created, order.updated and other events are not handled (order.paid carries the sale)', () => {
   for (const type of ['order.created', 'order.updated', 'order.refunded', 'subscription.active']) {
-    expect(normalise(polarEvent(type, polarOrder()))).toMatchObject({ jobs: [], ignoredReason: 'unhandled_event_type' });
+    expect(normalise(polarEvent(type, polarOrder()))).toMatchObject({
+      jobs: [],
+      ignoredReason: 'unhandled_event_type',
+    });
   }
 });

@@ -11,13 +11,21 @@ import { POLAR_SECRET, polarEvent, polarOrder, signPolar } from './fixtures/pola
 
 const providers = [
   {
-    name: 'polar', adapter: createPolarAdapter(), secret: POLAR_SECRET, otherSecret: 'polar_whs_someone_else_000000',
-    body: JSON.stringify(polarEvent('order.paid', polarOrder())), amount: '"total_amount":9720',
+    name: 'polar',
+    adapter: createPolarAdapter(),
+    secret: POLAR_SECRET,
+    otherSecret: 'polar_whs_someone_else_000000',
+    body: JSON.stringify(polarEvent('order.paid', polarOrder())),
+    amount: '"total_amount":9720',
     sign: (body: string, timestamp = NOW_SECONDS, secret?: string) => signPolar(body, { timestamp, secret }),
   },
   {
-    name: 'dodo', adapter: createDodoAdapter(), secret: DODO_SECRET, otherSecret: `whsec_${Buffer.from('someone-else').toString('base64')}`,
-    body: JSON.stringify(dodoEvent('payment.succeeded', dodoPayment())), amount: '"total_amount":5300',
+    name: 'dodo',
+    adapter: createDodoAdapter(),
+    secret: DODO_SECRET,
+    otherSecret: `whsec_${Buffer.from('someone-else').toString('base64')}`,
+    body: JSON.stringify(dodoEvent('payment.succeeded', dodoPayment())),
+    amount: '"total_amount":5300',
     sign: (body: string, timestamp = NOW_SECONDS, secret?: string) => signDodo(body, { timestamp, secret }),
   },
 ] as const;
@@ -33,7 +41,9 @@ describe.each(providers)('$name verify', ({ adapter, secret, otherSecret, body, 
   test('several v1 signatures (the provider rotating its secret): one match is enough', async () => {
     const headers = sign(body);
     const other = sign(body, NOW_SECONDS, otherSecret)['webhook-signature'];
-    expect((await verify(body, { ...headers, 'webhook-signature': `${other} ${headers['webhook-signature']}` })).ok).toBe(true);
+    expect(
+      (await verify(body, { ...headers, 'webhook-signature': `${other} ${headers['webhook-signature']}` })).ok,
+    ).toBe(true);
   });
 
   test.each([
@@ -45,18 +55,48 @@ describe.each(providers)('$name verify', ({ adapter, secret, otherSecret, body, 
   });
 
   test.each([
-    { label: 'a timestamp that is not a number', headers: (h: Record<string, string>) => ({ ...h, 'webhook-timestamp': 'soon' }), reason: 'malformed_signature_header' },
-    { label: 'a signature without its v1, prefix', headers: (h: Record<string, string>) => ({ ...h, 'webhook-signature': h['webhook-signature']!.slice(3) }), reason: 'signature_mismatch' },
-    { label: 'a signature of another version', headers: (h: Record<string, string>) => ({ ...h, 'webhook-signature': h['webhook-signature']!.replace('v1,', 'v2,') }), reason: 'signature_mismatch' },
-    { label: 'garbage in the signature header', headers: (h: Record<string, string>) => ({ ...h, 'webhook-signature': 'garbage' }), reason: 'signature_mismatch' },
-    { label: 'webhook-id changed after signing (it is signed)', headers: (h: Record<string, string>) => ({ ...h, 'webhook-id': 'msg_other' }), reason: 'signature_mismatch' },
-    { label: 'timestamp changed after signing (it is signed)', headers: (h: Record<string, string>) => ({ ...h, 'webhook-timestamp': String(NOW_SECONDS - 1) }), reason: 'signature_mismatch' },
+    {
+      label: 'a timestamp that is not a number',
+      headers: (h: Record<string, string>) => ({ ...h, 'webhook-timestamp': 'soon' }),
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'a signature without its v1, prefix',
+      headers: (h: Record<string, string>) => ({ ...h, 'webhook-signature': h['webhook-signature']!.slice(3) }),
+      reason: 'signature_mismatch',
+    },
+    {
+      label: 'a signature of another version',
+      headers: (h: Record<string, string>) => ({
+        ...h,
+        'webhook-signature': h['webhook-signature']!.replace('v1,', 'v2,'),
+      }),
+      reason: 'signature_mismatch',
+    },
+    {
+      label: 'garbage in the signature header',
+      headers: (h: Record<string, string>) => ({ ...h, 'webhook-signature': 'garbage' }),
+      reason: 'signature_mismatch',
+    },
+    {
+      label: 'webhook-id changed after signing (it is signed)',
+      headers: (h: Record<string, string>) => ({ ...h, 'webhook-id': 'msg_other' }),
+      reason: 'signature_mismatch',
+    },
+    {
+      label: 'timestamp changed after signing (it is signed)',
+      headers: (h: Record<string, string>) => ({ ...h, 'webhook-timestamp': String(NOW_SECONDS - 1) }),
+      reason: 'signature_mismatch',
+    },
   ])('rejects $label → $reason', async ({ headers, reason }) => {
     expect(await verify(body, headers(sign(body)))).toEqual({ ok: false, reason });
   });
 
   test('signed with another secret → signature_mismatch', async () => {
-    expect(await verify(body, sign(body, NOW_SECONDS, otherSecret))).toEqual({ ok: false, reason: 'signature_mismatch' });
+    expect(await verify(body, sign(body, NOW_SECONDS, otherSecret))).toEqual({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
   });
 
   test.each([
@@ -76,7 +116,9 @@ describe.each(providers)('$name verify', ({ adapter, secret, otherSecret, body, 
     { label: '301 s in the future is just outside the tolerance', age: -301, ok: false },
   ])('$label', async ({ age, ok }) => {
     const result = await verify(body, sign(body, NOW_SECONDS - age));
-    expect(result).toEqual(ok ? { ok: true, event: JSON.parse(body) } : { ok: false, reason: 'timestamp_outside_tolerance' });
+    expect(result).toEqual(
+      ok ? { ok: true, event: JSON.parse(body) } : { ok: false, reason: 'timestamp_outside_tolerance' },
+    );
   });
 
   test('the tolerance follows the injected clock, not the wall clock', async () => {
@@ -93,12 +135,21 @@ describe.each(providers)('$name verify', ({ adapter, secret, otherSecret, body, 
   test('a correctly signed body that is not JSON, or not UTF-8, is rejected without throwing', async () => {
     expect(await verify('hello', sign('hello'))).toEqual({ ok: false, reason: 'invalid_json' });
     const notUtf8 = new Uint8Array([0x7b, 0xff, 0x7d]);
-    expect(await adapter.verify(notUtf8, headersOf(sign('{?}')), secret, NOW)).toEqual({ ok: false, reason: 'invalid_json' });
+    expect(await adapter.verify(notUtf8, headersOf(sign('{?}')), secret, NOW)).toEqual({
+      ok: false,
+      reason: 'invalid_json',
+    });
   });
 });
 
 test('dodo: a secret that is not whsec_<base64> can never match, and says so without throwing', async () => {
   const body = JSON.stringify(dodoEvent('payment.succeeded', dodoPayment()));
-  expect(await createDodoAdapter().verify(bytes(body), headersOf(signDodo(body, { timestamp: NOW_SECONDS })), 'whsec_%%%not-base64%%%', NOW))
-    .toEqual({ ok: false, reason: 'missing_secret' });
+  expect(
+    await createDodoAdapter().verify(
+      bytes(body),
+      headersOf(signDodo(body, { timestamp: NOW_SECONDS })),
+      'whsec_%%%not-base64%%%',
+      NOW,
+    ),
+  ).toEqual({ ok: false, reason: 'missing_secret' });
 });

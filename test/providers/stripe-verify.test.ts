@@ -7,7 +7,12 @@ const adapter = createStripeAdapter();
 const body = JSON.stringify(stripeEvent('checkout.session.completed', checkoutSession()));
 
 function verify(rawBody: string, signature: string | undefined, options: { secret?: string; now?: Date } = {}) {
-  return adapter.verify(bytes(rawBody), headersOf({ 'Stripe-Signature': signature }), options.secret ?? STRIPE_SECRET, options.now ?? NOW);
+  return adapter.verify(
+    bytes(rawBody),
+    headersOf({ 'Stripe-Signature': signature }),
+    options.secret ?? STRIPE_SECRET,
+    options.now ?? NOW,
+  );
 }
 
 describe('stripe verify', () => {
@@ -19,9 +24,21 @@ describe('stripe verify', () => {
   test.each([
     { label: 'no Stripe-Signature header', signature: undefined, reason: 'missing_signature_header' },
     { label: 'header that is not t=...,v1=...', signature: 'not-a-signature', reason: 'malformed_signature_header' },
-    { label: 'header with a timestamp but no v1 signature', signature: `t=${NOW_SECONDS}`, reason: 'malformed_signature_header' },
-    { label: 'header with only a v0 (test-mode legacy) scheme', signature: `t=${NOW_SECONDS},v0=abc`, reason: 'malformed_signature_header' },
-    { label: 'signed with another endpoint secret', signature: signStripe(body, { secret: 'whsec_other' }), reason: 'signature_mismatch' },
+    {
+      label: 'header with a timestamp but no v1 signature',
+      signature: `t=${NOW_SECONDS}`,
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'header with only a v0 (test-mode legacy) scheme',
+      signature: `t=${NOW_SECONDS},v0=abc`,
+      reason: 'malformed_signature_header',
+    },
+    {
+      label: 'signed with another endpoint secret',
+      signature: signStripe(body, { secret: 'whsec_other' }),
+      reason: 'signature_mismatch',
+    },
   ])('rejects $label → $reason', async ({ signature, reason }) => {
     expect(await verify(body, signature)).toEqual({ ok: false, reason });
   });
@@ -57,12 +74,22 @@ describe('stripe verify', () => {
 
   test('verifies the exact bytes: a BOM prepended after signing is rejected', async () => {
     const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes(body)]);
-    const result = await adapter.verify(withBom, headersOf({ 'Stripe-Signature': signStripe(body) }), STRIPE_SECRET, NOW);
+    const result = await adapter.verify(
+      withBom,
+      headersOf({ 'Stripe-Signature': signStripe(body) }),
+      STRIPE_SECRET,
+      NOW,
+    );
     expect(result).toEqual({ ok: false, reason: 'signature_mismatch' });
   });
 
   test('a body that is not UTF-8 is rejected without throwing', async () => {
-    const result = await adapter.verify(new Uint8Array([0x7b, 0xff, 0x7d]), headersOf({ 'Stripe-Signature': signStripe('{?}') }), STRIPE_SECRET, NOW);
+    const result = await adapter.verify(
+      new Uint8Array([0x7b, 0xff, 0x7d]),
+      headersOf({ 'Stripe-Signature': signStripe('{?}') }),
+      STRIPE_SECRET,
+      NOW,
+    );
     expect(result).toEqual({ ok: false, reason: 'invalid_json' });
   });
 

@@ -36,12 +36,22 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
   beforeAll(async () => {
     await ensureFreshTrackerBundle();
     outdir = mkdtempSync(join(tmpdir(), 'tracker-e2e-'));
-    [h, browser, merchant] = await Promise.all([createHarness(), launchChromium([TEST_HOST_RULES]), startTestServer(), buildTracker(outdir)]) as [Harness, Browser, TestServer, unknown];
+    [h, browser, merchant] = (await Promise.all([
+      createHarness(),
+      launchChromium([TEST_HOST_RULES]),
+      startTestServer(),
+      buildTracker(outdir),
+    ])) as [Harness, Browser, TestServer, unknown];
     base = await h.listen();
     port = new URL(base).port;
+    // The demo page may name another origin of this server as its API base (DEMO_API_ORIGINS).
+    h.ctx.config.DEMO_API_ORIGINS.push(`http://localhost:${port}`);
     merchant.on('GET', '/app', { body: MERCHANT_APP });
     merchant.on('GET', '/favicon.ico', { status: 204 });
-    merchant.on('GET', '/loader.js', { body: readFileSync(join(outdir, 'loader.js'), 'utf8'), contentType: 'text/javascript' });
+    merchant.on('GET', '/loader.js', {
+      body: readFileSync(join(outdir, 'loader.js'), 'utf8'),
+      contentType: 'text/javascript',
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -52,7 +62,9 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
   beforeEach(async () => {
     ({ context, page, pageErrors } = await openPage(browser));
     consoleErrors = [];
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
   });
   afterEach(async () => {
     await context.close();
@@ -63,7 +75,12 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
   function corsAnswers(): Array<{ url: string; status: number; allowOrigin: string | null }> {
     const seen: Array<{ url: string; status: number; allowOrigin: string | null }> = [];
     page.on('response', (res: Response) => {
-      if (res.url().includes('/api/v1/track/')) seen.push({ url: res.url(), status: res.status(), allowOrigin: res.headers()['access-control-allow-origin'] ?? null });
+      if (res.url().includes('/api/v1/track/'))
+        seen.push({
+          url: res.url(),
+          status: res.status(),
+          allowOrigin: res.headers()['access-control-allow-origin'] ?? null,
+        });
     });
     return seen;
   }
@@ -74,17 +91,25 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
     const landing = `${merchant.url}/app?aff=${f.partnerCode}`;
     await page.goto(landing);
     await page.waitForFunction(() => 'loadTracker' in window);
-    const started = await page.evaluate(async ([programId, scriptUrl]) => {
-      const w = window as unknown as LoaderWindow;
-      const t = await w.loadTracker({ programId, scriptUrl });
-      return t === w.tracker && document.querySelectorAll('script[data-tracker-program-id]').length === 1;
-    }, [f.programId, `${base}/tracker.js`] as const);
+    const started = await page.evaluate(
+      async ([programId, scriptUrl]) => {
+        const w = window as unknown as LoaderWindow;
+        const t = await w.loadTracker({ programId, scriptUrl });
+        return t === w.tracker && document.querySelectorAll('script[data-tracker-program-id]').length === 1;
+      },
+      [f.programId, `${base}/tracker.js`] as const,
+    );
     expect(started).toBe(true);
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id='));
 
     const clickId = await callTracker(page, 'getClickId');
-    expect(await rows(h).clicks(f.programId)).toMatchObject([{ id: clickId, partner: f.partnerId, affiliateUrl: landing }]);
-    expect(await callTracker(page, 'signup', 'user-loader', 'l@example.com')).toMatchObject({ success: true, click_id: clickId });
+    expect(await rows(h).clicks(f.programId)).toMatchObject([
+      { id: clickId, partner: f.partnerId, affiliateUrl: landing },
+    ]);
+    expect(await callTracker(page, 'signup', 'user-loader', 'l@example.com')).toMatchObject({
+      success: true,
+      click_id: clickId,
+    });
     expect(await rows(h).customers(f.programId)).toMatchObject([{ customerKey: 'user-loader', click: clickId }]);
 
     // The API base defaults to the script's origin: our server, answered with CORS for the merchant's origin.
@@ -100,13 +125,28 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
     const f = await createProgramFixture(h, { domain: '127.0.0.1' });
     const apiBase = `http://localhost:${port}`; // same server, another origin than the page's 127.0.0.1
     const answers = corsAnswers();
-    await visit(page, `${base}/demo?program=${f.programId}&aff=${f.partnerCode}&api_base=${encodeURIComponent(apiBase)}`);
+    await visit(
+      page,
+      `${base}/demo?program=${f.programId}&aff=${f.partnerCode}&api_base=${encodeURIComponent(apiBase)}`,
+    );
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id='));
     const clickId = await callTracker(page, 'getClickId');
-    expect(await signupOnPage(page, 'user-apibase', 'a@example.com')).toMatchObject({ success: true, click_id: clickId });
-    expect(await callTracker(page, 'trackTest', { via: 'api base' })).toMatchObject({ success: true, data: { test_mode: true } });
+    expect(await signupOnPage(page, 'user-apibase', 'a@example.com')).toMatchObject({
+      success: true,
+      click_id: clickId,
+    });
+    expect(await callTracker(page, 'trackTest', { via: 'api base' })).toMatchObject({
+      success: true,
+      data: { test_mode: true },
+    });
 
-    expect(answers).toEqual(['click', 'browser-lead', 'test'].map((kind) => ({ url: `${apiBase}/api/v1/track/${kind}`, status: 200, allowOrigin: base })));
+    expect(answers).toEqual(
+      ['click', 'browser-lead', 'test'].map((kind) => ({
+        url: `${apiBase}/api/v1/track/${kind}`,
+        status: 200,
+        allowOrigin: base,
+      })),
+    );
     expect(await rows(h).clicks(f.programId)).toMatchObject([{ id: clickId, partner: f.partnerId }]);
     expect(await rows(h).customers(f.programId)).toMatchObject([{ customerKey: 'user-apibase', click: clickId }]);
     expect(consoleErrors).toEqual([]);
@@ -118,20 +158,32 @@ describe.runIf(browserTestsEnabled())('embedding the tracker against the real se
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id='));
     const clickId = await callTracker(page, 'getClickId');
     expect(cookie(await context.cookies(), 'tracker_click_id')).toMatchObject({ value: clickId, domain: '.shop.test' });
-    expect(await signupOnPage(page, 'user-domain', 'd@example.com')).toMatchObject({ success: true, click_id: clickId });
+    expect(await signupOnPage(page, 'user-domain', 'd@example.com')).toMatchObject({
+      success: true,
+      click_id: clickId,
+    });
 
     const { context: foreignContext, page: foreign } = await openPage(browser);
     const answers: number[] = [];
-    foreign.on('response', (res) => { if (res.url().includes('/api/v1/track/')) answers.push(res.status()); });
+    foreign.on('response', (res) => {
+      if (res.url().includes('/api/v1/track/')) answers.push(res.status());
+    });
     await visit(foreign, `http://evil.test:${port}/demo?program=${f.programId}&aff=${f.partnerCode}`);
     await foreign.waitForLoadState('networkidle');
     expect(answers).toEqual([400]); // the click's affiliate URL is not on the program domain
     expect(await callTracker(foreign, 'getClickId')).toBeNull();
     // Even with a real click id of the program, a keyless lead from a foreign origin is refused.
-    const lead = await foreign.evaluate(async ([url, programId, click]) => {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ program_id: programId, customer_key: 'thief', click_id: click }) });
-      return { status: res.status, code: ((await res.json()) as { error: { code: string } }).error.code };
-    }, ['/api/v1/track/browser-lead', f.programId, clickId] as const);
+    const lead = await foreign.evaluate(
+      async ([url, programId, click]) => {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ program_id: programId, customer_key: 'thief', click_id: click }),
+        });
+        return { status: res.status, code: ((await res.json()) as { error: { code: string } }).error.code };
+      },
+      ['/api/v1/track/browser-lead', f.programId, clickId] as const,
+    );
     await foreignContext.close();
     expect(lead).toEqual({ status: 403, code: 'forbidden' });
     expect(await rows(h).clicks(f.programId)).toHaveLength(1);

@@ -17,16 +17,23 @@ beforeAll(async () => {
   base = await h.listen();
   f = await createProgramFixture(h, { name: 'Acme Shop', domain: 'shop.example' });
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 type Run = { code: number; stdout: string; stderr: string };
 
 /** Runs the CLI with only the variables given (no TRACKER_* leaking in from the test's environment). */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -49,7 +56,17 @@ describe('tracker CLI against the real server', () => {
 
   test('test-sale with --api-key records a test event with the amount and currency, and no sale', async () => {
     const before = (await testEvents()).length;
-    const run = await cli(['test-sale', '--api-key', f.liveKey, '--api-url', base, '--amount', '1234', '--currency', 'eur']);
+    const run = await cli([
+      'test-sale',
+      '--api-key',
+      f.liveKey,
+      '--api-url',
+      base,
+      '--amount',
+      '1234',
+      '--currency',
+      'eur',
+    ]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/^test-sale accepted \(HTTP 200\): /);
     expect(run.stdout).toContain('test_mode: true');
@@ -57,7 +74,11 @@ describe('tracker CLI against the real server', () => {
     expectNoKey(run, f.liveKey);
     const events = await testEvents();
     expect(events).toHaveLength(before + 1);
-    expect(events.at(-1)).toMatchObject({ amountCents: 1234, currency: 'EUR', transactionId: expect.stringMatching(/^cli-test-/) });
+    expect(events.at(-1)).toMatchObject({
+      amountCents: 1234,
+      currency: 'EUR',
+      transactionId: expect.stringMatching(/^cli-test-/),
+    });
     expect(await rows(h).sales(f.programId)).toEqual([]);
   });
 
@@ -86,7 +107,9 @@ describe('tracker CLI against the real server', () => {
   });
 
   test('an unreachable server exits 1 with "no response"', async () => {
-    const run = await cli(['status', '--api-url', `http://127.0.0.1:${await findClosedPort()}`], { TRACKER_API_KEY: f.liveKey });
+    const run = await cli(['status', '--api-url', `http://127.0.0.1:${await findClosedPort()}`], {
+      TRACKER_API_KEY: f.liveKey,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^status failed: .*ECONNREFUSED.* \(no response\)/);
     expectNoKey(run, f.liveKey);

@@ -6,9 +6,11 @@ import { ensureFreshTrackerBundle } from './e2e-helpers.ts';
 let h: Harness;
 beforeAll(async () => {
   await ensureFreshTrackerBundle();
-  h = await createHarness();
+  h = await createHarness({ DEMO_API_ORIGINS: 'http://localhost:4000, https://api.example' });
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 const scriptTag = (html: string) => /<script src="\/tracker\.js"[^>]*><\/script>/.exec(html)?.[0];
 
@@ -27,7 +29,9 @@ describe('GET /demo', () => {
 
   test('consent=required turns on consent mode and shows the consent buttons; other values do not', async () => {
     const on = await h.request('/demo?program=42&consent=required');
-    expect(scriptTag(on.body)).toBe('<script src="/tracker.js" data-tracker-program-id="42" data-tracker-consent="required" async></script>');
+    expect(scriptTag(on.body)).toBe(
+      '<script src="/tracker.js" data-tracker-program-id="42" data-tracker-consent="required" async></script>',
+    );
     expect(on.body).toContain('id="consent-yes"');
     const off = await h.request('/demo?program=42&consent=%22%3E%3Cscript%3Ealert(1)%3C/script%3E');
     expect(scriptTag(off.body)).toBe('<script src="/tracker.js" data-tracker-program-id="42" async></script>');
@@ -36,12 +40,52 @@ describe('GET /demo', () => {
 
   test('api_base becomes data-tracker-api-base, normalised and escaped, and is allowed by the CSP', async () => {
     const r = await h.request(`/demo?program=7&api_base=${encodeURIComponent('http://localhost:4000/')}`);
-    expect(scriptTag(r.body)).toBe('<script src="/tracker.js" data-tracker-program-id="7" data-tracker-api-base="http://localhost:4000" async></script>');
+    expect(scriptTag(r.body)).toBe(
+      '<script src="/tracker.js" data-tracker-program-id="7" data-tracker-api-base="http://localhost:4000" async></script>',
+    );
     expect(r.headers.get('content-security-policy')).toContain("connect-src 'self' http://localhost:4000;");
-    const quoted = await h.request(`/demo?program=7&api_base=${encodeURIComponent('http://api.example/x"><script>alert(1)</script>')}`);
+    const quoted = await h.request(
+      `/demo?program=7&api_base=${encodeURIComponent('https://api.example/x"><script>alert(1)</script>')}`,
+    );
     expect(quoted.status).toBe(200);
     expect(quoted.body).not.toContain('<script>alert');
     expect(quoted.body).not.toContain('x">');
+  });
+
+  test("api_base: the page's own host (http or https) or a DEMO_API_ORIGINS origin, nothing else", async () => {
+    // The in-process requests of the harness arrive for http://localhost.
+    for (const ok of ['http://localhost', 'https://localhost/api', 'http://localhost:4000', 'https://api.example']) {
+      const r = await h.request(`/demo?program=3&api_base=${encodeURIComponent(ok)}`);
+      expect(r.status, ok).toBe(200);
+    }
+    for (const foreign of [
+      'https://evil.example',
+      'http://localhost:4001',
+      'http://api.example',
+      'https://api.example.evil.example',
+      'https://localhost.evil.example',
+    ]) {
+      const r = await h.request(`/demo?program=3&api_base=${encodeURIComponent(foreign)}`);
+      expect(r.status, foreign).toBe(400);
+      expect(r.body).toContain('DEMO_API_ORIGINS');
+      expect(r.body).not.toContain('evil');
+      expect(r.headers.get('content-security-policy') ?? '').not.toContain('evil');
+    }
+  });
+
+  test('DEMO_PAGE: on by default in embedded mode, off in production mode; explicit values win', async () => {
+    const byDefault = await createHarness({ DEMO_PAGE: '' });
+    const off = await createHarness({ DEMO_PAGE: 'false' });
+    try {
+      const r = await byDefault.request('/demo?program=1');
+      expect(r.status).toBe(byDefault.mode === 'embedded' ? 200 : 404);
+      const o = await off.request('/demo?program=1');
+      expect(o.status).toBe(404);
+      expect(o.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(o.body).not.toContain('/tracker.js');
+    } finally {
+      await Promise.all([byDefault.close(), off.close()]);
+    }
   });
 
   test.each([

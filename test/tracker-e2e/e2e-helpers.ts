@@ -17,10 +17,12 @@ const DAY_SECONDS = 86_400;
 const SRC = join(DEFAULT_OUTDIR, '..', 'src');
 
 function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((d) => {
-    const path = join(dir, d.name);
-    return d.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
-  }));
+  return Math.max(
+    ...readdirSync(dir, { withFileTypes: true }).map((d) => {
+      const path = join(dir, d.name);
+      return d.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
+    }),
+  );
 }
 
 /**
@@ -31,7 +33,9 @@ export async function ensureFreshTrackerBundle(): Promise<void> {
   let built = 0;
   try {
     built = statSync(join(DEFAULT_OUTDIR, 'tracker.js')).mtimeMs;
-  } catch { /* missing */ }
+  } catch {
+    /* missing */
+  }
   if (built < newestMtime(SRC)) await buildTracker();
 }
 
@@ -60,7 +64,10 @@ type TrackerWindow = Window & { tracker: Record<string, (...args: unknown[]) => 
 
 /** Calls `window.tracker[method](...args)` in the page and returns its (awaited) result. */
 export function callTracker(page: Page, method: string, ...args: unknown[]): Promise<unknown> {
-  return page.evaluate(([m, a]) => (window as unknown as TrackerWindow).tracker[m as string](...(a as unknown[])), [method, args] as const);
+  return page.evaluate(([m, a]) => (window as unknown as TrackerWindow).tracker[m as string]!(...(a as unknown[])), [
+    method,
+    args,
+  ] as const);
 }
 
 /** Opens a page and waits until the tracker has started. */

@@ -38,7 +38,9 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
 }
 
 /** A fresh context (own cookie jar) whose uncaught page errors are collected, never ignored. */
-export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; pageErrors: Error[] }> {
+export async function openPage(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; pageErrors: Error[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(10_000); // below the suites' test timeout, so a stuck wait names itself

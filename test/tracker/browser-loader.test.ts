@@ -54,23 +54,38 @@ describe.runIf(browserTestsEnabled())('loadTracker in Chromium', { timeout: 30_0
       const tags = Array.from(document.querySelectorAll<HTMLScriptElement>('script[data-tracker-program-id]'));
       return {
         same: a === w.tracker && b === a && c === a,
-        tags: tags.map((t) => ({ src: t.src, programId: t.dataset.trackerProgramId, debug: t.dataset.trackerDebug ?? null })),
+        tags: tags.map((t) => ({
+          src: t.src,
+          programId: t.dataset.trackerProgramId,
+          debug: t.dataset.trackerDebug ?? null,
+        })),
       };
     }, PROGRAM_ID);
-    expect(result).toEqual({ same: true, tags: [{ src: `${app.site.url}/tracker.js`, programId: String(PROGRAM_ID), debug: null }] });
+    expect(result).toEqual({
+      same: true,
+      tags: [{ src: `${app.site.url}/tracker.js`, programId: String(PROGRAM_ID), debug: null }],
+    });
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id=clk_1'));
     expect(app.site.calls('/api/v1/track/click')).toHaveLength(1);
   });
 
   test('apiBase, consentRequired and debug become the data attributes', async () => {
     await open('/app?aff=partner1');
-    const attrs = await page.evaluate(async ([programId, apiBase]) => {
-      const w = window as unknown as LoaderWindow;
-      await w.loadTracker({ programId, scriptUrl: '/tracker.js', apiBase, consentRequired: true, debug: true });
-      const tag = document.querySelector('script[data-tracker-program-id]') as HTMLScriptElement;
-      return { ...tag.dataset };
-    }, [PROGRAM_ID, app.api.url] as const);
-    expect(attrs).toEqual({ trackerProgramId: String(PROGRAM_ID), trackerApiBase: app.api.url, trackerConsent: 'required', trackerDebug: 'true' });
+    const attrs = await page.evaluate(
+      async ([programId, apiBase]) => {
+        const w = window as unknown as LoaderWindow;
+        await w.loadTracker({ programId, scriptUrl: '/tracker.js', apiBase, consentRequired: true, debug: true });
+        const tag = document.querySelector('script[data-tracker-program-id]') as HTMLScriptElement;
+        return { ...tag.dataset };
+      },
+      [PROGRAM_ID, app.api.url] as const,
+    );
+    expect(attrs).toEqual({
+      trackerProgramId: String(PROGRAM_ID),
+      trackerApiBase: app.api.url,
+      trackerConsent: 'required',
+      trackerDebug: 'true',
+    });
 
     await page.waitForLoadState('networkidle');
     expect(apiCalls(app.api)).toEqual([]);
@@ -93,7 +108,10 @@ describe.runIf(browserTestsEnabled())('loadTracker in Chromium', { timeout: 30_0
   });
 
   test('an existing tag that never started the tracker rejects after timeoutMs', async () => {
-    app.setPage('/broken', LOADER_PAGE.replace('</head>', '<script src="/tracker.js" data-tracker-program-id="abc"></script></head>'));
+    app.setPage(
+      '/broken',
+      LOADER_PAGE.replace('</head>', '<script src="/tracker.js" data-tracker-program-id="abc"></script></head>'),
+    );
     await open('/broken');
     const outcome = await page.evaluate(async (programId) => {
       try {

@@ -11,13 +11,16 @@ type TrackerWindow = Window & { tracker: { [method: string]: (...args: unknown[]
 
 /** Calls `window.tracker[method](...args)` in the page; a rejection comes back as `{ rejected: name }`. */
 function call(page: Page, method: string, ...args: unknown[]): Promise<unknown> {
-  return page.evaluate(async ([m, a]) => {
-    try {
-      return await (window as unknown as TrackerWindow).tracker[m as string](...(a as unknown[]));
-    } catch (err) {
-      return { rejected: (err as Error).name, message: (err as Error).message };
-    }
-  }, [method, args] as const);
+  return page.evaluate(
+    async ([m, a]) => {
+      try {
+        return await (window as unknown as TrackerWindow).tracker[m as string]!(...(a as unknown[]));
+      } catch (err) {
+        return { rejected: (err as Error).name, message: (err as Error).message };
+      }
+    },
+    [method, args] as const,
+  );
 }
 
 async function visit(page: Page, url: string): Promise<void> {
@@ -59,15 +62,27 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
   });
 
   test('an aff link records one click and stores the click id for cookie_window_days', async () => {
-    app.setPage('/landing', trackerPage({ 'program-id': String(PROGRAM_ID) },
-      `<script>addEventListener('tracker:ready', (e) => { window.readyDetail = typeof e.detail.getClickId; });</script>`));
+    app.setPage(
+      '/landing',
+      trackerPage(
+        { 'program-id': String(PROGRAM_ID) },
+        `<script>addEventListener('tracker:ready', (e) => { window.readyDetail = typeof e.detail.getClickId; });</script>`,
+      ),
+    );
     const url = `${app.site.url}/landing?aff=partner1&utm=x`;
     await visit(page, url);
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id=clk_1'));
 
     const cookies = await context.cookies();
     const click = cookie(cookies, 'tracker_click_id');
-    expect(click).toMatchObject({ value: 'clk_1', domain: '127.0.0.1', path: '/', sameSite: 'Lax', secure: false, httpOnly: false });
+    expect(click).toMatchObject({
+      value: 'clk_1',
+      domain: '127.0.0.1',
+      path: '/',
+      sameSite: 'Lax',
+      secure: false,
+      httpOnly: false,
+    });
     expectExpiryInDays(click, 30);
     const visitor = cookie(cookies, 'tracker_visitor_id');
     expect(visitor?.value).toMatch(UUID);
@@ -75,19 +90,35 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
 
     const calls = apiCalls(app.site);
     expect(calls.map((c) => c.path)).toEqual(['/api/v1/track/click']);
-    expect(calls[0].headers.authorization).toBeUndefined();
-    expect(calls[0].headers['content-type']).toBe('application/json');
-    expect(calls[0].json).toEqual({
-      affiliate_url: url, page_url: url, referrer_url: null, existing_click_id: null, visitor_id: visitor?.value,
+    expect(calls[0]!.headers.authorization).toBeUndefined();
+    expect(calls[0]!.headers['content-type']).toBe('application/json');
+    expect(calls[0]!.json).toEqual({
+      affiliate_url: url,
+      page_url: url,
+      referrer_url: null,
+      existing_click_id: null,
+      visitor_id: visitor?.value,
     });
     expect(await page.evaluate(() => (window as unknown as { readyDetail: string }).readyDetail)).toBe('function');
-    expect(await call(page, 'getData')).toEqual({ clickId: 'clk_1', programId: PROGRAM_ID, hasAttribution: true, affiliateUrl: url });
+    expect(await call(page, 'getData')).toEqual({
+      clickId: 'clk_1',
+      programId: PROGRAM_ID,
+      hasAttribution: true,
+      affiliateUrl: url,
+      lastError: null,
+    });
     expect(await call(page, 'getVisitorId')).toBe(visitor?.value);
 
     // Another page of the shop, no aff: no new click, attribution read back from the cookies.
     app.setPage('/pricing', trackerPage({ 'program-id': String(PROGRAM_ID) }));
     await visit(page, `${app.site.url}/pricing`);
-    expect(await call(page, 'getData')).toEqual({ clickId: 'clk_1', programId: PROGRAM_ID, hasAttribution: true, affiliateUrl: url });
+    expect(await call(page, 'getData')).toEqual({
+      clickId: 'clk_1',
+      programId: PROGRAM_ID,
+      hasAttribution: true,
+      affiliateUrl: url,
+      lastError: null,
+    });
     expect(apiCalls(app.site)).toHaveLength(1);
   });
 
@@ -102,7 +133,13 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
   test('a visit without aff sends nothing and has no attribution', async () => {
     app.setPage('/plain', trackerPage({ 'program-id': String(PROGRAM_ID) }));
     await visit(page, `${app.site.url}/plain`);
-    expect(await call(page, 'getData')).toEqual({ clickId: null, programId: PROGRAM_ID, hasAttribution: false, affiliateUrl: null });
+    expect(await call(page, 'getData')).toEqual({
+      clickId: null,
+      programId: PROGRAM_ID,
+      hasAttribution: false,
+      affiliateUrl: null,
+      lastError: null,
+    });
     expect(await call(page, 'signup', 'user_42', 'a@example.com')).toBeNull();
     expect(apiCalls(app.site)).toEqual([]);
     expect(cookie(await context.cookies(), 'tracker_visitor_id')?.value).toMatch(UUID);
@@ -118,7 +155,7 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
 
     const clicks = app.site.calls('/api/v1/track/click');
     expect(clicks.map((c) => (c.json as { existing_click_id: unknown }).existing_click_id)).toEqual([null, 'clk_1']);
-    expect(clicks[1].json).toMatchObject({ affiliate_url: second, referrer_url: null });
+    expect(clicks[1]!.json).toMatchObject({ affiliate_url: second, referrer_url: null });
     expect(await call(page, 'getData')).toMatchObject({ clickId: 'clk_2', affiliateUrl: second });
   });
 
@@ -135,11 +172,21 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
     await call(page, 'consent', true);
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id=clk_1'));
     expect(app.site.calls('/api/v1/track/click')).toHaveLength(1);
-    expect((await context.cookies()).map((c) => c.name).sort()).toEqual(['tracker_aff_url', 'tracker_click_id', 'tracker_visitor_id']);
+    expect((await context.cookies()).map((c) => c.name).sort()).toEqual([
+      'tracker_aff_url',
+      'tracker_click_id',
+      'tracker_visitor_id',
+    ]);
 
     await call(page, 'consent', false);
     expect(await context.cookies()).toEqual([]);
-    expect(await call(page, 'getData')).toEqual({ clickId: null, programId: PROGRAM_ID, hasAttribution: false, affiliateUrl: null });
+    expect(await call(page, 'getData')).toEqual({
+      clickId: null,
+      programId: PROGRAM_ID,
+      hasAttribution: false,
+      affiliateUrl: null,
+      lastError: null,
+    });
     expect(await call(page, 'getVisitorId')).toBeNull();
     expect(await call(page, 'signup', 'user_42', 'a@example.com')).toBeNull();
     expect(await call(page, 'trackTest')).toBeNull();
@@ -155,7 +202,7 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
 
     // Called right after landing: waits for the click call, so it binds the new click.
     expect(await call(page, 'signup', 'user_42', 'a@example.com')).toEqual({ success: true, customer_id: 1 });
-    const [lead] = app.site.calls('/api/v1/track/browser-lead');
+    const lead = app.site.calls('/api/v1/track/browser-lead')[0]!;
     expect(lead.headers.authorization).toBeUndefined();
     expect(lead.headers.origin).toBe(app.site.url);
     expect(lead.json).toEqual({
@@ -175,19 +222,26 @@ describe.runIf(browserTestsEnabled())('browser tracker in Chromium', { timeout: 
     await visit(page, `${app.site.url}/plain`);
     const res = await call(page, 'trackTest', { hello: 'world' });
     expect(res).toEqual({ success: true, received: { program_id: PROGRAM_ID, data: { hello: 'world' } } });
-    expect(app.site.calls('/api/v1/track/test')[0].headers.authorization).toBeUndefined();
+    expect(app.site.calls('/api/v1/track/test')[0]!.headers.authorization).toBeUndefined();
   });
 
   test.each([
-    ['the data-tracker-api-base attribute', (base: string) => trackerPage({ 'program-id': String(PROGRAM_ID), 'api-base': base + '/' })],
-    ['a TRACKER_API_BASE global set before load', (base: string) => trackerPage({ 'program-id': String(PROGRAM_ID) }, `<script>window.TRACKER_API_BASE = '${base}';</script>`)],
+    [
+      'the data-tracker-api-base attribute',
+      (base: string) => trackerPage({ 'program-id': String(PROGRAM_ID), 'api-base': base + '/' }),
+    ],
+    [
+      'a TRACKER_API_BASE global set before load',
+      (base: string) =>
+        trackerPage({ 'program-id': String(PROGRAM_ID) }, `<script>window.TRACKER_API_BASE = '${base}';</script>`),
+    ],
   ])('%s sends every call to another API base (cross-origin, CORS)', async (_label, html) => {
     app.setPage('/landing', html(app.api.url));
     await visit(page, `${app.site.url}/landing?aff=partner1`);
     await page.waitForFunction(() => document.cookie.includes('tracker_click_id=clk_1'));
     expect(await call(page, 'signup', 'user_42', 'a@example.com')).toEqual({ success: true, customer_id: 1 });
     expect(apiCalls(app.api).map((c) => c.path)).toEqual(['/api/v1/track/click', '/api/v1/track/browser-lead']);
-    expect(app.api.calls('/api/v1/track/browser-lead')[0].headers.origin).toBe(app.site.url);
+    expect(app.api.calls('/api/v1/track/browser-lead')[0]!.headers.origin).toBe(app.site.url);
     expect(apiCalls(app.site)).toEqual([]);
   });
 

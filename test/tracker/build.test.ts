@@ -12,7 +12,12 @@ beforeAll(async () => {
 
 describe('tracker build', () => {
   test('emits the browser script, the loader, the client and the CLI', () => {
-    expect(built.map((b) => b.file.slice(DEFAULT_OUTDIR.length + 1))).toEqual(['tracker.js', 'loader.js', 'client.js', 'cli.js']);
+    expect(built.map((b) => b.file.slice(DEFAULT_OUTDIR.length + 1))).toEqual([
+      'tracker.js',
+      'loader.js',
+      'client.js',
+      'cli.js',
+    ]);
   });
 
   test('tracker.js stays under 5 KB gzip', () => {

@@ -17,7 +17,9 @@ afterAll(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
   server.on('GET', '/api/v1/cli/status', { body: { program: { id: 7, name: 'Shop' }, key_mode: 'live' } });
-  server.on('POST', '/api/v1/track/sale', { body: { success: true, message: 'Test sale recorded', data: { eventId: 3, programId: 7, test_mode: true } } });
+  server.on('POST', '/api/v1/track/sale', {
+    body: { success: true, message: 'Test sale recorded', data: { eventId: 3, programId: 7, test_mode: true } },
+  });
 });
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}) {
@@ -33,13 +35,22 @@ describe('tracker CLI', () => {
     expect(res.code).toBe(0);
     expect(res.out).toContain(`OK: ${server.url} accepted the API key (HTTP 200)`);
     expect(res.out).toContain('program.name: Shop');
-    expect(server.calls('/api/v1/cli/status')[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(server.calls('/api/v1/cli/status')[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
   test('status failure exits 1 with the error code and never prints the key, even when the server echoes it', async () => {
     server.on('GET', '/api/v1/cli/status', {
       status: 401,
-      body: { data: null, error: { status: 401, name: 'UnauthorizedError', message: `unknown key ${API_KEY}`, details: {}, code: 'unauthorized' } },
+      body: {
+        data: null,
+        error: {
+          status: 401,
+          name: 'UnauthorizedError',
+          message: `unknown key ${API_KEY}`,
+          details: {},
+          code: 'unauthorized',
+        },
+      },
     });
     const res = await run(['status', `--api-key=${API_KEY}`, '--api-url', server.url]);
     expect(res.code).toBe(1);
@@ -57,11 +68,13 @@ describe('tracker CLI', () => {
   });
 
   test('test-sale sends a test-mode sale without a customer', async () => {
-    const res = await run(['test-sale', '--amount', '1250', '--currency', 'eur', '--api-url', server.url], { TRACKER_API_KEY: API_KEY });
+    const res = await run(['test-sale', '--amount', '1250', '--currency', 'eur', '--api-url', server.url], {
+      TRACKER_API_KEY: API_KEY,
+    });
     expect(res.code).toBe(0);
     expect(res.out).toContain('test-sale accepted (HTTP 200): Test sale recorded');
     expect(res.out).toContain('test_mode: true');
-    const body = server.calls('/api/v1/track/sale')[0].json as Record<string, unknown>;
+    const body = server.calls('/api/v1/track/sale')[0]!.json as Record<string, unknown>;
     expect(body).toMatchObject({ amount_cents: 1250, currency: 'EUR', additional_data: { test_mode: true } });
     expect(body.transaction_id).toMatch(/^cli-test-/);
     expect(body).not.toHaveProperty('customer_key');
@@ -71,7 +84,7 @@ describe('tracker CLI', () => {
   test('test-event sends the minimal test-mode body', async () => {
     const res = await run(['test-event', '--api-url', server.url], { TRACKER_API_KEY: API_KEY });
     expect(res.code).toBe(0);
-    expect(server.calls('/api/v1/track/sale')[0].json).toEqual({ additional_data: { test_mode: true } });
+    expect(server.calls('/api/v1/track/sale')[0]!.json).toEqual({ additional_data: { test_mode: true } });
   });
 
   test('a success without test-mode confirmation is reported as a failure', async () => {
@@ -114,8 +127,12 @@ describe('tracker CLI', () => {
     expect(ok.stdout).toContain('accepted the API key');
     expect(ok.stderr).not.toContain(API_KEY);
     server.on('GET', '/api/v1/cli/status', { status: 401, body: { error: { code: 'unauthorized', message: 'no' } } });
-    const failed = await promisify(execFile)(process.execPath, [CLI_PATH, 'status', '--api-url', server.url], { env })
-      .then(() => null, (e: { code: number; stderr: string }) => e);
+    const failed = await promisify(execFile)(process.execPath, [CLI_PATH, 'status', '--api-url', server.url], {
+      env,
+    }).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain('status failed: unauthorized: no (HTTP 401)');
   });

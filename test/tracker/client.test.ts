@@ -22,7 +22,7 @@ beforeEach(() => {
 
 function only(path: string) {
   expect(server.requests.map((r) => r.path)).toEqual([path]);
-  return server.requests[0];
+  return server.requests[0]!;
 }
 
 describe('wire mapping', () => {
@@ -34,13 +34,23 @@ describe('wire mapping', () => {
       eventName: 'signup',
       additionalData: { plan: 'pro' },
     });
-    expect(res).toEqual({ ok: true, status: 200, data: { success: true, path: 'lead' }, error: undefined, code: undefined });
+    expect(res).toEqual({
+      ok: true,
+      status: 200,
+      data: { success: true, path: 'lead' },
+      error: undefined,
+      code: undefined,
+    });
     const req = only('/api/v1/track/lead');
     expect(req.method).toBe('POST');
     expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.json).toEqual({
-      customer_key: 'user_42', click_id: 'clk_1', email: 'a@example.com', event_name: 'signup', additional_data: { plan: 'pro' },
+      customer_key: 'user_42',
+      click_id: 'clk_1',
+      email: 'a@example.com',
+      event_name: 'signup',
+      additional_data: { plan: 'pro' },
     });
   });
 
@@ -86,9 +96,17 @@ describe('wire mapping', () => {
   });
 
   test('trackTestSale forces additional_data.test_mode and needs no customer', async () => {
-    await client.trackTestSale({ amount: 4900, currency: 'USD', invoiceId: 'cli-1', additionalData: { test_mode: false, source: 'x' } });
+    await client.trackTestSale({
+      amount: 4900,
+      currency: 'USD',
+      invoiceId: 'cli-1',
+      additionalData: { test_mode: false, source: 'x' },
+    });
     expect(only('/api/v1/track/sale').json).toEqual({
-      transaction_id: 'cli-1', amount_cents: 4900, currency: 'USD', additional_data: { test_mode: true, source: 'x' },
+      transaction_id: 'cli-1',
+      amount_cents: 4900,
+      currency: 'USD',
+      additional_data: { test_mode: true, source: 'x' },
     });
     server.requests.length = 0;
     await client.trackTestSale();
@@ -96,11 +114,21 @@ describe('wire mapping', () => {
   });
 
   test('trackRefund posts transaction_id, refund_amount_cents, refund_id, refund_reason, reason', async () => {
-    await client.trackRefund({ invoiceId: 'in_123', refundAmountCents: 1000, refundId: 're_1', refundReason: 'damaged', reason: 'chargeback' });
+    await client.trackRefund({
+      invoiceId: 'in_123',
+      refundAmountCents: 1000,
+      refundId: 're_1',
+      refundReason: 'damaged',
+      reason: 'chargeback',
+    });
     const req = only('/api/v1/track/refund');
     expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(req.json).toEqual({
-      transaction_id: 'in_123', refund_amount_cents: 1000, refund_id: 're_1', refund_reason: 'damaged', reason: 'chargeback',
+      transaction_id: 'in_123',
+      refund_amount_cents: 1000,
+      refund_id: 're_1',
+      refund_reason: 'damaged',
+      reason: 'chargeback',
     });
   });
 
@@ -149,13 +177,29 @@ describe('throws before sending', () => {
     ['sale without customer id or click id', () => client.trackSale({ amount: 100, invoiceId: 'in_1' }), TypeError],
     ['sale amount 0', () => client.trackSale({ clickId: 'c', amount: 0, invoiceId: 'in_1' }), RangeError],
     ['sale amount negative', () => client.trackSale({ clickId: 'c', amount: -5, invoiceId: 'in_1' }), RangeError],
-    ['sale amount fractional (49.00 given as 49.5)', () => client.trackSale({ clickId: 'c', amount: 49.5, invoiceId: 'in_1' }), RangeError],
-    ['sale amount beyond safe integers', () => client.trackSale({ clickId: 'c', amount: 2 ** 53, invoiceId: 'in_1' }), RangeError],
-    ['sale amount as a string', () => client.trackSale({ clickId: 'c', amount: '4900' as never, invoiceId: 'in_1' }), RangeError],
+    [
+      'sale amount fractional (49.00 given as 49.5)',
+      () => client.trackSale({ clickId: 'c', amount: 49.5, invoiceId: 'in_1' }),
+      RangeError,
+    ],
+    [
+      'sale amount beyond safe integers',
+      () => client.trackSale({ clickId: 'c', amount: 2 ** 53, invoiceId: 'in_1' }),
+      RangeError,
+    ],
+    [
+      'sale amount as a string',
+      () => client.trackSale({ clickId: 'c', amount: '4900' as never, invoiceId: 'in_1' }),
+      RangeError,
+    ],
     ['sale amount missing', () => client.trackSale({ clickId: 'c', invoiceId: 'in_1' } as never), TypeError],
     ['sale invoiceId missing', () => client.trackSale({ clickId: 'c', amount: 100 } as never), TypeError],
     ['sale invoiceId empty', () => client.trackSale({ clickId: 'c', amount: 100, invoiceId: '' }), TypeError],
-    ['sale taxCents negative', () => client.trackSale({ clickId: 'c', amount: 100, invoiceId: 'in_1', taxCents: -1 }), RangeError],
+    [
+      'sale taxCents negative',
+      () => client.trackSale({ clickId: 'c', amount: 100, invoiceId: 'in_1', taxCents: -1 }),
+      RangeError,
+    ],
     ['test sale amount fractional', () => client.trackTestSale({ amount: 1.5 }), RangeError],
     ['refund invoiceId missing', () => client.trackRefund({} as never), TypeError],
     ['refund invoiceId empty', () => client.trackRefund({ invoiceId: '' }), TypeError],
@@ -177,7 +221,18 @@ describe('failures resolve with ok false', () => {
     [400, platform(400, 'BadRequestError', 'no_attribution'), 'no_attribution'],
     [400, platform(400, 'BadRequestError', 'invalid_request'), 'invalid_request'],
     [401, platform(401, 'UnauthorizedError', 'unauthorized'), 'unauthorized'],
-    [401, { error: { code: 'api_key_rotation_required', message: 'key retired', hint: 'create a new key', docs_url: 'https://docs' } }, 'api_key_rotation_required'],
+    [
+      401,
+      {
+        error: {
+          code: 'api_key_rotation_required',
+          message: 'key retired',
+          hint: 'create a new key',
+          docs_url: 'https://docs',
+        },
+      },
+      'api_key_rotation_required',
+    ],
     [404, platform(404, 'NotFoundError', 'not_found'), 'not_found'],
     [409, platform(409, 'ConflictError', 'duplicate_transaction', { sale_id: 12 }), 'duplicate_transaction'],
     [422, platform(422, 'UnprocessableEntityError', 'unsupported_currency'), 'unsupported_currency'],
@@ -194,10 +249,16 @@ describe('failures resolve with ok false', () => {
   });
 
   test('the message, hint and retry_after_seconds are kept in error', async () => {
-    server.on('POST', '/api/v1/track/refund', { status: 429, body: { error: { code: 'rate_limited', message: 'slow down', retry_after_seconds: 30 } } });
+    server.on('POST', '/api/v1/track/refund', {
+      status: 429,
+      body: { error: { code: 'rate_limited', message: 'slow down', retry_after_seconds: 30 } },
+    });
     const limited = await client.trackRefund({ invoiceId: 'in_1' });
     expect(limited.error).toBe('rate_limited: slow down (retry after 30s)');
-    server.on('GET', '/api/v1/cli/status', { status: 401, body: { error: { code: 'api_key_rotation_required', message: 'key retired', hint: 'create a new key' } } });
+    server.on('GET', '/api/v1/cli/status', {
+      status: 401,
+      body: { error: { code: 'api_key_rotation_required', message: 'key retired', hint: 'create a new key' } },
+    });
     const retired = await client.status();
     expect(retired.error).toBe('api_key_rotation_required: key retired (create a new key)');
   });

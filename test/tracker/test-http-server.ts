@@ -73,9 +73,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
 
     const handler = routes.get(`${recorded.method} ${recorded.path}`);
-    const reply = handler === undefined
-      ? { status: 404, body: { error: { code: 'not_found', message: 'no route' } } }
-      : typeof handler === 'function' ? await handler(recorded) : handler;
+    const reply =
+      handler === undefined
+        ? { status: 404, body: { error: { code: 'not_found', message: 'no route' } } }
+        : typeof handler === 'function'
+          ? await handler(recorded)
+          : handler;
     const isText = typeof reply.body === 'string';
     const payload = reply.body === undefined ? '' : isText ? (reply.body as string) : JSON.stringify(reply.body);
     res.writeHead(reply.status ?? 200, {

@@ -26,7 +26,9 @@ export type TrackerSite = {
 
 /** A page that loads `/tracker.js` with the given `data-tracker-*` attributes after `head`. */
 export function trackerPage(attrs: Record<string, string>, head = ''): string {
-  const data = Object.entries(attrs).map(([name, value]) => ` data-tracker-${name}="${value}"`).join('');
+  const data = Object.entries(attrs)
+    .map(([name, value]) => ` data-tracker-${name}="${value}"`)
+    .join('');
   return `<!doctype html><html><head><meta charset="utf-8">${head}<script src="/tracker.js"${data}></script></head><body><h1>shop</h1></body></html>`;
 }
 
@@ -46,11 +48,26 @@ export async function startTrackerSite(): Promise<TrackerSite> {
       const body = req.json as { affiliate_url?: string };
       const aff = new URL(body.affiliate_url ?? 'http://x/').searchParams.get('aff');
       clicks += 1;
-      return { body: { success: true, click_id: `clk_${clicks}`, partner_code: aff, cookie_window_days: state.clickWindowDays } };
+      return {
+        body: {
+          success: true,
+          click_id: `clk_${clicks}`,
+          partner_code: aff,
+          cookie_window_days: state.clickWindowDays,
+        },
+      };
     });
-    server.on('POST', '/api/v1/track/browser-lead', () => (state.leadStatus === 200
-      ? { body: { success: true, customer_id: 1 } }
-      : { status: state.leadStatus, body: { data: null, error: { status: state.leadStatus, name: 'Error', message: 'nope', details: {}, code: 'internal_error' } } }));
+    server.on('POST', '/api/v1/track/browser-lead', () =>
+      state.leadStatus === 200
+        ? { body: { success: true, customer_id: 1 } }
+        : {
+            status: state.leadStatus,
+            body: {
+              data: null,
+              error: { status: state.leadStatus, name: 'Error', message: 'nope', details: {}, code: 'internal_error' },
+            },
+          },
+    );
     server.on('POST', '/api/v1/track/test', (req) => ({ body: { success: true, received: req.json } }));
   }
 

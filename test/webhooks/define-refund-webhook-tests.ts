@@ -28,8 +28,13 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       ];
       for (const step of steps) {
         const row = await deliverRefund(f, refundInput(s.ref, 9999, step.amount, step.total));
-        expect(row.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: step.status, deductionCents: step.deduction })]);
-        expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({ status: step.status, reversed_cents: step.reversed });
+        expect(row.outcome).toEqual([
+          expect.objectContaining({ kind: 'applied', status: step.status, deductionCents: step.deduction }),
+        ]);
+        expect(await w.commissionOf(f.programId, s.sale.id)).toMatchObject({
+          status: step.status,
+          reversed_cents: step.reversed,
+        });
         expect((await w.sale(f.programId, s.transactionId))?.refunded_cents).toBe(step.total);
       }
       expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents).sort()).toEqual([333, 333, 334]);
@@ -41,13 +46,13 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       const first = JSON.stringify(kit.refund(refundInput(s.ref, 10000, 2000, 2000)));
       const sequential = [];
       for (let i = 0; i < 5; i++) sequential.push(await w.send(f.programId, first));
-      await w.waitForInbox(f.programId, sequential[0].body.id, 'processed');
+      await w.waitForInbox(f.programId, sequential[0]!.body.id, 'processed');
       const second = kit.refund(refundInput(s.ref, 10000, 3000, 5000));
       const concurrent = await Promise.all(Array.from({ length: 5 }, () => w.send(f.programId, second)));
       for (const deliveries of [sequential, concurrent]) {
         expect(deliveries.every((d) => d.status === 200)).toBe(true);
         expect(new Set(deliveries.map((d) => d.body.id)).size).toBe(1);
-        await w.waitForInbox(f.programId, deliveries[0].body.id, 'processed');
+        await w.waitForInbox(f.programId, deliveries[0]!.body.id, 'processed');
       }
       const refunds = await w.list(f.programId, 'refunds');
       expect(refunds.map((r) => r.deduction_cents).sort()).toEqual([200, 300]);
@@ -79,7 +84,12 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       expect(refund.status).toBe(200);
       expect(refund.body).toMatchObject({ received: true, status: 'pending' });
       // At least one attempt failed for the missing sale, and the row is still pending (retrying).
-      const waiting = await w.waitForInbox(f.programId, refund.body.id, 'pending', (r) => r.attempts >= 1 && /not recorded yet/.test(r.error ?? ''));
+      const waiting = await w.waitForInbox(
+        f.programId,
+        refund.body.id,
+        'pending',
+        (r) => r.attempts >= 1 && /not recorded yet/.test(r.error ?? ''),
+      );
       expect(waiting.processed_at).toBeNull();
 
       const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
@@ -88,7 +98,9 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       const applied = await w.waitForInbox(f.programId, refund.body.id, 'processed');
       expect(applied.attempts).toBeGreaterThan(1);
       expect(applied.error).toBeNull();
-      expect(applied.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 250 })]);
+      expect(applied.outcome).toEqual([
+        expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 250 }),
+      ]);
       const row = await w.sale(f.programId, payment.transactionId);
       expect(row?.refunded_cents).toBe(2500);
       expect(await w.commissionOf(f.programId, row!.id)).toMatchObject({ status: 'refunded', reversed_cents: 250 });
@@ -101,12 +113,16 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       const res = await w.send(f.programId, JSON.stringify(kit.refund(refundInput(ref, 10000, 10000, 10000))));
       await w.waitForInbox(f.programId, res.body.id, 'failed');
       // As if the worker died before recording the failure: the BullMQ job is failed, the row pending.
-      await w.h.ctx.db.em.fork().execute(`update webhook_event set status = 'pending' where id = ${Number(res.body.id)}`);
+      await w.h.ctx.db.em
+        .fork()
+        .execute(`update webhook_event set status = 'pending' where id = ${Number(res.body.id)}`);
       const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
       await w.waitForInbox(f.programId, (await w.send(f.programId, payment.event)).body.id, 'processed');
       const start = w.h.clock.now;
       const c = w.h.ctx.config;
-      w.h.clock.now = new Date(start.getTime() + c.WEBHOOK_RETRY_BASE_MS * 2 ** c.WEBHOOK_ATTEMPTS + 2 * c.SWEEP_INTERVAL_MS);
+      w.h.clock.now = new Date(
+        start.getTime() + c.WEBHOOK_RETRY_BASE_MS * 2 ** c.WEBHOOK_ATTEMPTS + 2 * c.SWEEP_INTERVAL_MS,
+      );
       try {
         const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
         expect(row.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'reversed' })]);
@@ -128,11 +144,19 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       }
       for (const id of ids) {
         const failed = await w.waitForInbox(f.programId, id, 'failed');
-        expect(failed).toMatchObject({ attempts: w.h.ctx.config.WEBHOOK_ATTEMPTS, error: expect.stringMatching(/not recorded yet/), processed_at: null });
+        expect(failed).toMatchObject({
+          attempts: w.h.ctx.config.WEBHOOK_ATTEMPTS,
+          error: expect.stringMatching(/not recorded yet/),
+          processed_at: null,
+        });
       }
       expect((await w.inbox(f.programId, 'failed')).map((r) => r.id).sort()).toEqual([...ids].sort());
       // A redelivery of a failed event does not revive it: only a replay does.
-      expect((await w.send(f.programId, bodies[0])).body).toMatchObject({ id: ids[0], duplicate: true, status: 'failed' });
+      expect((await w.send(f.programId, bodies[0]!)).body).toMatchObject({
+        id: ids[0],
+        duplicate: true,
+        status: 'failed',
+      });
 
       const sales = [];
       for (const ref of refs) {
@@ -141,15 +165,21 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
         await w.waitForInbox(f.programId, res.body.id, 'processed');
         sales.push(payment.transactionId);
       }
-      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: ids[0] })).toEqual({ replayed: [ids[0]] });
-      const replayed = await w.waitForInbox(f.programId, ids[0], 'processed');
-      expect(replayed.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'reversed', deductionCents: 1000 })]);
-      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, {})).toEqual({ replayed: [ids[1]] });
-      await w.waitForInbox(f.programId, ids[1], 'processed');
+      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: ids[0] })).toEqual({
+        replayed: [ids[0]],
+      });
+      const replayed = await w.waitForInbox(f.programId, ids[0]!, 'processed');
+      expect(replayed.outcome).toEqual([
+        expect.objectContaining({ kind: 'applied', status: 'reversed', deductionCents: 1000 }),
+      ]);
+      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, {})).toEqual({
+        replayed: [ids[1]],
+      });
+      await w.waitForInbox(f.programId, ids[1]!, 'processed');
       expect(await w.inbox(f.programId, 'failed')).toEqual([]);
       // Replaying a processed event again changes nothing.
       await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: ids[0] });
-      await w.waitForInbox(f.programId, ids[0], 'processed');
+      await w.waitForInbox(f.programId, ids[0]!, 'processed');
       expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents)).toEqual([1000, 1000]);
       for (const tx of sales) expect((await w.sale(f.programId, tx))?.refunded_cents).toBe(10000);
     });
@@ -161,26 +191,49 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       const payment = kit.payment({ ref, amountCents: 10000, keys: null });
       const sale = await w.send(f.programId, payment.event);
       const saleRow = await w.waitForInbox(f.programId, sale.body.id, 'ignored');
-      expect(saleRow).toMatchObject({ error: 'no_tracker_metadata', outcome: [expect.objectContaining({ kind: 'error', code: 'no_attribution' })] });
+      expect(saleRow).toMatchObject({
+        error: 'no_tracker_metadata',
+        outcome: [expect.objectContaining({ kind: 'error', code: 'no_attribution' })],
+      });
       const refund = await w.send(f.programId, kit.refund(refundInput(ref, 10000, 10000, 10000)));
       const row = await w.waitForInbox(f.programId, refund.body.id, 'ignored');
-      expect(row).toMatchObject({ attempts: 1, error: 'sale_not_recorded', outcome: [expect.objectContaining({ kind: 'error', code: 'not_found' })] });
+      expect(row).toMatchObject({
+        attempts: 1,
+        error: 'sale_not_recorded',
+        outcome: [expect.objectContaining({ kind: 'error', code: 'not_found' })],
+      });
       expect(await w.inbox(f.programId, 'failed')).toEqual([]);
     });
 
     test('provider refunds and API refunds of one sale share one cumulative state', async () => {
       const f = await w.newProgram();
       const s = await paidSale(f, 10000);
-      const api = (body: Record<string, unknown>) => w.h.request('/api/v1/track/refund', { body: { transaction_id: s.transactionId, ...body }, headers: bearer(f.liveKey) });
+      const api = (body: Record<string, unknown>) =>
+        w.h.request('/api/v1/track/refund', {
+          body: { transaction_id: s.transactionId, ...body },
+          headers: bearer(f.liveKey),
+        });
 
       await deliverRefund(f, refundInput(s.ref, 10000, 2000, 2000));
       const r2 = await api({ refund_amount_cents: 3000, refund_id: 'api-1' });
-      expect(r2.body).toEqual({ success: true, status: 'refunded', deductionAmount: 300, commission_id: s.commission.id });
+      expect(r2.body).toEqual({
+        success: true,
+        status: 'refunded',
+        deductionAmount: 300,
+        commission_id: s.commission.id,
+      });
       // The provider's next refund; Lemon Squeezy's running total includes the API-reported one.
       const row3 = await deliverRefund(f, refundInput(s.ref, 10000, 3000, 8000));
-      expect(row3.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 300 })]);
+      expect(row3.outcome).toEqual([
+        expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 300 }),
+      ]);
       const r4 = await api({});
-      expect(r4.body).toEqual({ success: true, status: 'reversed', deductionAmount: 200, commission_id: s.commission.id });
+      expect(r4.body).toEqual({
+        success: true,
+        status: 'reversed',
+        deductionAmount: 200,
+        commission_id: s.commission.id,
+      });
       const row5 = await deliverRefund(f, refundInput(s.ref, 10000, 1000, 10000));
       expect(row5.outcome).toEqual([expect.objectContaining({ kind: 'skipped' })]);
 
@@ -204,7 +257,10 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       await deliverRefund(f, refundInput(s.ref, 10000, 6000, 6000));
       await invariant();
       // The merchant also reports it through the API (another id): counted again, capped at the sale.
-      const api = await w.h.request('/api/v1/track/refund', { body: { transaction_id: s.transactionId, refund_amount_cents: 6000, refund_id: 'dup-report' }, headers: bearer(f.liveKey) });
+      const api = await w.h.request('/api/v1/track/refund', {
+        body: { transaction_id: s.transactionId, refund_amount_cents: 6000, refund_id: 'dup-report' },
+        headers: bearer(f.liveKey),
+      });
       expect(api.status).toBe(200);
       await invariant();
       await deliverRefund(f, refundInput(s.ref, 10000, 4000, 10000));
@@ -219,10 +275,19 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       expect(await w.balanceCents(f)).toBe(1000);
 
       const row = await deliverRefund(f, refundInput(s.ref, 10000, 2500, 2500));
-      expect(row.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 250, balanceDeductionCents: 250 })]);
+      expect(row.outcome).toEqual([
+        expect.objectContaining({
+          kind: 'applied',
+          status: 'refunded',
+          deductionCents: 250,
+          balanceDeductionCents: 250,
+        }),
+      ]);
       expect(await w.balanceCents(f)).toBe(750);
       const account = await w.h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/account`);
-      expect(account.ledger.filter((e: any) => e.kind === 'refund_deduction').map((e: any) => e.delta_cents)).toEqual([-250]);
+      expect(account.ledger.filter((e: any) => e.kind === 'refund_deduction').map((e: any) => e.delta_cents)).toEqual([
+        -250,
+      ]);
 
       await deliverRefund(f, refundInput(s.ref, 10000, 7500, 10000));
       expect(await w.balanceCents(f)).toBe(0);

@@ -15,10 +15,17 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
     test('connecting through the admin API answers the webhook URL and never echoes the secret', async () => {
       const { programId } = await w.newProgram();
       const res = await w.h.request(`/api/v1/admin/programs/${programId}/providers/${kit.provider}`, {
-        method: 'PUT', body: { signing_secret: kit.secret }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        method: 'PUT',
+        body: { signing_secret: kit.secret },
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ connected: true, provider: kit.provider, program_id: programId, webhook_url: `/api/v1/webhooks/${kit.provider}/${programId}` });
+      expect(res.body).toEqual({
+        connected: true,
+        provider: kit.provider,
+        program_id: programId,
+        webhook_url: `/api/v1/webhooks/${kit.provider}/${programId}`,
+      });
       expect(JSON.stringify(res.body)).not.toContain(kit.secret);
     });
 
@@ -35,26 +42,54 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
       expect((await send(rotated)).status).toBe(200);
     });
 
-    const failures: Array<{ label: string; deliver: (body: string, at: Date) => { body: string; headers: Record<string, string> } }> = [
+    const failures: Array<{
+      label: string;
+      deliver: (body: string, at: Date) => { body: string; headers: Record<string, string> };
+    }> = [
       { label: 'unsigned', deliver: (body) => ({ body, headers: {} }) },
-      { label: 'signed with another secret', deliver: (body, at) => ({ body, headers: kit.sign(body, at, 'another-secret-0123456789') }) },
-      { label: 'tampered amount after signing', deliver: (body, at) => ({ body: body.replace('10000', '99999'), headers: kit.sign(body, at) }) },
-      { label: 'a space added after signing', deliver: (body, at) => ({ body: body.replace('{', '{ '), headers: kit.sign(body, at) }) },
-      { label: 'a trailing newline added after signing', deliver: (body, at) => ({ body: `${body}\n`, headers: kit.sign(body, at) }) },
+      {
+        label: 'signed with another secret',
+        deliver: (body, at) => ({ body, headers: kit.sign(body, at, 'another-secret-0123456789') }),
+      },
+      {
+        label: 'tampered amount after signing',
+        deliver: (body, at) => ({ body: body.replace('10000', '99999'), headers: kit.sign(body, at) }),
+      },
+      {
+        label: 'a space added after signing',
+        deliver: (body, at) => ({ body: body.replace('{', '{ '), headers: kit.sign(body, at) }),
+      },
+      {
+        label: 'a trailing newline added after signing',
+        deliver: (body, at) => ({ body: `${body}\n`, headers: kit.sign(body, at) }),
+      },
       ...(kit.signExpired
-        ? [{ label: 'timestamp 301 s old', deliver: (body: string, at: Date) => ({ body, headers: kit.signExpired!(body, at) }) }]
+        ? [
+            {
+              label: 'timestamp 301 s old',
+              deliver: (body: string, at: Date) => ({ body, headers: kit.signExpired!(body, at) }),
+            },
+          ]
         : []),
     ];
     test.each(failures)('$label → 400 invalid_signature, nothing stored', async ({ deliver }) => {
       const f = await w.newProgram();
       const customer = await w.newCustomer(f);
-      const body = JSON.stringify(kit.payment({ ref: newRef('bad'), amountCents: 10000, keys: keysOf(f, customer) }).event);
+      const body = JSON.stringify(
+        kit.payment({ ref: newRef('bad'), amountCents: 10000, keys: keysOf(f, customer) }).event,
+      );
       const bad = deliver(body, w.h.clock.now);
       const res = await w.send(f.programId, bad.body, bad.headers);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         data: null,
-        error: { status: 400, name: 'BadRequestError', message: expect.any(String), details: { reason: expect.any(String) }, code: 'invalid_signature' },
+        error: {
+          status: 400,
+          name: 'BadRequestError',
+          message: expect.any(String),
+          details: { reason: expect.any(String) },
+          code: 'invalid_signature',
+        },
       });
       expect(JSON.stringify(res.body)).not.toContain(kit.secret);
       expect(await w.inbox(f.programId)).toEqual([]);
@@ -91,44 +126,83 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ received: true, id: expect.any(Number), duplicate: false, status: 'pending' });
       const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
-      expect(row).toMatchObject({ provider: kit.provider, attempts: 1, error: null, outcome: [{ kind: 'attributed', commissionCents: 1000 }] });
+      expect(row).toMatchObject({
+        provider: kit.provider,
+        attempts: 1,
+        error: null,
+        outcome: [{ kind: 'attributed', commissionCents: 1000 }],
+      });
 
       const sale = await w.sale(f.programId, payment.transactionId);
       expect(sale).toMatchObject({
-        amount_cents: 10000, currency: 'USD', sale_type: 'payment', is_recurring: false, provider: kit.provider,
-        provider_payment_id: expect.any(String), partner: f.partnerId, refunded_cents: 0,
+        amount_cents: 10000,
+        currency: 'USD',
+        sale_type: 'payment',
+        is_recurring: false,
+        provider: kit.provider,
+        provider_payment_id: expect.any(String),
+        partner: f.partnerId,
+        refunded_cents: 0,
       });
       const commissions = await w.list(f.programId, 'commissions');
       expect(commissions).toHaveLength(1);
-      expect(commissions[0]).toMatchObject({ sale: sale!.id, partner: f.partnerId, amount_cents: 1000, currency: 'USD', status: 'pending', reversed_cents: 0 });
+      expect(commissions[0]).toMatchObject({
+        sale: sale!.id,
+        partner: f.partnerId,
+        amount_cents: 1000,
+        currency: 'USD',
+        status: 'pending',
+        reversed_cents: 0,
+      });
     });
 
     test('checkout that skipped lead tracking: customer key + click id bind an implicit lead', async () => {
       const f = await w.newProgram();
-      const click = await w.h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` } });
+      const click = await w.h.request('/api/v1/track/click', {
+        body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
+      });
       const customerKey = `implicit-${newRef('c')}`;
-      const payment = kit.payment({ ref: newRef('imp'), amountCents: 5000, keys: { clickId: click.body.click_id, customerKey, programId: f.programId } });
+      const payment = kit.payment({
+        ref: newRef('imp'),
+        amountCents: 5000,
+        keys: { clickId: click.body.click_id, customerKey, programId: f.programId },
+      });
       const res = await w.send(f.programId, payment.event);
       await w.waitForInbox(f.programId, res.body.id, 'processed');
-      expect(await w.sale(f.programId, payment.transactionId)).toMatchObject({ partner: f.partnerId, click_id: click.body.click_id });
+      expect(await w.sale(f.programId, payment.transactionId)).toMatchObject({
+        partner: f.partnerId,
+        click_id: click.body.click_id,
+      });
       expect((await w.list(f.programId, 'customers')).map((c) => c.customer_key)).toContain(customerKey);
     });
 
     test('two checkouts of one customer who skipped lead tracking, delivered at the same time → both attributed', async () => {
       const f = await w.newProgram();
-      const click = await w.h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` } });
+      const click = await w.h.request('/api/v1/track/click', {
+        body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
+      });
       const keys = { clickId: click.body.click_id, customerKey: `implicit-${newRef('c')}`, programId: f.programId };
-      const payments = [kit.payment({ ref: newRef('ia'), amountCents: 5000, keys }), kit.payment({ ref: newRef('ib'), amountCents: 7000, keys })];
+      const payments = [
+        kit.payment({ ref: newRef('ia'), amountCents: 5000, keys }),
+        kit.payment({ ref: newRef('ib'), amountCents: 7000, keys }),
+      ];
       const res = await Promise.all(payments.map((p) => w.send(f.programId, p.event)));
       for (const r of res) await w.waitForInbox(f.programId, r.body.id, 'processed');
-      for (const p of payments) expect(await w.sale(f.programId, p.transactionId), p.transactionId).toMatchObject({ partner: f.partnerId });
-      expect((await w.list(f.programId, 'customers')).filter((c) => c.customer_key === keys.customerKey)).toHaveLength(1);
+      for (const p of payments)
+        expect(await w.sale(f.programId, p.transactionId), p.transactionId).toMatchObject({ partner: f.partnerId });
+      expect((await w.list(f.programId, 'customers')).filter((c) => c.customer_key === keys.customerKey)).toHaveLength(
+        1,
+      );
     });
 
     test('metadata naming another program → 200, inbox row ignored, no sale', async () => {
       const f = await w.newProgram();
       const customer = await w.newCustomer(f);
-      const payment = kit.payment({ ref: newRef('mm'), amountCents: 10000, keys: { ...keysOf(f, customer), programId: f.programId + 1000 } });
+      const payment = kit.payment({
+        ref: newRef('mm'),
+        amountCents: 10000,
+        keys: { ...keysOf(f, customer), programId: f.programId + 1000 },
+      });
       const res = await w.send(f.programId, payment.event);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ received: true, status: 'ignored' });
@@ -154,8 +228,17 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
       const payment = kit.payment({ ref: newRef('swept'), amountCents: 10000, keys: keysOf(f, customer) });
       // The edge's durable half only: verified and stored, the enqueue never happened.
       const receivedAt = w.h.clock.now;
-      const event = w.h.ctx.providers[kit.provider].normalise(payment.event, { programId: f.programId, receivedAt: receivedAt.toISOString() });
-      const stored = await storeWebhookEvent(w.h.ctx.deps(), { provider: kit.provider, programId: f.programId, event, payload: payment.event, receivedAt });
+      const event = w.h.ctx.providers[kit.provider].normalise(payment.event, {
+        programId: f.programId,
+        receivedAt: receivedAt.toISOString(),
+      });
+      const stored = await storeWebhookEvent(w.h.ctx.deps(), {
+        provider: kit.provider,
+        programId: f.programId,
+        event,
+        payload: payment.event,
+        receivedAt,
+      });
       expect(stored).toMatchObject({ duplicate: false, status: 'pending' });
       // The sweeper takes pending rows older than one interval.
       w.h.clock.now = new Date(receivedAt.getTime() + 2 * w.h.ctx.config.SWEEP_INTERVAL_MS);
@@ -181,7 +264,7 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
         expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200, 200]);
         expect(new Set(deliveries.map((d) => d.body.id)).size).toBe(1);
         expect(deliveries.filter((d) => !d.body.duplicate)).toHaveLength(1);
-        await w.waitForInbox(f.programId, deliveries[0].body.id, 'processed');
+        await w.waitForInbox(f.programId, deliveries[0]!.body.id, 'processed');
       }
       // One more redelivery after processing is still a no-op.
       expect((await w.send(f.programId, bodyA)).body).toMatchObject({ duplicate: true, status: 'processed' });
@@ -197,7 +280,11 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
       const payment = kit.payment({ ref: newRef('test'), amountCents: 10000, keys: keysOf(f, customer), test: true });
       // Polar and Dodo payloads look alike in both modes: their sandbox endpoint's `test` secret decides.
       const body = JSON.stringify(payment.event);
-      const res = await w.send(f.programId, body, payment.secret ? kit.sign(body, w.h.clock.now, payment.secret) : undefined);
+      const res = await w.send(
+        f.programId,
+        body,
+        payment.secret ? kit.sign(body, w.h.clock.now, payment.secret) : undefined,
+      );
       expect(res.status).toBe(200);
       const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
       expect(row.outcome).toEqual([{ kind: 'test', eventId: expect.any(Number), programId: f.programId }]);
@@ -228,7 +315,13 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
         const r1 = await w.sale(f.programId, renewal1.transactionId);
         const r2 = await w.sale(f.programId, renewal2.transactionId);
         expect(first).toMatchObject({ partner: f.partnerId, is_recurring: false });
-        for (const r of [r1, r2]) expect(r, policy).toMatchObject({ partner: f.partnerId, is_recurring: true, sale_type: 'subscription', amount_cents: 3000 });
+        for (const r of [r1, r2])
+          expect(r, policy).toMatchObject({
+            partner: f.partnerId,
+            is_recurring: true,
+            sale_type: 'subscription',
+            amount_cents: 3000,
+          });
         expect(r2!.subscription_id).toBe(r1!.subscription_id);
         expect((await w.commissionOf(f.programId, first!.id))?.amount_cents).toBe(300);
         const r1Commission = await w.commissionOf(f.programId, r1!.id);

@@ -22,8 +22,32 @@ describe('dodo: specifics', () => {
     const customer = await w.newCustomer(f);
     const payment = dodoKit.payment({ ref: newRef('p'), amountCents: 10000, keys: keysOf(f, customer) });
     await deliver(f.programId, JSON.stringify(payment.event));
-    await deliver(f.programId, JSON.stringify(dodoKit.refund({ ref: payment.transactionId.slice(4), saleAmountCents: 10000, refundId: `ref_${newRef('a')}`, amountCents: 2500, totalCents: 2500 })));
-    await deliver(f.programId, JSON.stringify(dodoEvent('refund.succeeded', dodoRefund({ refund_id: `ref_${newRef('b')}`, payment_id: payment.transactionId, amount: null, is_partial: false }))));
+    await deliver(
+      f.programId,
+      JSON.stringify(
+        dodoKit.refund({
+          ref: payment.transactionId.slice(4),
+          saleAmountCents: 10000,
+          refundId: `ref_${newRef('a')}`,
+          amountCents: 2500,
+          totalCents: 2500,
+        }),
+      ),
+    );
+    await deliver(
+      f.programId,
+      JSON.stringify(
+        dodoEvent(
+          'refund.succeeded',
+          dodoRefund({
+            refund_id: `ref_${newRef('b')}`,
+            payment_id: payment.transactionId,
+            amount: null,
+            is_partial: false,
+          }),
+        ),
+      ),
+    );
     expect(await w.sale(f.programId, payment.transactionId)).toMatchObject({ refunded_cents: 10000 });
     expect((await w.list(f.programId, 'commissions'))[0]).toMatchObject({ status: 'reversed', reversed_cents: 1000 });
   });

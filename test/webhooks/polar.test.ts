@@ -24,13 +24,24 @@ describe('polar: specifics', () => {
     const payment = polarKit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
     await deliver(f.programId, JSON.stringify(payment.event));
     const id = `ref_${newRef('r')}`;
-    const pending = JSON.stringify(polarEvent('refund.created', polarRefund({ id, order_id: payment.transactionId, amount: 4000, tax_amount: 0, status: 'pending' })));
-    expect(await deliver(f.programId, pending, polarKit.secret, 'ignored')).toMatchObject({ error: 'refund_not_succeeded' });
-    const succeeded = JSON.stringify(polarEvent('refund.updated', polarRefund({ id, order_id: payment.transactionId, amount: 4000, tax_amount: 0 })));
+    const pending = JSON.stringify(
+      polarEvent(
+        'refund.created',
+        polarRefund({ id, order_id: payment.transactionId, amount: 4000, tax_amount: 0, status: 'pending' }),
+      ),
+    );
+    expect(await deliver(f.programId, pending, polarKit.secret, 'ignored')).toMatchObject({
+      error: 'refund_not_succeeded',
+    });
+    const succeeded = JSON.stringify(
+      polarEvent('refund.updated', polarRefund({ id, order_id: payment.transactionId, amount: 4000, tax_amount: 0 })),
+    );
     await deliver(f.programId, succeeded);
     const again = await w.send(f.programId, succeeded, polarKit.sign(succeeded, w.h.clock.now));
     expect(again.body).toMatchObject({ duplicate: true });
-    expect((await w.list(f.programId, 'refunds')).map((r) => [r.refund_id, r.applied_cents, r.deduction_cents])).toEqual([[id, 4000, 400]]);
+    expect(
+      (await w.list(f.programId, 'refunds')).map((r) => [r.refund_id, r.applied_cents, r.deduction_cents]),
+    ).toEqual([[id, 4000, 400]]);
   });
 
   test('sandbox: a sale and its refund signed by the test secret stay out of production tables', async () => {
@@ -38,9 +49,15 @@ describe('polar: specifics', () => {
     const customer = await w.newCustomer(f);
     const payment = polarKit.payment({ ref: newRef('sbx'), amountCents: 10000, keys: keysOf(f, customer), test: true });
     await deliver(f.programId, JSON.stringify(payment.event), polarKit.testSecret!);
-    const refund = JSON.stringify(polarEvent('refund.updated', polarRefund({ id: `ref_${newRef('t')}`, order_id: payment.transactionId, amount: 10000, tax_amount: 0 })));
+    const refund = JSON.stringify(
+      polarEvent(
+        'refund.updated',
+        polarRefund({ id: `ref_${newRef('t')}`, order_id: payment.transactionId, amount: 10000, tax_amount: 0 }),
+      ),
+    );
     const row = await deliver(f.programId, refund, polarKit.testSecret!);
     expect(row.outcome).toEqual([{ kind: 'test', eventId: expect.any(Number), programId: f.programId }]);
-    for (const kind of ['sales', 'commissions', 'refunds'] as const) expect(await w.list(f.programId, kind)).toEqual([]);
+    for (const kind of ['sales', 'commissions', 'refunds'] as const)
+      expect(await w.list(f.programId, kind)).toEqual([]);
   });
 });

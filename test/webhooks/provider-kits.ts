@@ -7,8 +7,19 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookProvider } from '../../src/core/vocabulary.ts';
 import { checkoutSession, legacyInvoice, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
-import { monthlyItem, paddleAdjustment, paddleEvent, paddleTransaction, signPaddle } from '../providers/fixtures/paddle.ts';
-import { lemonSqueezyEvent, lemonSqueezyInvoice, lemonSqueezyOrder, signLemonSqueezy } from '../providers/fixtures/lemonsqueezy.ts';
+import {
+  monthlyItem,
+  paddleAdjustment,
+  paddleEvent,
+  paddleTransaction,
+  signPaddle,
+} from '../providers/fixtures/paddle.ts';
+import {
+  lemonSqueezyEvent,
+  lemonSqueezyInvoice,
+  lemonSqueezyOrder,
+  signLemonSqueezy,
+} from '../providers/fixtures/lemonsqueezy.ts';
 import { polarEvent, polarOrder, polarRefund, signPolar } from '../providers/fixtures/polar.ts';
 import { dodoEvent, dodoPayment, dodoRefund, signDodo } from '../providers/fixtures/dodo.ts';
 import { creemCheckout, creemEvent, creemRefund, creemSubscription, signCreem } from '../providers/fixtures/creem.ts';
@@ -16,7 +27,11 @@ import { creemCheckout, creemEvent, creemRefund, creemSubscription, signCreem } 
 type Json = Record<string, unknown>;
 
 /** Tracker keys as a merchant puts them into checkout metadata; `null` leaves them all out. */
-export type TrackerKeys = { clickId?: string | null; customerKey?: string | null; programId?: number | string | null } | null;
+export type TrackerKeys = {
+  clickId?: string | null;
+  customerKey?: string | null;
+  programId?: number | string | null;
+} | null;
 
 /**
  * A provider payment event and the `transaction_id` its sale is recorded under. `secret` is set
@@ -31,7 +46,14 @@ export type SubscriptionInput = { ref: string; subscriptionId: string; amountCen
  * One refund of the payment `ref`. Per-refund providers (Stripe, Paddle) send `amountCents` under
  * `refundId`; Lemon Squeezy sends only `totalCents`, the order's cumulative refunded amount.
  */
-export type RefundInput = { ref: string; saleAmountCents: number; refundId: string; amountCents: number; totalCents: number; test?: boolean };
+export type RefundInput = {
+  ref: string;
+  saleAmountCents: number;
+  refundId: string;
+  amountCents: number;
+  totalCents: number;
+  test?: boolean;
+};
 
 export interface ProviderKit {
   provider: WebhookProvider;
@@ -79,27 +101,54 @@ export const stripeKit: ProviderKit = {
   },
   payment({ ref, amountCents, keys, test = false }) {
     const session = checkoutSession({
-      id: `cs_${ref}`, amount_subtotal: amountCents, amount_total: amountCents, payment_intent: `pi_${ref}`,
-      metadata: metadataOf(keys), livemode: !test, total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+      id: `cs_${ref}`,
+      amount_subtotal: amountCents,
+      amount_total: amountCents,
+      payment_intent: `pi_${ref}`,
+      metadata: metadataOf(keys),
+      livemode: !test,
+      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     });
-    return { event: stripeEvent('checkout.session.completed', session, { id: `evt_${unique()}`, livemode: !test }), transactionId: `pi_${ref}` };
+    return {
+      event: stripeEvent('checkout.session.completed', session, { id: `evt_${unique()}`, livemode: !test }),
+      transactionId: `pi_${ref}`,
+    };
   },
   subscriptionStart: (input) => stripeInvoice(input, 'subscription_create'),
   renewal: (input) => stripeInvoice(input, 'subscription_cycle'),
   refund({ ref, refundId, amountCents, test = false }) {
-    const refund = stripeRefund({ id: refundId, payment_intent: `pi_${ref}`, charge: `ch_${ref}`, amount: amountCents });
+    const refund = stripeRefund({
+      id: refundId,
+      payment_intent: `pi_${ref}`,
+      charge: `ch_${ref}`,
+      amount: amountCents,
+    });
     return stripeEvent('refund.updated', refund, { id: `evt_${unique()}`, livemode: !test });
   },
   unhandled() {
-    return stripeEvent('customer.created', { id: `cus_${unique()}`, object: 'customer', livemode: true }, { id: `evt_${unique()}` });
+    return stripeEvent(
+      'customer.created',
+      { id: `cus_${unique()}`, object: 'customer', livemode: true },
+      { id: `evt_${unique()}` },
+    );
   },
 };
 
 /** Pre-basil invoice: it names its PaymentIntent, so its refunds find the sale. */
-function stripeInvoice({ ref, subscriptionId, amountCents, keys }: SubscriptionInput, billingReason: string): PaymentEvent {
+function stripeInvoice(
+  { ref, subscriptionId, amountCents, keys }: SubscriptionInput,
+  billingReason: string,
+): PaymentEvent {
   const invoice = legacyInvoice({
-    id: `in_${ref}`, payment_intent: `pi_${ref}`, charge: `ch_${ref}`, subscription: subscriptionId, billing_reason: billingReason,
-    amount_due: amountCents, amount_paid: amountCents, total: amountCents, subscription_details: { metadata: metadataOf(keys) },
+    id: `in_${ref}`,
+    payment_intent: `pi_${ref}`,
+    charge: `ch_${ref}`,
+    subscription: subscriptionId,
+    billing_reason: billingReason,
+    amount_due: amountCents,
+    amount_paid: amountCents,
+    total: amountCents,
+    subscription_details: { metadata: metadataOf(keys) },
   });
   return { event: stripeEvent('invoice.paid', invoice, { id: `evt_${unique()}` }), transactionId: `pi_${ref}` };
 }
@@ -117,21 +166,31 @@ export const paddleKit: ProviderKit = {
   },
   payment({ ref, amountCents, keys, test = false }) {
     const customData = { ...metadataOf(keys), ...(test ? { test_mode: true } : {}) };
-    return { event: paddleEvent('transaction.completed', paddleTransactionOf(ref, amountCents, { custom_data: customData }), { event_id: `evt_${unique()}` }), transactionId: `txn_${ref}` };
+    return {
+      event: paddleEvent('transaction.completed', paddleTransactionOf(ref, amountCents, { custom_data: customData }), {
+        event_id: `evt_${unique()}`,
+      }),
+      transactionId: `txn_${ref}`,
+    };
   },
   subscriptionStart: (input) => paddleSubscription(input, 'web'),
   renewal: (input) => paddleSubscription(input, 'subscription_recurring'),
   refund({ ref, refundId, amountCents }) {
     const cents = String(amountCents);
     const adjustment = paddleAdjustment({
-      id: refundId, transaction_id: `txn_${ref}`,
+      id: refundId,
+      transaction_id: `txn_${ref}`,
       items: [{ id: `adjitm_${refundId}`, item_id: `txnitm_${ref}`, type: 'partial', amount: cents }],
       totals: { subtotal: cents, tax: '0', total: cents, fee: '0', earnings: cents, currency_code: 'USD' },
     });
     return paddleEvent('adjustment.updated', adjustment, { event_id: `evt_${unique()}` });
   },
   unhandled() {
-    return paddleEvent('customer.created', { id: `ctm_${unique()}`, email: 'buyer@example.com', status: 'active' }, { event_id: `evt_${unique()}` });
+    return paddleEvent(
+      'customer.created',
+      { id: `ctm_${unique()}`, email: 'buyer@example.com', status: 'active' },
+      { event_id: `evt_${unique()}` },
+    );
   },
 };
 
@@ -139,17 +198,39 @@ function paddleTransactionOf(ref: string, amountCents: number, overrides: Json):
   const total = String(amountCents);
   return paddleTransaction({
     id: `txn_${ref}`,
-    details: { totals: { subtotal: total, tax: '0', discount: '0', total, grand_total: total, fee: '0', earnings: total, credit: '0', balance: '0', currency_code: 'USD' } },
+    details: {
+      totals: {
+        subtotal: total,
+        tax: '0',
+        discount: '0',
+        total,
+        grand_total: total,
+        fee: '0',
+        earnings: total,
+        credit: '0',
+        balance: '0',
+        currency_code: 'USD',
+      },
+    },
     ...overrides,
   });
 }
 
-function paddleSubscription({ ref, subscriptionId, amountCents, keys }: SubscriptionInput, origin: string): PaymentEvent {
+function paddleSubscription(
+  { ref, subscriptionId, amountCents, keys }: SubscriptionInput,
+  origin: string,
+): PaymentEvent {
   // Paddle copies custom_data onto renewals; `null` here proves attribution by subscription alone.
   const transaction = paddleTransactionOf(ref, amountCents, {
-    subscription_id: subscriptionId, origin, items: [monthlyItem()], custom_data: keys ? metadataOf(keys) : null,
+    subscription_id: subscriptionId,
+    origin,
+    items: [monthlyItem()],
+    custom_data: keys ? metadataOf(keys) : null,
   });
-  return { event: paddleEvent('transaction.completed', transaction, { event_id: `evt_${unique()}` }), transactionId: `txn_${ref}` };
+  return {
+    event: paddleEvent('transaction.completed', transaction, { event_id: `evt_${unique()}` }),
+    transactionId: `txn_${ref}`,
+  };
 }
 
 /** Lemon Squeezy ids are integers; `ref` is hashed into one so the same ref gives the same id. */
@@ -174,8 +255,14 @@ export const lemonSqueezyKit: ProviderKit = {
   signExpired: null,
   payment({ ref, amountCents, keys, test = false }) {
     const id = lemonSqueezyId(ref);
-    const order = lemonSqueezyOrder({ total: amountCents, subtotal: amountCents, tax: 0, currency: 'USD', test_mode: test }, id);
-    return { event: lemonSqueezyEvent('order_created', order, lemonSqueezyMeta(keys, test)), transactionId: `ls-order-${id}` };
+    const order = lemonSqueezyOrder(
+      { total: amountCents, subtotal: amountCents, tax: 0, currency: 'USD', test_mode: test },
+      id,
+    );
+    return {
+      event: lemonSqueezyEvent('order_created', order, lemonSqueezyMeta(keys, test)),
+      transactionId: `ls-order-${id}`,
+    };
   },
   // Lemon Squeezy records a subscription's first payment from its order (order-created.ts).
   subscriptionStart({ ref, amountCents, keys }) {
@@ -183,19 +270,44 @@ export const lemonSqueezyKit: ProviderKit = {
   },
   renewal({ ref, subscriptionId, amountCents, keys }) {
     const id = lemonSqueezyId(ref);
-    const invoice = lemonSqueezyInvoice({ subscription_id: Number(lemonSqueezyId(subscriptionId)), total: amountCents, subtotal: amountCents, tax: 0, billing_reason: 'renewal' }, id);
-    return { event: lemonSqueezyEvent('subscription_payment_success', invoice, lemonSqueezyMeta(keys, false)), transactionId: `ls-invoice-${id}` };
+    const invoice = lemonSqueezyInvoice(
+      {
+        subscription_id: Number(lemonSqueezyId(subscriptionId)),
+        total: amountCents,
+        subtotal: amountCents,
+        tax: 0,
+        billing_reason: 'renewal',
+      },
+      id,
+    );
+    return {
+      event: lemonSqueezyEvent('subscription_payment_success', invoice, lemonSqueezyMeta(keys, false)),
+      transactionId: `ls-invoice-${id}`,
+    };
   },
   refund({ ref, saleAmountCents, totalCents, test = false }) {
-    const order = lemonSqueezyOrder({
-      total: saleAmountCents, subtotal: saleAmountCents, tax: 0, currency: 'USD', test_mode: test,
-      refunded_amount: totalCents, refunded: true, status: totalCents >= saleAmountCents ? 'refunded' : 'partial_refund',
-      refunded_at: '2026-03-02T10:00:00.000000Z',
-    }, lemonSqueezyId(ref));
+    const order = lemonSqueezyOrder(
+      {
+        total: saleAmountCents,
+        subtotal: saleAmountCents,
+        tax: 0,
+        currency: 'USD',
+        test_mode: test,
+        refunded_amount: totalCents,
+        refunded: true,
+        status: totalCents >= saleAmountCents ? 'refunded' : 'partial_refund',
+        refunded_at: '2026-03-02T10:00:00.000000Z',
+      },
+      lemonSqueezyId(ref),
+    );
     return lemonSqueezyEvent('order_refunded', order, { test_mode: test });
   },
   unhandled() {
-    return lemonSqueezyEvent('license_key_created', { type: 'license-keys', id: lemonSqueezyId(unique()), attributes: { status: 'active', test_mode: false } });
+    return lemonSqueezyEvent('license_key_created', {
+      type: 'license-keys',
+      id: lemonSqueezyId(unique()),
+      attributes: { status: 'active', test_mode: false },
+    });
   },
 };
 
@@ -212,24 +324,55 @@ export const polarKit: ProviderKit = {
     return signPolar(body, { timestamp: seconds(at) - 301, secret: polarKit.secret });
   },
   payment({ ref, amountCents, keys, test = false }) {
-    const order = polarOrder({ id: `polar_ord_${ref}`, total_amount: amountCents, net_amount: amountCents, subtotal_amount: amountCents, discount_amount: 0, tax_amount: 0, metadata: metadataOf(keys) });
-    return { event: polarEvent('order.paid', order), transactionId: `polar_ord_${ref}`, ...(test ? { secret: polarKit.testSecret! } : {}) };
+    const order = polarOrder({
+      id: `polar_ord_${ref}`,
+      total_amount: amountCents,
+      net_amount: amountCents,
+      subtotal_amount: amountCents,
+      discount_amount: 0,
+      tax_amount: 0,
+      metadata: metadataOf(keys),
+    });
+    return {
+      event: polarEvent('order.paid', order),
+      transactionId: `polar_ord_${ref}`,
+      ...(test ? { secret: polarKit.testSecret! } : {}),
+    };
   },
   subscriptionStart: (input) => polarSubscription(input, 'subscription_create'),
   renewal: (input) => polarSubscription(input, 'subscription_cycle'),
   refund({ ref, refundId, amountCents }) {
-    return polarEvent('refund.updated', polarRefund({ id: refundId, order_id: `polar_ord_${ref}`, amount: amountCents, tax_amount: 0 }));
+    return polarEvent(
+      'refund.updated',
+      polarRefund({ id: refundId, order_id: `polar_ord_${ref}`, amount: amountCents, tax_amount: 0 }),
+    );
   },
   unhandled() {
     return polarEvent('customer.created', { id: `cus_${unique()}`, email: 'buyer@example.com', metadata: {} });
   },
 };
 
-function polarSubscription({ ref, subscriptionId, amountCents, keys }: SubscriptionInput, billingReason: string): PaymentEvent {
+function polarSubscription(
+  { ref, subscriptionId, amountCents, keys }: SubscriptionInput,
+  billingReason: string,
+): PaymentEvent {
   const order = polarOrder({
-    id: `polar_ord_${ref}`, total_amount: amountCents, net_amount: amountCents, subtotal_amount: amountCents, discount_amount: 0, tax_amount: 0,
-    billing_reason: billingReason, subscription_id: subscriptionId, metadata: metadataOf(keys),
-    subscription: { id: subscriptionId, metadata: metadataOf(keys), recurring_interval: 'month', recurring_interval_count: 1, status: 'active' },
+    id: `polar_ord_${ref}`,
+    total_amount: amountCents,
+    net_amount: amountCents,
+    subtotal_amount: amountCents,
+    discount_amount: 0,
+    tax_amount: 0,
+    billing_reason: billingReason,
+    subscription_id: subscriptionId,
+    metadata: metadataOf(keys),
+    subscription: {
+      id: subscriptionId,
+      metadata: metadataOf(keys),
+      recurring_interval: 'month',
+      recurring_interval_count: 1,
+      status: 'active',
+    },
   });
   return { event: polarEvent('order.paid', order), transactionId: `polar_ord_${ref}` };
 }
@@ -249,22 +392,58 @@ export const dodoKit: ProviderKit = {
     return signDodo(body, { timestamp: seconds(at) - 301, secret: dodoKit.secret });
   },
   payment({ ref, amountCents, keys, test = false }) {
-    const payment = dodoPayment({ payment_id: `pay_${ref}`, total_amount: amountCents, tax: 0, settlement_amount: amountCents, metadata: metadataOf(keys) });
-    return { event: dodoEvent('payment.succeeded', payment), transactionId: `pay_${ref}`, ...(test ? { secret: dodoKit.testSecret! } : {}) };
+    const payment = dodoPayment({
+      payment_id: `pay_${ref}`,
+      total_amount: amountCents,
+      tax: 0,
+      settlement_amount: amountCents,
+      metadata: metadataOf(keys),
+    });
+    return {
+      event: dodoEvent('payment.succeeded', payment),
+      transactionId: `pay_${ref}`,
+      ...(test ? { secret: dodoKit.testSecret! } : {}),
+    };
   },
   subscriptionStart({ ref, subscriptionId, amountCents, keys }) {
-    const payment = dodoPayment({ payment_id: `pay_${ref}`, total_amount: amountCents, tax: 0, subscription_id: subscriptionId, metadata: metadataOf(keys) });
+    const payment = dodoPayment({
+      payment_id: `pay_${ref}`,
+      total_amount: amountCents,
+      tax: 0,
+      subscription_id: subscriptionId,
+      metadata: metadataOf(keys),
+    });
     return { event: dodoEvent('payment.succeeded', payment), transactionId: `pay_${ref}` };
   },
   renewal({ ref, subscriptionId, amountCents, keys }) {
-    const payment = dodoPayment({ payment_id: `pay_${ref}`, total_amount: amountCents, tax: 0, subscription_id: subscriptionId, checkout_session_id: null, metadata: metadataOf(keys) });
+    const payment = dodoPayment({
+      payment_id: `pay_${ref}`,
+      total_amount: amountCents,
+      tax: 0,
+      subscription_id: subscriptionId,
+      checkout_session_id: null,
+      metadata: metadataOf(keys),
+    });
     return { event: dodoEvent('payment.succeeded', payment), transactionId: `pay_${ref}` };
   },
   refund({ ref, refundId, amountCents, saleAmountCents, totalCents }) {
-    return dodoEvent('refund.succeeded', dodoRefund({ refund_id: refundId, payment_id: `pay_${ref}`, amount: amountCents, is_partial: totalCents < saleAmountCents }));
+    return dodoEvent(
+      'refund.succeeded',
+      dodoRefund({
+        refund_id: refundId,
+        payment_id: `pay_${ref}`,
+        amount: amountCents,
+        is_partial: totalCents < saleAmountCents,
+      }),
+    );
   },
   unhandled() {
-    return dodoEvent('subscription.active', { payload_type: 'Subscription', subscription_id: `sub_${unique()}`, status: 'active', metadata: {} });
+    return dodoEvent('subscription.active', {
+      payload_type: 'Subscription',
+      subscription_id: `sub_${unique()}`,
+      status: 'active',
+      metadata: {},
+    });
   },
 };
 
@@ -279,33 +458,80 @@ export const creemKit: ProviderKit = {
   },
   signExpired: null,
   payment({ ref, amountCents, keys, test = false }) {
-    const checkout = creemCheckout({ id: `ch_${ref}`, metadata: metadataOf(keys) }, {
-      id: `ord_${ref}`, transaction: `tran_${ref}`, amount: amountCents, sub_total: amountCents, amount_due: amountCents, amount_paid: amountCents, tax_amount: 0,
-    }, test ? 'test' : 'prod');
+    const checkout = creemCheckout(
+      { id: `ch_${ref}`, metadata: metadataOf(keys) },
+      {
+        id: `ord_${ref}`,
+        transaction: `tran_${ref}`,
+        amount: amountCents,
+        sub_total: amountCents,
+        amount_due: amountCents,
+        amount_paid: amountCents,
+        tax_amount: 0,
+      },
+      test ? 'test' : 'prod',
+    );
     return { event: creemEvent('checkout.completed', checkout, `evt_${unique()}`), transactionId: `tran_${ref}` };
   },
   subscriptionStart({ ref, subscriptionId, amountCents, keys }) {
-    const checkout = creemCheckout({ id: `ch_${ref}`, metadata: metadataOf(keys), subscription: { id: subscriptionId, object: 'subscription', metadata: metadataOf(keys) } }, {
-      id: `ord_${ref}`, transaction: `tran_${ref}`, amount: amountCents, amount_paid: amountCents, tax_amount: 0, type: 'recurring',
-    });
+    const checkout = creemCheckout(
+      {
+        id: `ch_${ref}`,
+        metadata: metadataOf(keys),
+        subscription: { id: subscriptionId, object: 'subscription', metadata: metadataOf(keys) },
+      },
+      {
+        id: `ord_${ref}`,
+        transaction: `tran_${ref}`,
+        amount: amountCents,
+        amount_paid: amountCents,
+        tax_amount: 0,
+        type: 'recurring',
+      },
+    );
     return { event: creemEvent('checkout.completed', checkout, `evt_${unique()}`), transactionId: `tran_${ref}` };
   },
   renewal({ ref, subscriptionId, amountCents, keys }) {
     const startedAt = Date.parse('2026-02-28T07:55:24.184Z');
-    const subscription = creemSubscription({ id: subscriptionId, metadata: keys ? metadataOf(keys) : {}, created_at: new Date(startedAt).toISOString() }, {
-      id: `tran_${ref}`, amount: amountCents, amount_paid: amountCents, tax_amount: 0, subscription: subscriptionId, period_start: startedAt + 31 * 86_400_000,
-    });
+    const subscription = creemSubscription(
+      { id: subscriptionId, metadata: keys ? metadataOf(keys) : {}, created_at: new Date(startedAt).toISOString() },
+      {
+        id: `tran_${ref}`,
+        amount: amountCents,
+        amount_paid: amountCents,
+        tax_amount: 0,
+        subscription: subscriptionId,
+        period_start: startedAt + 31 * 86_400_000,
+      },
+    );
     return { event: creemEvent('subscription.paid', subscription, `evt_${unique()}`), transactionId: `tran_${ref}` };
   },
   refund({ ref, refundId, amountCents, test = false }) {
-    return creemEvent('refund.created', creemRefund({ id: refundId, refund_amount: amountCents }, { id: `tran_${ref}`, order: `ord_${ref}` }, test ? 'test' : 'prod'), `evt_${unique()}`);
+    return creemEvent(
+      'refund.created',
+      creemRefund(
+        { id: refundId, refund_amount: amountCents },
+        { id: `tran_${ref}`, order: `ord_${ref}` },
+        test ? 'test' : 'prod',
+      ),
+      `evt_${unique()}`,
+    );
   },
   unhandled() {
-    return creemEvent('subscription.canceled', { id: `sub_${unique()}`, object: 'subscription', status: 'canceled', mode: 'prod' }, `evt_${unique()}`);
+    return creemEvent(
+      'subscription.canceled',
+      { id: `sub_${unique()}`, object: 'subscription', status: 'canceled', mode: 'prod' },
+      `evt_${unique()}`,
+    );
   },
 };
 
 /** Every webhook provider's kit: typed by the provider list, so a new provider needs its kit here. */
 export const PROVIDER_KITS: Record<WebhookProvider, ProviderKit> = {
-  stripe: stripeKit, paddle: paddleKit, lemonsqueezy: lemonSqueezyKit, polar: polarKit, dodo: dodoKit, creem: creemKit,
+  stripe: stripeKit,
+  paddle: paddleKit,
+  lemonsqueezy: lemonSqueezyKit,
+  polar: polarKit,
+  dodo: dodoKit,
+  creem: creemKit,
 };

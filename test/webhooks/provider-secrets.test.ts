@@ -23,10 +23,18 @@ describe('provider secrets: admin API', () => {
     const { programId } = await w.newProgram();
     const base = `/programs/${programId}/providers/paddle/secrets`;
     const added = await w.h.request(`/api/v1/admin${base}`, {
-      method: 'POST', body: { secret: SANDBOX_SECRET, label: 'test' }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      method: 'POST',
+      body: { secret: SANDBOX_SECRET, label: 'test' },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(added.status).toBe(201);
-    expect(added.body.secret).toEqual({ id: expect.any(Number), label: 'test', created_at: w.h.clock.now.toISOString(), expires_at: null, fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/) });
+    expect(added.body.secret).toEqual({
+      id: expect.any(Number),
+      label: 'test',
+      created_at: w.h.clock.now.toISOString(),
+      expires_at: null,
+      fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/),
+    });
 
     const { secrets } = await w.h.admin('GET', base);
     expect(secrets.map((s: { label: string }) => s.label)).toEqual(['live', 'test']);
@@ -35,8 +43,13 @@ describe('provider secrets: admin API', () => {
     expect(JSON.stringify(secrets)).not.toContain(paddleKit.secret);
 
     const at = '2031-05-01T12:00:00.000Z';
-    expect((await w.h.admin('POST', `${base}/${secrets[0].id}/expire`, { at })).secret).toMatchObject({ id: secrets[0].id, expires_at: at });
-    expect((await w.h.admin('POST', `${base}/${secrets[1].id}/expire`, {})).secret.expires_at).toBe(w.h.clock.now.toISOString());
+    expect((await w.h.admin('POST', `${base}/${secrets[0].id}/expire`, { at })).secret).toMatchObject({
+      id: secrets[0].id,
+      expires_at: at,
+    });
+    expect((await w.h.admin('POST', `${base}/${secrets[1].id}/expire`, {})).secret.expires_at).toBe(
+      w.h.clock.now.toISOString(),
+    );
     expect(await w.h.admin('DELETE', `${base}/${secrets[1].id}`)).toEqual({ removed: true });
     expect((await w.h.admin('GET', base)).secrets.map((s: { id: number }) => s.id)).toEqual([secrets[0].id]);
   });
@@ -44,20 +57,33 @@ describe('provider secrets: admin API', () => {
   test.each([
     ['a bad label', 400, 'invalid_request', 'POST', 'secrets', { secret: SANDBOX_SECRET, label: 'sandbox' }],
     ['a short secret', 400, 'invalid_request', 'POST', 'secrets', { secret: 'short', label: 'live' }],
-    ['an unknown field', 400, 'invalid_request', 'POST', 'secrets', { secret: SANDBOX_SECRET, label: 'live', note: 'x' }],
+    [
+      'an unknown field',
+      400,
+      'invalid_request',
+      'POST',
+      'secrets',
+      { secret: SANDBOX_SECRET, label: 'live', note: 'x' },
+    ],
     ['an unknown secret id', 404, 'not_found', 'POST', 'secrets/999999/expire', {}],
     ['removing an unknown secret', 404, 'not_found', 'DELETE', 'secrets/999999', undefined],
   ] as const)('%s → %i %s', async (_label, status, code, method, path, body) => {
     const { programId } = await w.newProgram();
     const res = await w.h.request(`/api/v1/admin/programs/${programId}/providers/paddle/${path}`, {
-      method, ...(body ? { body } : {}), headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      method,
+      ...(body ? { body } : {}),
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect([res.status, res.body.error?.code]).toEqual([status, code]);
   });
 
   test('listing the secrets of an unconnected provider or unknown program → 404', async () => {
     const { programId } = await w.newProgram();
-    for (const path of [`/programs/${programId}/providers/stripe/secrets`, '/programs/999999/providers/paddle/secrets', `/programs/${programId}/providers/nope/secrets`]) {
+    for (const path of [
+      `/programs/${programId}/providers/stripe/secrets`,
+      '/programs/999999/providers/paddle/secrets',
+      `/programs/${programId}/providers/nope/secrets`,
+    ]) {
       const res = await w.h.request(`/api/v1/admin${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect([res.status, res.body.error.code], path).toEqual([404, 'not_found']);
     }
@@ -81,7 +107,11 @@ describe('provider secrets: rotation', () => {
 
     w.h.clock.now = expiresAt;
     const refused = await deliverSigned(f.programId, paddleKit.unhandled(), paddleKit.secret);
-    expect([refused.status, refused.body.error.code, refused.body.error.details]).toEqual([400, 'invalid_signature', { reason: 'signature_mismatch' }]);
+    expect([refused.status, refused.body.error.code, refused.body.error.details]).toEqual([
+      400,
+      'invalid_signature',
+      { reason: 'signature_mismatch' },
+    ]);
     expect((await deliverSigned(f.programId, paddleKit.unhandled(), NEW_SECRET)).status).toBe(200);
   });
 
@@ -106,7 +136,10 @@ describe('provider secrets: rotation', () => {
 describe('provider secrets: test secrets (Paddle sandbox)', () => {
   async function sandboxProgram() {
     const f = await w.newProgram();
-    await w.h.admin('POST', `/programs/${f.programId}/providers/paddle/secrets`, { secret: SANDBOX_SECRET, label: 'test' });
+    await w.h.admin('POST', `/programs/${f.programId}/providers/paddle/secrets`, {
+      secret: SANDBOX_SECRET,
+      label: 'test',
+    });
     return f;
   }
 
@@ -119,10 +152,18 @@ describe('provider secrets: test secrets (Paddle sandbox)', () => {
     const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
     expect(row.outcome).toEqual([{ kind: 'test', eventId: expect.any(Number), programId: f.programId }]);
     for (const kind of ['sales', 'commissions'] as const) expect(await w.list(f.programId, kind)).toEqual([]);
-    expect(await w.list(f.programId, 'test-events')).toEqual([expect.objectContaining({ transaction_id: payment.transactionId })]);
+    expect(await w.list(f.programId, 'test-events')).toEqual([
+      expect.objectContaining({ transaction_id: payment.transactionId }),
+    ]);
 
     // Its refund, also from the sandbox, stays a test event too.
-    const refund = paddleKit.refund({ ref: payment.transactionId.replace(/^txn_/, ''), saleAmountCents: 10000, refundId: `adj_${newRef('r')}`, amountCents: 4000, totalCents: 4000 });
+    const refund = paddleKit.refund({
+      ref: payment.transactionId.replace(/^txn_/, ''),
+      saleAmountCents: 10000,
+      refundId: `adj_${newRef('r')}`,
+      amountCents: 4000,
+      totalCents: 4000,
+    });
     const refunded = await deliverSigned(f.programId, refund, SANDBOX_SECRET);
     await w.waitForInbox(f.programId, refunded.body.id, 'processed');
     expect(await w.list(f.programId, 'refunds')).toEqual([]);

@@ -12,12 +12,19 @@ let refs = 0;
 export const newRef = (label: string) => `${label}${Date.now().toString(36)}${++refs}`;
 
 /** Tracker keys of a bound customer, tagged with the fixture's program. */
-export const keysOf = (f: Fixture, c: { clickId: string; customerKey: string }) =>
-  ({ clickId: c.clickId, customerKey: c.customerKey, programId: f.programId });
+export const keysOf = (f: Fixture, c: { clickId: string; customerKey: string }) => ({
+  clickId: c.clickId,
+  customerKey: c.customerKey,
+  programId: f.programId,
+});
 
 /** One refund of payment `ref`: this refund's own amount and the running total after it. */
-export const refundInput = (ref: string, saleAmountCents: number, amountCents: number, totalCents: number): RefundInput =>
-  ({ ref, saleAmountCents, refundId: `${ref}-r${totalCents}`, amountCents, totalCents });
+export const refundInput = (
+  ref: string,
+  saleAmountCents: number,
+  amountCents: number,
+  totalCents: number,
+): RefundInput => ({ ref, saleAmountCents, refundId: `${ref}-r${totalCents}`, amountCents, totalCents });
 
 export function createScenarioSteps(w: WebhookHarness) {
   const { kit } = w;

@@ -25,8 +25,17 @@ export type WebhookHarness = {
   post(path: string, body: string, headers?: Record<string, string>): Promise<Delivery>;
   inbox(programId: number, status?: string): Promise<Row[]>;
   /** Waits until inbox row `inboxId` has `status` (and `extra` holds); returns the row. */
-  waitForInbox(programId: number, inboxId: number, status: string, extra?: (row: Row) => boolean, timeoutMs?: number): Promise<Row>;
-  list(programId: number, kind: 'sales' | 'commissions' | 'refunds' | 'customers' | 'test-events' | 'notifications'): Promise<Row[]>;
+  waitForInbox(
+    programId: number,
+    inboxId: number,
+    status: string,
+    extra?: (row: Row) => boolean,
+    timeoutMs?: number,
+  ): Promise<Row>;
+  list(
+    programId: number,
+    kind: 'sales' | 'commissions' | 'refunds' | 'customers' | 'test-events' | 'notifications',
+  ): Promise<Row[]>;
   sale(programId: number, transactionId: string): Promise<Row | undefined>;
   commissionOf(programId: number, saleId: number): Promise<Row | undefined>;
   balanceCents(f: Fixture, currency?: string): Promise<number>;
@@ -41,28 +50,49 @@ export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> 
     h = await createHarness({ WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_ATTEMPTS: '6', SWEEP_INTERVAL_MS: '200', ...env });
     base = await h.listen();
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   const post: WebhookHarness['post'] = async (path, body, headers = {}) => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
     const text = await res.text();
     let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
     assertDocumentedResponse('POST', path, { status: res.status, headers: res.headers, body: parsed });
     return { status: res.status, body: parsed };
   };
-  const list: WebhookHarness['list'] = async (programId, kind) => (await h.admin('GET', `/programs/${programId}/${kind}?limit=500`))[kind];
+  const list: WebhookHarness['list'] = async (programId, kind) =>
+    (await h.admin('GET', `/programs/${programId}/${kind}?limit=500`))[kind];
   const inbox: WebhookHarness['inbox'] = async (programId, status) =>
-    (await h.admin('GET', `/programs/${programId}/webhook-events?limit=500${status ? `&status=${status}` : ''}`))['webhook-events'];
+    (await h.admin('GET', `/programs/${programId}/webhook-events?limit=500${status ? `&status=${status}` : ''}`))[
+      'webhook-events'
+    ];
 
   return {
-    get h() { return h; },
+    get h() {
+      return h;
+    },
     kit,
     async newProgram(config = {}) {
       const f = await createProgramFixture(h, { commission_rate_bps: 1000, ...config });
-      const r = await h.admin('PUT', `/programs/${f.programId}/providers/${kit.provider}`, { signing_secret: kit.secret });
+      const r = await h.admin('PUT', `/programs/${f.programId}/providers/${kit.provider}`, {
+        signing_secret: kit.secret,
+      });
       if (!r.connected) throw new Error(`connect failed: ${JSON.stringify(r)}`);
-      if (kit.testSecret) await h.admin('POST', `/programs/${f.programId}/providers/${kit.provider}/secrets`, { secret: kit.testSecret, label: 'test' });
+      if (kit.testSecret)
+        await h.admin('POST', `/programs/${f.programId}/providers/${kit.provider}/secrets`, {
+          secret: kit.testSecret,
+          label: 'test',
+        });
       return f;
     },
     async newCustomer(f, customerKey = `user-${++customers}`) {
@@ -78,7 +108,10 @@ export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> 
       return waitFor(async () => {
         const row = (await inbox(programId)).find((r) => r.id === inboxId);
         if (!row) throw new Error(`inbox row ${inboxId} not found`);
-        if (row.status !== status || !extra(row)) throw new Error(`inbox row ${inboxId} is ${row.status} (attempts ${row.attempts}, error ${row.error}), want ${status}`);
+        if (row.status !== status || !extra(row))
+          throw new Error(
+            `inbox row ${inboxId} is ${row.status} (attempts ${row.attempts}, error ${row.error}), want ${status}`,
+          );
         return row;
       }, timeoutMs);
     },

@@ -19,7 +19,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const click = () => h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` } });
+const click = () =>
+  h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` } });
 
 describe('malformed jobs', () => {
   test('a track job that does not parse fails at once with the reason; the worker keeps running', async () => {
@@ -45,7 +46,12 @@ describe('malformed jobs', () => {
     const stored = await storeWebhookEvent(h.ctx.deps(), {
       provider: 'stripe',
       programId: f.programId,
-      event: { dedupeKey: 'evt_bad', eventType: 'checkout.session.completed', jobs: JSON.parse('[{"kind":"sale","origin":"provider"}]'), ignoredReason: null },
+      event: {
+        dedupeKey: 'evt_bad',
+        eventType: 'checkout.session.completed',
+        jobs: JSON.parse('[{"kind":"sale","origin":"provider"}]'),
+        ignoredReason: null,
+      },
       payload: {},
       receivedAt: h.clock.now,
     });
@@ -68,13 +74,26 @@ describe('malformed jobs', () => {
     });
     expect(sale.status).toBe(200);
     const legacy = {
-      kind: 'refund', programId: f.programId, transactionId: 'tx-legacy', amount: { type: 'per_refund', cents: 100 },
-      refundId: 're_1', refundReason: null, reason: 'refund', retryIfSaleMissing: true, test: false, receivedAt: h.clock.now.toISOString(),
+      kind: 'refund',
+      programId: f.programId,
+      transactionId: 'tx-legacy',
+      amount: { type: 'per_refund', cents: 100 },
+      refundId: 're_1',
+      refundReason: null,
+      reason: 'refund',
+      retryIfSaleMissing: true,
+      test: false,
+      receivedAt: h.clock.now.toISOString(),
     };
     const stored = await storeWebhookEvent(h.ctx.deps(), {
       provider: 'stripe',
       programId: f.programId,
-      event: { dedupeKey: 'evt_legacy', eventType: 'refund.created', jobs: JSON.parse(JSON.stringify([legacy])), ignoredReason: null },
+      event: {
+        dedupeKey: 'evt_legacy',
+        eventType: 'refund.created',
+        jobs: JSON.parse(JSON.stringify([legacy])),
+        ignoredReason: null,
+      },
       payload: {},
       receivedAt: h.clock.now,
     });
@@ -87,7 +106,9 @@ describe('malformed jobs', () => {
   });
 });
 
-async function inboxRow(id: number): Promise<{ status: string; error: string | null; attempts: number; outcome: unknown }> {
+async function inboxRow(
+  id: number,
+): Promise<{ status: string; error: string | null; attempts: number; outcome: unknown }> {
   const { 'webhook-events': rows } = await h.admin('GET', `/programs/${f.programId}/webhook-events?limit=500`);
   const row = rows.find((r: { id: number }) => r.id === id);
   if (!row) throw new Error(`inbox row ${id} not listed`);

@@ -80,14 +80,14 @@ export type TrackClickInput = {
 export type SaleResponse =
   | { success: true; sale_id: number; commission_id: number; message: string }
   | {
-    success: true;
-    attributed: false;
-    reason: 'attribution_window_expired';
-    click_age_days: number;
-    window_days: number;
-    sale_id: null;
-    commission_id: null;
-  }
+      success: true;
+      attributed: false;
+      reason: 'attribution_window_expired';
+      click_age_days: number;
+      window_days: number;
+      sale_id: null;
+      commission_id: null;
+    }
   | { success: true; message: string; data: { eventId: number; programId: number; test_mode: boolean } };
 
 export type RefundResponse =

@@ -68,9 +68,14 @@ function parseJson(text: string): unknown {
 }
 
 /** Reads both envelopes: platform `{ data: null, error: { status, name, message, details, code } }` and typed `{ error: { code, message, ... } }`. */
-function describeFailure(status: number, statusText: string, body: unknown): { error: string; code: string | undefined } {
+function describeFailure(
+  status: number,
+  statusText: string,
+  body: unknown,
+): { error: string; code: string | undefined } {
   const err = (body as { error?: unknown } | null)?.error;
-  if (!err || typeof err !== 'object') return { error: `HTTP ${status}${statusText ? ' ' + statusText : ''}`, code: undefined };
+  if (!err || typeof err !== 'object')
+    return { error: `HTTP ${status}${statusText ? ' ' + statusText : ''}`, code: undefined };
   const { code, message, hint, retry_after_seconds: retryAfter } = err as Record<string, unknown>;
   const label = typeof code === 'string' ? code : `HTTP ${status}`;
   let text = typeof message === 'string' && message !== '' ? `${label}: ${message}` : label;
@@ -90,12 +95,18 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
 export function createTrackerClient(options: TrackerClientOptions): TrackerClient {
   if (!hasText(options?.apiKey)) throw new TypeError('createTrackerClient: apiKey is required');
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new TypeError('createTrackerClient: no global fetch; pass the `fetch` option');
+  if (typeof fetchImpl !== 'function')
+    throw new TypeError('createTrackerClient: no global fetch; pass the `fetch` option');
   const apiKey = options.apiKey;
   const apiUrl = (options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  async function send<T>(method: 'GET' | 'POST', path: string, body: object | undefined, auth: boolean): Promise<TrackerResult<T>> {
+  async function send<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: object | undefined,
+    auth: boolean,
+  ): Promise<TrackerResult<T>> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (auth) headers.Authorization = `Bearer ${apiKey}`;
@@ -120,13 +131,18 @@ export function createTrackerClient(options: TrackerClientOptions): TrackerClien
       if (!hasText(input?.customerExternalId) && !hasText(input?.clickId)) {
         throw new TypeError('trackLead: customerExternalId or clickId is required');
       }
-      return send('POST', '/api/v1/track/lead', {
-        customer_key: input.customerExternalId,
-        click_id: input.clickId,
-        email: input.email,
-        event_name: input.eventName,
-        additional_data: input.additionalData,
-      }, true);
+      return send(
+        'POST',
+        '/api/v1/track/lead',
+        {
+          customer_key: input.customerExternalId,
+          click_id: input.clickId,
+          email: input.email,
+          event_name: input.eventName,
+          additional_data: input.additionalData,
+        },
+        true,
+      );
     },
 
     trackSale(input) {
@@ -135,55 +151,76 @@ export function createTrackerClient(options: TrackerClientOptions): TrackerClien
       }
       if (input.amount === undefined) throw new TypeError('trackSale: amount is required');
       assertCents(input.amount, 'trackSale: amount', false);
-      if (!hasText(input.invoiceId)) throw new TypeError('trackSale: invoiceId is required (it is the idempotency key)');
+      if (!hasText(input.invoiceId))
+        throw new TypeError('trackSale: invoiceId is required (it is the idempotency key)');
       assertCents(input.taxCents, 'trackSale: taxCents', true);
-      return send('POST', '/api/v1/track/sale', {
-        customer_key: input.customerExternalId,
-        click_id: input.clickId,
-        transaction_id: input.invoiceId,
-        amount_cents: input.amount,
-        tax_cents: input.taxCents,
-        currency: input.currency,
-        sale_type: input.saleType,
-        is_recurring: input.isRecurring,
-        subscription_id: input.subscriptionId,
-        subscription_interval: input.subscriptionInterval,
-        event_name: input.eventName,
-        email: input.email,
-        additional_data: input.additionalData,
-      }, true);
+      return send(
+        'POST',
+        '/api/v1/track/sale',
+        {
+          customer_key: input.customerExternalId,
+          click_id: input.clickId,
+          transaction_id: input.invoiceId,
+          amount_cents: input.amount,
+          tax_cents: input.taxCents,
+          currency: input.currency,
+          sale_type: input.saleType,
+          is_recurring: input.isRecurring,
+          subscription_id: input.subscriptionId,
+          subscription_interval: input.subscriptionInterval,
+          event_name: input.eventName,
+          email: input.email,
+          additional_data: input.additionalData,
+        },
+        true,
+      );
     },
 
     trackTestSale(input = {}) {
       assertCents(input.amount, 'trackTestSale: amount', false);
-      return send('POST', '/api/v1/track/sale', {
-        transaction_id: input.invoiceId,
-        amount_cents: input.amount,
-        currency: input.currency,
-        additional_data: { ...input.additionalData, test_mode: true },
-      }, true);
+      return send(
+        'POST',
+        '/api/v1/track/sale',
+        {
+          transaction_id: input.invoiceId,
+          amount_cents: input.amount,
+          currency: input.currency,
+          additional_data: { ...input.additionalData, test_mode: true },
+        },
+        true,
+      );
     },
 
     trackRefund(input) {
       if (!hasText(input?.invoiceId)) throw new TypeError('trackRefund: invoiceId is required');
       assertCents(input.refundAmountCents, 'trackRefund: refundAmountCents', true);
-      return send('POST', '/api/v1/track/refund', {
-        transaction_id: input.invoiceId,
-        refund_amount_cents: input.refundAmountCents,
-        refund_id: input.refundId,
-        refund_reason: input.refundReason,
-        reason: input.reason,
-      }, true);
+      return send(
+        'POST',
+        '/api/v1/track/refund',
+        {
+          transaction_id: input.invoiceId,
+          refund_amount_cents: input.refundAmountCents,
+          refund_id: input.refundId,
+          refund_reason: input.refundReason,
+          reason: input.reason,
+        },
+        true,
+      );
     },
 
     trackClick(input = {}) {
-      return send('POST', '/api/v1/track/click', {
-        affiliate_url: input.affiliateUrl,
-        page_url: input.pageUrl,
-        referrer_url: input.referrerUrl,
-        existing_click_id: input.existingClickId,
-        visitor_id: input.visitorId,
-      }, false);
+      return send(
+        'POST',
+        '/api/v1/track/click',
+        {
+          affiliate_url: input.affiliateUrl,
+          page_url: input.pageUrl,
+          referrer_url: input.referrerUrl,
+          existing_click_id: input.existingClickId,
+          visitor_id: input.visitorId,
+        },
+        false,
+      );
     },
 
     status() {

@@ -5,7 +5,7 @@
  */
 import type { TrackerData, TrackerInstance } from './tracker-instance.ts';
 
-export type { TrackerData, TrackerInstance, TrackerResponse } from './tracker-instance.ts';
+export type { TrackerData, TrackerError, TrackerInstance, TrackerResponse } from './tracker-instance.ts';
 
 /** Placeholder for the hosted script; merchants on their own deployment pass `scriptUrl`. */
 export const PRODUCTION_SCRIPT_URL = 'https://tracker.example.com/tracker.js';
@@ -37,7 +37,7 @@ export function resolveScriptUrl(env: TrackerEnv = 'production', scriptUrl?: str
 
 /** The server-side stand-in: every method is harmless and reports "no attribution". */
 export function createNoopTracker(programId: number): TrackerInstance {
-  const data: TrackerData = { clickId: null, programId, hasAttribution: false, affiliateUrl: null };
+  const data: TrackerData = { clickId: null, programId, hasAttribution: false, affiliateUrl: null, lastError: null };
   return {
     signup: () => Promise.resolve(null),
     getClickId: () => null,
@@ -96,7 +96,10 @@ export function loadTracker(options: LoadTrackerOptions): Promise<TrackerInstanc
       const tracker = startedTracker();
       finish();
       if (tracker) resolve(tracker);
-      else reject(new Error(`tracker script did not start (see the console; is data-tracker-program-id valid?): ${tag.src}`));
+      else
+        reject(
+          new Error(`tracker script did not start (see the console; is data-tracker-program-id valid?): ${tag.src}`),
+        );
     };
     const onError = (): void => {
       finish();

@@ -13,6 +13,19 @@ export type TrackerData = {
   hasAttribution: boolean;
   /** The affiliate link (full URL with `aff`) that produced `clickId`, when known. */
   affiliateUrl: string | null;
+  /** The last refused tracking call (cleared by the next success), null when none. */
+  lastError: TrackerError | null;
+};
+
+/** A tracking call the server refused (or could not be reached: `status` 0). */
+export type TrackerError = {
+  call: 'click' | 'lead' | 'test';
+  status: number;
+  /** The server's `error.code`, e.g. `invalid_request`, `forbidden`. */
+  code: string | null;
+  message: string;
+  /** What to change, e.g. the program's domain the page must be on. */
+  fix: string;
 };
 
 /** Parsed JSON body of a successful tracking call. */

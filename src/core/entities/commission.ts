@@ -34,7 +34,10 @@ export const Commission = defineEntity({
     /** The payout that paid it (null for commissions marked paid before payouts existed). */
     payout: () => p.manyToOne(Payout).mapToPk().nullable().index(),
     createdAt: p.datetime(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type ICommission = InferEntity<typeof Commission>;

@@ -14,8 +14,10 @@ export const Customer = defineEntity({
     customerKey: p.string().nullable(),
     click: () => p.manyToOne(Click).mapToPk().nullable().index(),
     partner: () => p.manyToOne(Partner).mapToPk().nullable(),
-    /** SHA-256 hex of the normalised email; the address itself is never stored. */
+    /** Keyed hash (hex) of the normalised email; the address itself is never stored. */
     emailHash: p.string().nullable(),
+    /** How `emailHash` was made: 1 plain SHA-256 (older rows), 2 HMAC-SHA256 under the server secret. */
+    emailHashVersion: p.smallint().nullable(),
     eventName: p.string().nullable(),
     /**
      * Bound by a keyless browser lead (any client can send one): a keyed lead for the same

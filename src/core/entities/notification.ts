@@ -1,7 +1,11 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 
-export type NotificationKind = 'partner_commission_refunded' | 'advertiser_manual_review' | 'advertiser_unattributed_payment' | 'advertiser_attribution_conflict';
+export type NotificationKind =
+  | 'partner_commission_refunded'
+  | 'advertiser_manual_review'
+  | 'advertiser_unattributed_payment'
+  | 'advertiser_attribution_conflict';
 
 /**
  * An in-app notification. Written in the same transaction as its cause (an outbox), delivered

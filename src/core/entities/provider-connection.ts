@@ -11,7 +11,10 @@ export const ProviderConnection = defineEntity({
     program: () => p.manyToOne(Program).mapToPk(),
     provider: p.string().$type<WebhookProvider>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IProviderConnection = InferEntity<typeof ProviderConnection>;

@@ -10,6 +10,8 @@ export const ServiceInstance = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(false),
     nonce: p.string().length(16),
+    /** Key of the lead email hashes when EMAIL_HASH_SECRET is not set (generated on first start). */
+    emailHashSecret: p.string().nullable(),
   },
 });
 export type IServiceInstance = InferEntity<typeof ServiceInstance>;

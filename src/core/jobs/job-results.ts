@@ -19,7 +19,8 @@ export type JobResults = {
 export type JobResult<J extends TrackJob> = JobResults[J['kind']];
 
 /** What a track job returns through the queue: the use-case result, or an expected error. */
-export type TrackOutcome<R = JobResults[TrackJobKind]> = { ok: true; result: R } | { ok: false; error: SerializedAppError };
+export type TrackOutcome<R = JobResults[TrackJobKind]> =
+  { ok: true; result: R } | { ok: false; error: SerializedAppError };
 
 const id = z.number().int();
 const testResult = z.object({ kind: z.literal('test'), eventId: id, programId: id });
@@ -28,7 +29,12 @@ const testResult = z.object({ kind: z.literal('test'), eventId: id, programId: i
 // have answered), so the types above are the schemas' outputs, not a promise.
 const RESULT_SCHEMAS: { [K in TrackJobKind]: z.ZodType<JobResults[K]> } = {
   sale: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('attributed'), saleId: id, commissionId: id.nullable(), commissionCents: id.nullable() }),
+    z.object({
+      kind: z.literal('attributed'),
+      saleId: id,
+      commissionId: id.nullable(),
+      commissionCents: id.nullable(),
+    }),
     z.object({ kind: z.literal('window_expired'), clickAgeDays: z.number(), windowDays: z.number() }),
     z.object({ kind: z.literal('duplicate'), saleId: id }),
     testResult,
@@ -46,7 +52,12 @@ const RESULT_SCHEMAS: { [K in TrackJobKind]: z.ZodType<JobResults[K]> } = {
     z.object({ kind: z.literal('no_commission'), message: z.string() }),
     testResult,
   ]),
-  lead: z.object({ customerId: id, customerKey: z.string().nullable(), clickId: z.string().nullable(), rebound: z.boolean() }),
+  lead: z.object({
+    customerId: id,
+    customerKey: z.string().nullable(),
+    clickId: z.string().nullable(),
+    rebound: z.boolean(),
+  }),
   click: z.object({ clickId: z.string(), partnerCode: z.string(), cookieWindowDays: z.number(), programId: id }),
   test_event: testResult,
 };

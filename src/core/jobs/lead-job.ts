@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_HASH_VERSION } from '../email-hash.ts';
 
 /** Binds a merchant customer id to a click (lead tracking). */
 export const leadJobSchema = z.object({
@@ -6,8 +7,10 @@ export const leadJobSchema = z.object({
   programId: z.number().int().positive(),
   customerKey: z.string().nullable(),
   clickId: z.string().nullable(),
-  /** SHA-256 hex of the lower-cased, trimmed email; the email itself is never stored. */
+  /** Keyed hash (hex) of the lower-cased, trimmed email; the email itself is never stored. */
   emailHash: z.string().nullable(),
+  /** 2 = HMAC-SHA256 under the server secret; absent in jobs queued before it (plain SHA-256, 1). */
+  emailHashVersion: z.number().int().optional(),
   eventName: z.string().nullable(),
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** Browser mode (keyless signup helper): never rebinds an existing customer. */
@@ -27,6 +30,7 @@ export function buildLeadJob(input: LeadJobInput): LeadJob {
     customerKey: input.customerKey,
     clickId: input.clickId,
     emailHash: input.emailHash ?? null,
+    ...(input.emailHash ? { emailHashVersion: input.emailHashVersion ?? EMAIL_HASH_VERSION.hmacSha256 } : {}),
     eventName: input.eventName ?? null,
     additionalData: input.additionalData ?? null,
     browser: input.browser ?? false,

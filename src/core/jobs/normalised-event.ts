@@ -5,7 +5,12 @@ import { refundJobSchema } from './refund-job.ts';
 import { saleJobSchema } from './sale-job.ts';
 
 /** The jobs a provider event may carry (what an inbox row runs on replay). */
-export const providerJobSchema = z.discriminatedUnion('kind', [saleJobSchema, refundJobSchema, linkJobSchema, disputeWonJobSchema]);
+export const providerJobSchema = z.discriminatedUnion('kind', [
+  saleJobSchema,
+  refundJobSchema,
+  linkJobSchema,
+  disputeWonJobSchema,
+]);
 export type ProviderJob = z.infer<typeof providerJobSchema>;
 
 /** What a provider adapter turns one verified webhook into (stored as the inbox row's `normalised`). */

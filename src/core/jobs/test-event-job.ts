@@ -16,5 +16,11 @@ export type TestEventJob = z.infer<typeof testEventJobSchema>;
 
 /** The one place a test-event job is written out. */
 export function buildTestEventJob(input: Omit<TestEventJob, 'kind' | 'origin'>): TestEventJob {
-  return { kind: 'test_event', origin: 'test', programId: input.programId, data: input.data, receivedAt: input.receivedAt };
+  return {
+    kind: 'test_event',
+    origin: 'test',
+    programId: input.programId,
+    data: input.data,
+    receivedAt: input.receivedAt,
+  };
 }

@@ -6,9 +6,14 @@ import { Migration20261123093000_provider_secrets } from './Migration20261123093
 import { Migration20261123095000_browser_leads } from './Migration20261123095000_browser_leads.ts';
 import { Migration20261123104500_payouts } from './Migration20261123104500_payouts.ts';
 import { Migration20261123110000_provider_payments } from './Migration20261123110000_provider_payments.ts';
+import { Migration20261123141500_email_hash } from './Migration20261123141500_email_hash.ts';
 
 export const MIGRATIONS = [
-  Migration20261122023611_initial, Migration20261123091142_portal, Migration20261123093000_provider_secrets,
-  Migration20261123095000_browser_leads, Migration20261123104500_payouts,
+  Migration20261122023611_initial,
+  Migration20261123091142_portal,
+  Migration20261123093000_provider_secrets,
+  Migration20261123095000_browser_leads,
+  Migration20261123104500_payouts,
   Migration20261123110000_provider_payments,
+  Migration20261123141500_email_hash,
 ];

@@ -2,26 +2,86 @@ import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../../core/errors.ts';
 import { ERROR_TABLE } from '../error-table.ts';
 import { errorResponseSchema, platformEnvelopeSchema, typedEnvelopeSchema } from './error-envelopes.ts';
-import { openApiPath, type Operation, type SecurityScheme } from './operation.ts';
+import { openApiPath, pathParamsOf, type Operation, type SecurityScheme } from './operation.ts';
+
+import { CSRF_HEADER, SESSION_COOKIES } from '../session-auth.ts';
 
 type Json = Record<string, unknown>;
+type SchemeName = SecurityScheme | 'csrfToken';
 
 /** Errors every route can answer, and those of any route that reads a JSON body. */
 const ALWAYS: ErrorCode[] = ['internal_error'];
 const WITH_BODY: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
 
-const SECURITY_SCHEMES: Record<SecurityScheme, Json> = {
-  apiKey: { type: 'http', scheme: 'bearer', description: 'A program API key (`Authorization: Bearer <API_KEY>`); a test key produces test traffic. A server secret: never put it in browser code.' },
+const SECURITY_SCHEMES: Record<SchemeName, Json> = {
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A program API key (`Authorization: Bearer <API_KEY>`); a test key produces test traffic. A server secret: never put it in browser code.',
+  },
   adminToken: { type: 'http', scheme: 'bearer', description: 'The `ADMIN_TOKEN` of the deployment.' },
-  metricsToken: { type: 'http', scheme: 'bearer', description: 'The `METRICS_TOKEN` of the deployment (reads metrics, nothing else).' },
-  stripeSignature: { type: 'apiKey', in: 'header', name: 'stripe-signature', description: 'Stripe webhook signature (HMAC-SHA256 of the raw body with the endpoint secret).' },
-  paddleSignature: { type: 'apiKey', in: 'header', name: 'paddle-signature', description: 'Paddle Billing webhook signature.' },
-  lemonSqueezySignature: { type: 'apiKey', in: 'header', name: 'x-signature', description: 'Lemon Squeezy webhook signature (HMAC-SHA256 hex of the raw body).' },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The `METRICS_TOKEN` of the deployment (reads metrics, nothing else).',
+  },
+  stripeSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'stripe-signature',
+    description: 'Stripe webhook signature (HMAC-SHA256 of the raw body with the endpoint secret).',
+  },
+  paddleSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'paddle-signature',
+    description: 'Paddle Billing webhook signature.',
+  },
+  lemonSqueezySignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-signature',
+    description: 'Lemon Squeezy webhook signature (HMAC-SHA256 hex of the raw body).',
+  },
+  operatorSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIES.operator.name,
+    description:
+      "The dashboard's operator session (`POST /api/v1/dashboard/session` with the admin token sets it). Writes also need `csrfToken`.",
+  },
+  partnerSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIES.partner.name,
+    description:
+      "A partner's portal session (`POST /api/v1/partner/session` or an accepted invite sets it). Writes also need `csrfToken`.",
+  },
+  csrfToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: CSRF_HEADER,
+    description:
+      'The `csrf_token` the session was opened with; required with a session cookie on every write (403 `forbidden` without it).',
+  },
 };
+
+const SESSIONS = new Set<SecurityScheme>(['operatorSession', 'partnerSession']);
+
+/** One security requirement: a session cookie on a write goes with the CSRF header. */
+function requirement(op: Operation, s: SecurityScheme | 'none'): Json {
+  if (s === 'none') return {};
+  return SESSIONS.has(s) && op.method !== 'get' ? { [s]: [], csrfToken: [] } : { [s]: [] };
+}
 
 /** zod → JSON Schema 2020-12 (what OpenAPI 3.1 uses), without the `$schema` member. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Json;
   return rest;
 }
 
@@ -37,24 +97,45 @@ export function errorCodesOf(op: Operation): Map<number, ErrorCode[]> {
 }
 
 /** Every response schema of an operation by status: its own, then its error envelopes. */
-export function responseSchemasOf(op: Operation): Map<number, { schema?: z.ZodType; contentType: string }> {
-  const out = new Map<number, { schema?: z.ZodType; contentType: string }>();
-  for (const [status, r] of Object.entries(op.responses)) out.set(Number(status), { schema: r.schema, contentType: r.contentType ?? 'application/json' });
-  for (const [status, codes] of errorCodesOf(op)) if (!out.has(status)) out.set(status, { schema: errorResponseSchema(status, codes), contentType: 'application/json' });
+export function responseSchemasOf(op: Operation): Map<number, { schema?: z.ZodType; contentTypes: string[] }> {
+  const out = new Map<number, { schema?: z.ZodType; contentTypes: string[] }>();
+  for (const [status, r] of Object.entries(op.responses))
+    out.set(Number(status), { schema: r.schema, contentTypes: [r.contentType ?? 'application/json'].flat() });
+  for (const [status, codes] of errorCodesOf(op))
+    if (!out.has(status))
+      out.set(status, { schema: errorResponseSchema(status, codes), contentTypes: ['application/json'] });
   return out;
 }
 
 function operationObject(op: Operation): Json {
   const parameters: Json[] = [];
-  for (const name of [...op.path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)) {
+  for (const name of pathParamsOf(op.path)) {
     const schema = op.params?.[name];
-    parameters.push({ name, in: 'path', required: true, schema: schema ? jsonSchema(schema, 'input') : { type: 'string' } });
+    const rest =
+      name === 'path' && op.path.endsWith('/**')
+        ? { description: 'The rest of the path (any number of segments)' }
+        : {};
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      ...rest,
+      schema: schema ? jsonSchema(schema, 'input') : { type: 'string' },
+    });
   }
   if (op.query) {
     const q = jsonSchema(op.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
-    for (const [name, schema] of Object.entries(q.properties ?? {})) parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+    for (const [name, schema] of Object.entries(q.properties ?? {}))
+      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
   }
-  for (const [name, h] of Object.entries(op.headers ?? {})) parameters.push({ name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } });
+  for (const [name, h] of Object.entries(op.headers ?? {}))
+    parameters.push({
+      name,
+      in: 'header',
+      required: h.required,
+      description: h.description,
+      schema: { type: 'string' },
+    });
 
   const responses: Json = {};
   const codes = errorCodesOf(op);
@@ -62,15 +143,22 @@ function operationObject(op: Operation): Json {
     const own = op.responses[status];
     const errorCodes = codes.get(status);
     const description = own?.description ?? `Error: ${errorCodes?.map((c) => `\`${c}\``).join(', ')}`;
-    const media: Json = r.schema ? { schema: jsonSchema(r.schema, 'output') } : { schema: { type: 'string' } };
-    if (own?.example !== undefined) media.example = own.example;
-    responses[String(status)] = { description, content: { [r.contentType]: media } };
+    // A file without a schema is a string; a JSON file (a source map) is any JSON.
+    const media = (type: string): Json => ({
+      schema: r.schema ? jsonSchema(r.schema, 'output') : type === 'application/json' ? {} : { type: 'string' },
+      ...(own?.example !== undefined ? { example: own.example } : {}),
+    });
+    // 304: no body.
+    responses[String(status)] =
+      status === 304
+        ? { description }
+        : { description, content: Object.fromEntries(r.contentTypes.map((t) => [t, media(t)])) };
   }
   const o: Json = {
     operationId: op.operationId,
     summary: op.summary,
     tags: [op.tag],
-    security: op.security.length ? op.security.map((s) => (s === 'none' ? {} : { [s]: [] })) : [{}],
+    security: op.security.length ? op.security.map((s) => requirement(op, s)) : [{}],
     responses,
   };
   if (op.description) o.description = op.description;
@@ -80,7 +168,11 @@ function operationObject(op: Operation): Json {
     if (op.bodyExample !== undefined) media.example = op.bodyExample;
     o.requestBody = { required: !op.bodyOptional, content: { 'application/json': media } };
   } else if (op.rawBody) {
-    o.requestBody = { required: true, description: op.rawBody, content: { 'application/json': { schema: { type: 'object' } } } };
+    o.requestBody = {
+      required: true,
+      description: op.rawBody,
+      content: { 'application/json': { schema: { type: 'object' } } },
+    };
   }
   return o;
 }
@@ -118,14 +210,27 @@ export function buildOpenApiDocument(ops: readonly Operation[], info: { version:
     tags: [
       { name: 'Tracking', description: 'Conversion API: clicks, leads, sales, refunds, test events, program status' },
       { name: 'Webhooks', description: 'Payment-provider events, verified over the raw bytes' },
-      { name: 'Admin', description: 'Management API behind the ADMIN_TOKEN' },
+      { name: 'Admin', description: "Management API behind the ADMIN_TOKEN (or the dashboard's operator session)" },
+      {
+        name: 'Partner',
+        description: "The partner API behind the portal: sign-in, invites, the signed-in partner's own data",
+      },
+      { name: 'Apps', description: 'The dashboard and the partner portal (a single-page app and its assets)' },
       { name: 'Service', description: 'Health, metrics, this document, the browser tracker' },
     ],
     paths,
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: {
-        PlatformError: jsonSchema(z.union(platform.map((c) => platformEnvelopeSchema(ERROR_TABLE[c].status, [c])) as unknown as [z.ZodType, z.ZodType]), 'output'),
+        PlatformError: jsonSchema(
+          z.union(
+            platform.map((c) => platformEnvelopeSchema(ERROR_TABLE[c].status, [c])) as unknown as [
+              z.ZodType,
+              z.ZodType,
+            ],
+          ),
+          'output',
+        ),
         TypedError: jsonSchema(typedEnvelopeSchema(typed), 'output'),
       },
     },

@@ -2,7 +2,16 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.ts';
 
 /** How a caller proves who it is; each maps to a security scheme of the document. */
-export type SecurityScheme = 'apiKey' | 'adminToken' | 'metricsToken' | 'stripeSignature' | 'paddleSignature' | 'lemonSqueezySignature';
+export type SecurityScheme =
+  | 'apiKey'
+  | 'adminToken'
+  | 'metricsToken'
+  | 'stripeSignature'
+  | 'paddleSignature'
+  | 'lemonSqueezySignature'
+  /** Browser sessions: the cookie, plus the `x-csrf-token` header on every write. */
+  | 'operatorSession'
+  | 'partnerSession';
 /** A scheme, or `none`: the operation may also be called without credentials. */
 export type Security = SecurityScheme | 'none';
 
@@ -10,8 +19,8 @@ export type ResponseDoc = {
   description: string;
   /** JSON body schema (the edge's response schema); omit for non-JSON bodies. */
   schema?: z.ZodType;
-  /** Defaults to application/json. */
-  contentType?: string;
+  /** Defaults to application/json; several for a route that serves files of several types. */
+  contentType?: string | string[];
   example?: unknown;
 };
 
@@ -22,12 +31,15 @@ export type ResponseDoc = {
  */
 export type Operation = {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** The h3 route pattern exactly as registered (`/api/v1/webhooks/:provider/:programId`). */
+  /**
+   * The h3 route pattern exactly as registered (`/api/v1/webhooks/:provider/:programId`); a
+   * trailing `**` (any rest of the path) is the path parameter `path` in the document.
+   */
   path: string;
   operationId: string;
   summary: string;
   description?: string;
-  tag: 'Tracking' | 'Webhooks' | 'Admin' | 'Service';
+  tag: 'Tracking' | 'Webhooks' | 'Admin' | 'Partner' | 'Apps' | 'Service';
   /** Alternatives (any one suffices); empty = no authentication. */
   security: Security[];
   /** Path parameters by name; a parameter without an entry is a string. */
@@ -52,7 +64,12 @@ export function defineOperation(op: Operation): Operation {
   return op;
 }
 
-/** `/a/:b/c` → `/a/{b}/c` */
+/** `/a/:b/c` → `/a/{b}/c`; `/a/**` → `/a/{path}` */
 export function openApiPath(h3Path: string): string {
-  return h3Path.replace(/:(\w+)/g, '{$1}');
+  return h3Path.replace(/:(\w+)/g, '{$1}').replace(/\/\*\*$/, '/{path}');
+}
+
+/** The path parameters of an h3 pattern, in order (`**` is `path`). */
+export function pathParamsOf(h3Path: string): string[] {
+  return [...openApiPath(h3Path).matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 }

@@ -13,13 +13,37 @@ import { trackTestOperation } from '../routes/track-test.ts';
 import { cliStatusOperation } from '../routes/cli-status.ts';
 import { webhookOperation } from '../routes/webhook.ts';
 import { adminOperations } from '../routes/admin.ts';
+import { adminDashboardOperations } from '../routes/admin-dashboard.ts';
+import { payoutOperations } from '../routes/admin-payouts.ts';
+import { providerSecretOperations } from '../routes/admin-provider-secrets.ts';
+import { sessionOperations } from '../routes/sessions.ts';
+import { partnerOperations } from '../routes/partner.ts';
+import { dashboardAppOperations } from '../routes/dashboard-app.ts';
 
 /**
  * Every documented route, each declared in its route file. A new route adds its entry here; the
  * contract test fails for a registered route without one (test/api/openapi.test.ts).
  */
 export const OPERATIONS: readonly Operation[] = [
-  trackClickOperation, trackLeadOperation, trackBrowserLeadOperation, trackSaleOperation, trackRefundOperation, trackTestOperation,
-  cliStatusOperation, webhookOperation, ...adminOperations,
-  healthzOperation, readyzOperation, metricsOperation, trackerScriptOperation, demoPageOperation, ...apiDocsOperations,
+  trackClickOperation,
+  trackLeadOperation,
+  trackBrowserLeadOperation,
+  trackSaleOperation,
+  trackRefundOperation,
+  trackTestOperation,
+  cliStatusOperation,
+  webhookOperation,
+  ...adminOperations,
+  ...adminDashboardOperations,
+  ...payoutOperations,
+  ...providerSecretOperations,
+  ...sessionOperations,
+  ...partnerOperations,
+  ...dashboardAppOperations,
+  healthzOperation,
+  readyzOperation,
+  metricsOperation,
+  trackerScriptOperation,
+  demoPageOperation,
+  ...apiDocsOperations,
 ];

@@ -9,9 +9,19 @@ import { getPayout } from '../../core/get-payout.ts';
 import { getPartnerStatement, type PartnerStatement } from '../../core/get-partner-statement.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
+import { adminOperation } from '../openapi/admin-operation.ts';
+import { balanceEntryRow, commissionRow, partnerRow, payoutRow } from '../openapi/entity-rows.ts';
 
-export type AdminOn = (method: 'get' | 'post' | 'patch' | 'put', path: string, fn: (e: H3Event) => Promise<object | Response>) => void;
-export type AdminHelpers = { on: AdminOn; num: (e: H3Event, name: string) => number; body: (e: H3Event) => Promise<unknown> };
+export type AdminOn = (
+  method: 'get' | 'post' | 'patch' | 'put',
+  path: string,
+  fn: (e: H3Event) => Promise<object | Response>,
+) => void;
+export type AdminHelpers = {
+  on: AdminOn;
+  num: (e: H3Event, name: string) => number;
+  body: (e: H3Event) => Promise<unknown>;
+};
 
 const openPayoutSchema = z.strictObject({
   currency: z.enum(CURRENCIES),
@@ -33,13 +43,29 @@ const openPayoutSchema = z.strictObject({
 export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
   on('post', '/programs/:id/partners/:partnerId/payouts', async (e) => {
     const b = validate(openPayoutSchema, await body(e));
-    return json({ payout: toWire(await openPayout(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null)) }, 201);
+    return json(
+      {
+        payout: toWire(
+          await openPayout(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null),
+        ),
+      },
+      201,
+    );
   });
-  on('post', '/programs/:id/payouts/:payoutId/pay', async (e) => paidToWire(await payPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))));
-  on('post', '/programs/:id/payouts/:payoutId/cancel', async (e) => ({ payout: toWire(await cancelPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))) }));
-  on('get', '/programs/:id/payouts/:payoutId', async (e) => paidToWire(await getPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))));
-  on('post', '/programs/:id/commissions/:cid/pay', async (e) => paidToWire(await payCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))));
-  const statement = async (e: H3Event) => statementToWire(await getPartnerStatement(ctx.deps(), num(e, 'id'), num(e, 'partnerId')));
+  on('post', '/programs/:id/payouts/:payoutId/pay', async (e) =>
+    paidToWire(await payPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+  );
+  on('post', '/programs/:id/payouts/:payoutId/cancel', async (e) => ({
+    payout: toWire(await cancelPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+  }));
+  on('get', '/programs/:id/payouts/:payoutId', async (e) =>
+    paidToWire(await getPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+  );
+  on('post', '/programs/:id/commissions/:cid/pay', async (e) =>
+    paidToWire(await payCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))),
+  );
+  const statement = async (e: H3Event) =>
+    statementToWire(await getPartnerStatement(ctx.deps(), num(e, 'id'), num(e, 'partnerId')));
   on('get', '/programs/:id/partners/:partnerId/statement', statement);
   on('get', '/programs/:id/partners/:partnerId/account', statement);
 }
@@ -52,9 +78,15 @@ function statementToWire(s: PartnerStatement) {
   return {
     partner: s.partner,
     currencies: s.currencies.map((c) => ({
-      currency: c.currency, credits_cents: c.creditsCents, reversals_cents: c.reversalsCents, payouts_cents: c.payoutsCents,
-      balance_cents: c.balanceCents, unpaid_commissions_cents: c.unpaidCommissionsCents, owed_cents: c.owedCents,
-      open_payouts_cents: c.openPayoutsCents, reconciles: c.reconciles,
+      currency: c.currency,
+      credits_cents: c.creditsCents,
+      reversals_cents: c.reversalsCents,
+      payouts_cents: c.payoutsCents,
+      balance_cents: c.balanceCents,
+      unpaid_commissions_cents: c.unpaidCommissionsCents,
+      owed_cents: c.owedCents,
+      open_payouts_cents: c.openPayoutsCents,
+      reconciles: c.reconciles,
     })),
     // Kept from the earlier account view: the balance per currency alone.
     balances: s.currencies.map((c) => ({ currency: c.currency, balance_cents: c.balanceCents })),
@@ -62,3 +94,90 @@ function statementToWire(s: PartnerStatement) {
     payouts: s.payouts,
   };
 }
+
+const id = z.number().int().positive();
+const int = z.number().int();
+const paid = z.strictObject({
+  payout: payoutRow,
+  commissions: z.array(commissionRow).meta({ description: 'The commissions the payout pays' }),
+});
+const statement = z.strictObject({
+  partner: partnerRow,
+  currencies: z.array(
+    z.strictObject({
+      currency: z.string().length(3),
+      credits_cents: int,
+      reversals_cents: int,
+      payouts_cents: int,
+      balance_cents: int.meta({ description: '`credits_cents - reversals_cents - payouts_cents`' }),
+      unpaid_commissions_cents: int.meta({ description: 'What remains of credited commissions not paid yet' }),
+      owed_cents: int.meta({
+        description: 'What the partner owes back from refunds of commissions already paid (netted by the next payout)',
+      }),
+      open_payouts_cents: int,
+      reconciles: z.boolean().meta({ description: 'The ledger sums to the stored balance' }),
+    }),
+  ),
+  balances: z
+    .array(z.strictObject({ currency: z.string().length(3), balance_cents: int }))
+    .meta({ description: 'The balance per currency alone' }),
+  ledger: z.array(balanceEntryRow).meta({ description: 'The latest 200 balance entries, newest first' }),
+  payouts: z.array(payoutRow).meta({ description: 'The latest 200 payouts, newest first' }),
+});
+const statementOp = (path: string, operationId: string, summary: string) =>
+  adminOperation('get', path, operationId, summary, {
+    params: { id, partnerId: id },
+    errors: ['not_found'],
+    responses: { 200: { description: 'The statement', schema: statement } },
+  });
+
+export const payoutOperations = [
+  adminOperation(
+    'post',
+    '/programs/:id/partners/:partnerId/payouts',
+    'openPayout',
+    "Open a payout (a withdrawal) of a partner's credited commissions",
+    {
+      params: { id, partnerId: id },
+      body: openPayoutSchema,
+      errors: ['not_found'],
+      responses: { 201: { description: 'The open payout', schema: z.strictObject({ payout: payoutRow }) } },
+    },
+  ),
+  adminOperation('post', '/programs/:id/payouts/:payoutId/pay', 'payPayout', 'Mark an open payout paid', {
+    params: { id, payoutId: id },
+    errors: ['not_found'],
+    responses: { 200: { description: 'The paid payout and its commissions', schema: paid } },
+  }),
+  adminOperation('post', '/programs/:id/payouts/:payoutId/cancel', 'cancelPayout', 'Cancel an open payout', {
+    params: { id, payoutId: id },
+    errors: ['not_found'],
+    responses: { 200: { description: 'The cancelled payout', schema: z.strictObject({ payout: payoutRow }) } },
+  }),
+  adminOperation('get', '/programs/:id/payouts/:payoutId', 'getPayout', 'A payout and the commissions it pays', {
+    params: { id, payoutId: id },
+    errors: ['not_found'],
+    responses: { 200: { description: 'The payout', schema: paid } },
+  }),
+  adminOperation(
+    'post',
+    '/programs/:id/commissions/:cid/pay',
+    'payCommission',
+    'Pay one credited commission (a payout of it alone)',
+    {
+      params: { id, cid: id },
+      errors: ['not_found'],
+      responses: { 200: { description: 'The paid payout and the commission', schema: paid } },
+    },
+  ),
+  statementOp(
+    '/programs/:id/partners/:partnerId/statement',
+    'getPartnerStatement',
+    "A partner's statement: credits, reversals, payouts and balance per currency, ledger, payouts",
+  ),
+  statementOp(
+    '/programs/:id/partners/:partnerId/account',
+    'getPartnerAccount',
+    "A partner's statement (older name of `statement`)",
+  ),
+];

@@ -4,10 +4,16 @@ import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/vocabulary.ts';
 import {
-  addProviderSecret, connectProvider, expireProviderSecret, listProviderSecrets, removeProviderSecret, type ProviderSecretSummary,
+  addProviderSecret,
+  connectProvider,
+  expireProviderSecret,
+  listProviderSecrets,
+  removeProviderSecret,
+  type ProviderSecretSummary,
 } from '../../core/provider-secrets.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
+import { adminOperation } from '../openapi/admin-operation.ts';
 
 const secretValue = z.string().min(8).max(500);
 const label = z.enum(['live', 'test']);
@@ -16,12 +22,22 @@ const connectSchema = z.strictObject({ signing_secret: secretValue, label: label
 const addSecretSchema = z.strictObject({ secret: secretValue, label, expires_at: isoTime.nullable().default(null) });
 const expireSchema = z.strictObject({ at: isoTime.nullable().default(null) });
 
-type Route = (method: 'get' | 'post' | 'put' | 'delete', path: string, fn: (e: H3Event) => Promise<object | Response>) => void;
+type Route = (
+  method: 'get' | 'post' | 'put' | 'delete',
+  path: string,
+  fn: (e: H3Event) => Promise<object | Response>,
+) => void;
 type Helpers = { body: (e: H3Event) => Promise<unknown>; num: (e: H3Event, name: string) => number };
 
 /** Never the secret: id, label, times and a short fingerprint. */
 function secretToWire(s: ProviderSecretSummary) {
-  return { id: s.id, label: s.label, created_at: s.createdAt.toISOString(), expires_at: s.expiresAt?.toISOString() ?? null, fingerprint: s.fingerprint };
+  return {
+    id: s.id,
+    label: s.label,
+    created_at: s.createdAt.toISOString(),
+    expires_at: s.expiresAt?.toISOString() ?? null,
+    fingerprint: s.fingerprint,
+  };
 }
 
 function providerOf(e: H3Event): WebhookProvider {
@@ -41,13 +57,20 @@ export function registerProviderSecretRoutes(on: Route, ctx: RouteContext, { bod
     const input = validate(connectSchema, await body(e));
     const r = await connectProvider(ctx.deps(), num(e, 'id'), provider, input.signing_secret, input.label);
     const base = ctx.config.PUBLIC_BASE_URL ?? '';
-    return { connected: true, provider: r.provider, program_id: r.programId, webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}` };
+    return {
+      connected: true,
+      provider: r.provider,
+      program_id: r.programId,
+      webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}`,
+    };
   });
   on('post', '/programs/:id/providers/:provider/secrets', async (e) => {
     const provider = providerOf(e);
     const input = validate(addSecretSchema, await body(e));
     const secret = await addProviderSecret(ctx.deps(), num(e, 'id'), provider, {
-      secret: input.secret, label: input.label, expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      secret: input.secret,
+      label: input.label,
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
     });
     return json({ secret: secretToWire(secret) }, 201);
   });
@@ -58,7 +81,13 @@ export function registerProviderSecretRoutes(on: Route, ctx: RouteContext, { bod
   on('post', '/programs/:id/providers/:provider/secrets/:secretId/expire', async (e) => {
     const provider = providerOf(e);
     const { at } = validate(expireSchema, await body(e));
-    const secret = await expireProviderSecret(ctx.deps(), num(e, 'id'), provider, num(e, 'secretId'), at ? new Date(at) : null);
+    const secret = await expireProviderSecret(
+      ctx.deps(),
+      num(e, 'id'),
+      provider,
+      num(e, 'secretId'),
+      at ? new Date(at) : null,
+    );
     return { secret: secretToWire(secret) };
   });
   on('delete', '/programs/:id/providers/:provider/secrets/:secretId', async (e) => {
@@ -66,3 +95,88 @@ export function registerProviderSecretRoutes(on: Route, ctx: RouteContext, { bod
     return { removed: true };
   });
 }
+
+const id = z.number().int().positive();
+const provider = z.enum(WEBHOOK_PROVIDERS);
+const secretWire = z.strictObject({
+  id: z.number().int(),
+  label,
+  created_at: z.iso.datetime(),
+  expires_at: z.iso.datetime().nullable(),
+  fingerprint: z.string().meta({ description: 'A short fingerprint of the secret (never the secret)' }),
+});
+const secretOp = (
+  method: 'get' | 'post' | 'put' | 'delete',
+  path: string,
+  operationId: string,
+  summary: string,
+  rest: Parameters<typeof adminOperation>[4],
+) =>
+  adminOperation(method, path, operationId, summary, {
+    ...rest,
+    params: { id, provider, secretId: id },
+    errors: ['not_found', ...(rest.errors ?? [])],
+  });
+
+export const providerSecretOperations = [
+  secretOp(
+    'put',
+    '/programs/:id/providers/:provider',
+    'connectProvider',
+    'Connect a payment provider with one signing secret (replacing others)',
+    {
+      body: connectSchema,
+      responses: {
+        200: {
+          description:
+            "Connected; point the provider's webhook at `webhook_url` (absolute when PUBLIC_BASE_URL is set)",
+          schema: z.strictObject({
+            connected: z.literal(true),
+            provider,
+            program_id: z.number().int(),
+            webhook_url: z.string(),
+          }),
+        },
+      },
+    },
+  ),
+  secretOp(
+    'post',
+    '/programs/:id/providers/:provider/secrets',
+    'addProviderSecret',
+    'Add a signing secret (rotation, or live and test endpoints side by side)',
+    {
+      body: addSecretSchema,
+      responses: { 201: { description: 'Added', schema: z.strictObject({ secret: secretWire }) } },
+    },
+  ),
+  secretOp(
+    'get',
+    '/programs/:id/providers/:provider/secrets',
+    'listProviderSecrets',
+    "A provider connection's signing secrets (fingerprints only)",
+    {
+      responses: { 200: { description: 'The secrets', schema: z.strictObject({ secrets: z.array(secretWire) }) } },
+    },
+  ),
+  secretOp(
+    'post',
+    '/programs/:id/providers/:provider/secrets/:secretId/expire',
+    'expireProviderSecret',
+    'Expire a signing secret now or at `at`',
+    {
+      body: expireSchema,
+      bodyOptional: true,
+      responses: { 200: { description: 'The secret with its expiry', schema: z.strictObject({ secret: secretWire }) } },
+    },
+  ),
+  secretOp(
+    'delete',
+    '/programs/:id/providers/:provider/secrets/:secretId',
+    'removeProviderSecret',
+    'Remove a signing secret',
+    {
+      responses: { 200: { description: 'Removed', schema: z.strictObject({ removed: z.literal(true) }) } },
+    },
+  ),
+];

@@ -13,13 +13,20 @@ import { defineOperation, type Operation } from '../openapi/operation.ts';
  * styles only.
  */
 const CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self' data:",
-  "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const PAGE = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Partner conversion tracking API reference</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Partner conversion tracking API reference</title></head>
 <body><div id="app"></div><script src="/docs/scalar.js"></script><script src="/docs/init.js"></script></body>
 </html>
 `;
@@ -30,29 +37,72 @@ export function registerApiDocs(app: H3, ctx: RouteContext, operations: readonly
   let document: string | null = null;
   let bundle: Promise<string> | null = null;
   app.get('/openapi.json', () => {
-    document ??= JSON.stringify(buildOpenApiDocument(operations, { version: pkg.version, serverUrl: ctx.config.PUBLIC_BASE_URL }));
-    return new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' } });
+    document ??= JSON.stringify(
+      buildOpenApiDocument(operations, { version: pkg.version, serverUrl: ctx.config.PUBLIC_BASE_URL }),
+    );
+    return new Response(document, {
+      headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' },
+    });
   });
-  app.get('/docs', () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'x-content-type-options': 'nosniff' } }));
-  app.get('/docs/init.js', () => new Response(INIT, { headers: { 'content-type': 'application/javascript; charset=utf-8' } }));
+  app.get(
+    '/docs',
+    () =>
+      new Response(PAGE, {
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': CSP,
+          'x-content-type-options': 'nosniff',
+        },
+      }),
+  );
+  app.get(
+    '/docs/init.js',
+    () => new Response(INIT, { headers: { 'content-type': 'application/javascript; charset=utf-8' } }),
+  );
   app.get('/docs/scalar.js', async () => {
     // The browser build is not among the package's exports: find it beside the package's entry.
-    bundle ??= readFile(new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference')), 'utf8').catch((err) => { bundle = null; throw err; });
-    return new Response(await bundle, { headers: { 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } });
+    bundle ??= readFile(new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference')), 'utf8').catch(
+      (err) => {
+        bundle = null;
+        throw err;
+      },
+    );
+    return new Response(await bundle, {
+      headers: { 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+    });
   });
 }
 
-const page = (path: string, summary: string, contentType: string) => defineOperation({
-  method: 'get', path, operationId: path === '/docs' ? 'getApiReference' : `get${path.replace(/\W+(\w)/g, (_, c: string) => c.toUpperCase())}`,
-  tag: 'Service', security: [], summary, responses: { 200: { description: summary, contentType } }, errors: [],
-});
+const page = (path: string, summary: string, contentType: string) =>
+  defineOperation({
+    method: 'get',
+    path,
+    operationId:
+      path === '/docs' ? 'getApiReference' : `get${path.replace(/\W+(\w)/g, (_, c: string) => c.toUpperCase())}`,
+    tag: 'Service',
+    security: [],
+    summary,
+    responses: { 200: { description: summary, contentType } },
+    errors: [],
+  });
 
 export const apiDocsOperations = [
   defineOperation({
-    method: 'get', path: '/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', security: [], summary: 'This OpenAPI 3.1 document',
-    responses: { 200: { description: 'The document, generated from the schemas the routes validate with', schema: z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }) } }, errors: [],
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'Service',
+    security: [],
+    summary: 'This OpenAPI 3.1 document',
+    responses: {
+      200: {
+        description: 'The document, generated from the schemas the routes validate with',
+        schema: z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }),
+      },
+    },
+    errors: [],
   }),
   page('/docs', 'The API reference page', 'text/html'),
-  page('/docs/init.js', 'The reference page\'s initialiser', 'application/javascript'),
-  page('/docs/scalar.js', 'The reference page\'s renderer (Scalar API Reference)', 'application/javascript'),
+  page('/docs/init.js', "The reference page's initialiser", 'application/javascript'),
+  page('/docs/scalar.js', "The reference page's renderer (Scalar API Reference)", 'application/javascript'),
 ];

@@ -14,7 +14,13 @@ export function cliStatusRoute(ctx: RouteContext) {
     // Four counts per call: a budget of its own per key, apart from the tracking calls'.
     const d = await ctx.rateLimiter.hit(`status-key${auth.keyId}`, ctx.config.STATUS_LIMIT_PER_MINUTE);
     if (!d.allowed) ctx.metrics.rateLimited.inc({ limiter: 'status' });
-    if (!d.allowed) throw new AppError('rate_limited', `Rate limit of ${ctx.config.STATUS_LIMIT_PER_MINUTE} status calls per minute exceeded`, {}, { retry_after_seconds: d.retryAfterSeconds });
+    if (!d.allowed)
+      throw new AppError(
+        'rate_limited',
+        `Rate limit of ${ctx.config.STATUS_LIMIT_PER_MINUTE} status calls per minute exceeded`,
+        {},
+        { retry_after_seconds: d.retryAfterSeconds },
+      );
     const status = await getProgramStatus(ctx.deps(), auth.programId, auth.mode);
     return { success: true, ...status, ...keyWarnings(auth) };
   });
@@ -26,15 +32,23 @@ export const cliStatusResponseSchema = z.strictObject({
   program: z.strictObject({ id: z.number().int(), name: z.string(), domain: z.string().nullable() }),
   key_mode: z.enum(['live', 'test']),
   activity: z.strictObject({ clicks: activity, leads: activity, sales: activity, refunds: activity }),
-  ignored_provider_events: z.strictObject({ count: z.number().int(), last_at: z.iso.datetime().nullable(), by_reason: z.record(z.string(), z.number().int()) }),
+  ignored_provider_events: z.strictObject({
+    count: z.number().int(),
+    last_at: z.iso.datetime().nullable(),
+    by_reason: z.record(z.string(), z.number().int()),
+  }),
   connected_providers: z.array(z.strictObject({ provider: z.string(), connected_at: z.iso.datetime() })),
   server_time: z.iso.datetime(),
   warnings: keyWarningsSchema,
 });
 
 export const cliStatusOperation = defineOperation({
-  method: 'get', path: '/api/v1/cli/status', operationId: 'getProgramStatus', tag: 'Tracking', security: ['apiKey'],
-  summary: 'Program health: the key\'s program, recent activity, connected providers',
+  method: 'get',
+  path: '/api/v1/cli/status',
+  operationId: 'getProgramStatus',
+  tag: 'Tracking',
+  security: ['apiKey'],
+  summary: "Program health: the key's program, recent activity, connected providers",
   responses: { 200: { description: 'Status', schema: cliStatusResponseSchema } },
   errors: ['unauthorized', 'api_key_rotation_required', 'rate_limited'],
 });

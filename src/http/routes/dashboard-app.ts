@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { H3, H3Event } from 'h3';
+import { z } from 'zod';
 import type { HttpContext } from '../http-context.ts';
+import { defineOperation } from '../openapi/operation.ts';
 
 const DIST = fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
 const BUILD = fileURLToPath(new URL('../../../dashboard/build.ts', import.meta.url));
@@ -14,8 +16,15 @@ const BUILD = fileURLToPath(new URL('../../../dashboard/build.ts', import.meta.u
  * origin (everything is bundled, no CDN), no framing.
  */
 export const DASHBOARD_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-  "connect-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const SECURITY_HEADERS = {
@@ -28,8 +37,12 @@ const SECURITY_HEADERS = {
 };
 
 const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.woff2': 'font/woff2', '.map': 'application/json; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
 };
 
 type BuildModule = { ensureDashboardBuilt(): Promise<{ built: boolean }>; dashboardIsStale(): boolean };
@@ -53,7 +66,8 @@ export async function ensureDashboardBundle(ctx: Pick<HttpContext, 'log'>): Prom
   try {
     await mod.ensureDashboardBuilt();
   } catch (err) {
-    if (existsSync(join(DIST, 'index.html'))) ctx.log.warn({ err: (err as Error).message }, 'dashboard build failed; serving the previous bundle');
+    if (existsSync(join(DIST, 'index.html')))
+      ctx.log.warn({ err: (err as Error).message }, 'dashboard build failed; serving the previous bundle');
     else throw err;
   }
 }
@@ -67,15 +81,26 @@ export function registerDashboardApp(app: H3, ctx: HttpContext): void {
     return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
   };
   const page = async (event: H3Event) => {
-    index ??= loadIndex().catch((err) => { index = null; throw err; });
+    index ??= loadIndex().catch((err) => {
+      index = null;
+      throw err;
+    });
     let built: { body: string; etag: string };
     try {
       built = await index;
     } catch (err) {
       ctx.log.error({ err: (err as Error).message }, 'dashboard bundle unavailable');
-      return new Response('The dashboard is not built: run `node dashboard/build.ts` (needs the dev dependencies).', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response('The dashboard is not built: run `node dashboard/build.ts` (needs the dev dependencies).', {
+        status: 503,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
     }
-    const headers = { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', etag: built.etag };
+    const headers = {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      etag: built.etag,
+    };
     if (event.req.headers.get('if-none-match') === built.etag) return new Response(null, { status: 304, headers });
     return new Response(built.body, { headers });
   };
@@ -86,7 +111,9 @@ export function registerDashboardApp(app: H3, ctx: HttpContext): void {
     try {
       const body = await readFile(join(DIST, 'assets', name));
       // File names carry a content hash: cache for good.
-      return new Response(body, { headers: { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' } });
+      return new Response(body, {
+        headers: { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' },
+      });
     } catch {
       return new Response('Not found', { status: 404, headers: SECURITY_HEADERS });
     }
@@ -97,3 +124,46 @@ export function registerDashboardApp(app: H3, ctx: HttpContext): void {
     app.get(`${base}/**`, page);
   }
 }
+
+const pageResponses = {
+  200: { description: "The app's page (the app routes in the browser)", contentType: 'text/html' },
+  304: { description: "Not modified (`If-None-Match` matched the page's ETag)" },
+  503: { description: 'The bundle is not built', contentType: 'text/plain' },
+};
+const appPage = (path: string, operationId: string, summary: string) =>
+  defineOperation({
+    method: 'get',
+    path,
+    operationId,
+    summary,
+    tag: 'Apps',
+    security: [],
+    responses: pageResponses,
+    errors: [],
+    description: "Served under a content security policy that allows this origin's scripts, styles and API only.",
+  });
+
+/** The apps are documented as pages: their API calls are the documented operations. */
+export const dashboardAppOperations = [
+  appPage('/dashboard', 'getDashboard', 'The operator dashboard'),
+  appPage('/dashboard/**', 'getDashboardPath', 'A dashboard page (any path below /dashboard)'),
+  appPage('/portal', 'getPortal', 'The partner portal'),
+  appPage('/portal/**', 'getPortalPath', 'A portal page (any path below /portal, invite links included)'),
+  defineOperation({
+    method: 'get',
+    path: '/dashboard/assets/:file',
+    operationId: 'getAppAsset',
+    summary: 'A script, style, image or font of the apps (content-hashed name, cached for good)',
+    tag: 'Apps',
+    security: [],
+    errors: [],
+    params: { file: z.string().regex(/^[\w.-]+$/) },
+    responses: {
+      200: {
+        description: 'The file',
+        contentType: [...new Set(Object.values(TYPES).map((t) => t.split(';')[0] as string))],
+      },
+      404: { description: 'No such asset', contentType: 'text/plain' },
+    },
+  }),
+];

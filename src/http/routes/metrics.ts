@@ -21,7 +21,9 @@ export function metricsRoute(ctx: HttpContext) {
       throw new AppError('unauthorized', token ? 'Invalid metrics token' : 'Metrics are disabled; set METRICS_TOKEN');
     }
     await refreshGauges(ctx);
-    return new Response(await ctx.metrics.registry.metrics(), { headers: { 'content-type': ctx.metrics.registry.contentType } });
+    return new Response(await ctx.metrics.registry.metrics(), {
+      headers: { 'content-type': ctx.metrics.registry.contentType },
+    });
   });
 }
 
@@ -33,7 +35,12 @@ export function createMetricsApp(ctx: HttpContext): H3 {
 }
 
 export const metricsOperation = defineOperation({
-  method: 'get', path: '/metrics', operationId: 'getMetrics', tag: 'Service', security: ['metricsToken'], summary: 'Prometheus metrics of this process',
+  method: 'get',
+  path: '/metrics',
+  operationId: 'getMetrics',
+  tag: 'Service',
+  security: ['metricsToken'],
+  summary: 'Prometheus metrics of this process',
   responses: { 200: { description: 'Prometheus text format 0.0.4', contentType: 'text/plain' } },
   errors: ['unauthorized'],
 });

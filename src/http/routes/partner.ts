@@ -4,15 +4,25 @@ import type { RouteContext } from '../http-context.ts';
 import { COMMISSION_STATUSES } from '../../core/entities/commission.ts';
 import { getActivitySeries } from '../../core/get-activity-series.ts';
 import {
-  getPartnerEarnings, getPartnerProfile, listPartnerCommissions, listPartnerNotifications, markPartnerNotificationsRead,
+  getPartnerEarnings,
+  getPartnerProfile,
+  listPartnerCommissions,
+  listPartnerNotifications,
+  markPartnerNotificationsRead,
 } from '../../core/partner-portal.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { rowId, validate } from '../validate.ts';
 import { requireSession } from '../session-auth.ts';
-import { seriesQuery, seriesToWire, seriesRange } from '../activity-series-wire.ts';
+import { seriesQuery, seriesToWire, seriesRange, seriesWire } from '../activity-series-wire.ts';
+import { defineOperation, type Operation } from '../openapi/operation.ts';
+import { PAYOUT_STATUSES } from '../../core/entities/payout.ts';
+import { referralLink } from '../../core/referral-link.ts';
 
-const page = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).default(0) });
+const page = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
 const commissionsQuery = page.extend({ status: z.enum(COMMISSION_STATUSES).optional() });
 const markRead = z.strictObject({ ids: z.array(rowId).max(500).optional() });
 
@@ -24,29 +34,173 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   const P = '/api/v1/partner';
   const query = (e: H3Event) => Object.fromEntries(e.url.searchParams);
   const on = (method: 'get' | 'post', path: string, fn: (e: H3Event, partnerId: number) => Promise<object>) =>
-    app[method](`${P}${path}`, route(ctx, async (e) => {
-      const s = await requireSession(ctx, e, 'partner');
-      return fn(e, s.partnerId as number);
-    }));
+    app[method](
+      `${P}${path}`,
+      route(ctx, async (e) => {
+        const s = await requireSession(ctx, e, 'partner');
+        return fn(e, s.partnerId as number);
+      }),
+    );
 
   on('get', '/me', async (e, partnerId) => {
     const profile = await getPartnerProfile(ctx.deps(), partnerId);
-    return { ...profile, referral_link: referralLink(ctx, e, profile.program, profile.partner.code) };
+    return {
+      ...profile,
+      referral_link: referralLink(profile.program, profile.partner.code, ctx.config.PUBLIC_BASE_URL ?? e.url.origin),
+    };
   });
   on('get', '/stats', async (e, partnerId) => {
     const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
     const range = seriesRange(ctx, validate(seriesQuery, query(e)));
     return seriesToWire(await getActivitySeries(ctx.deps(), { programId, partnerId, ...range }));
   });
-  on('get', '/commissions', async (e, partnerId) => listPartnerCommissions(ctx.deps(), partnerId, validate(commissionsQuery, query(e))));
+  on('get', '/commissions', async (e, partnerId) =>
+    listPartnerCommissions(ctx.deps(), partnerId, validate(commissionsQuery, query(e))),
+  );
   on('get', '/earnings', async (_e, partnerId) => getPartnerEarnings(ctx.deps(), partnerId));
-  on('get', '/notifications', async (e, partnerId) => listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e))));
-  on('post', '/notifications/read', async (e, partnerId) => markPartnerNotificationsRead(ctx.deps(), partnerId, validate(markRead, await readJson(e, ctx.config.BODY_LIMIT_BYTES)).ids));
+  on('get', '/notifications', async (e, partnerId) =>
+    listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e))),
+  );
+  on('post', '/notifications/read', async (e, partnerId) =>
+    markPartnerNotificationsRead(
+      ctx.deps(),
+      partnerId,
+      validate(markRead, await readJson(e, ctx.config.BODY_LIMIT_BYTES)).ids,
+    ),
+  );
 }
 
-/** The partner's link: the program's site with `aff`, or the service's demo page when no domain is set. */
-function referralLink(ctx: RouteContext, e: H3Event, program: { id: number; domain: string | null }, code: string): string {
-  if (program.domain) return `https://${program.domain}/?aff=${encodeURIComponent(code)}`;
-  const base = ctx.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? e.url.origin;
-  return `${base}/demo?program=${program.id}&aff=${encodeURIComponent(code)}`;
-}
+const int = z.number().int();
+const time = z.iso.datetime();
+const partnerOp = (
+  method: 'get' | 'post',
+  path: string,
+  operationId: string,
+  summary: string,
+  rest: Partial<Operation>,
+) =>
+  defineOperation({
+    method,
+    path: `/api/v1/partner${path}`,
+    operationId,
+    summary,
+    tag: 'Partner',
+    security: ['partnerSession'],
+    responses: {},
+    ...rest,
+    errors: ['unauthorized', ...(method === 'post' ? ['forbidden' as const] : []), ...(rest.errors ?? [])],
+  });
+
+export const partnerOperations = [
+  partnerOp('get', '/me', 'getPartnerProfile', 'The signed-in partner, their program and referral link', {
+    errors: ['not_found'],
+    responses: {
+      200: {
+        description: 'The profile',
+        schema: z.strictObject({
+          partner: z.strictObject({ id: int, code: z.string(), name: z.string(), email: z.string().nullable() }),
+          program: z.strictObject({
+            id: int,
+            name: z.string(),
+            domain: z.string().nullable(),
+            commission_rate_bps: int,
+            cookie_duration_days: int,
+          }),
+          referral_link: z.string().meta({
+            description: "The program's site with `aff=<code>`, or the demo page when the program has no domain",
+          }),
+        }),
+      },
+    },
+  }),
+  partnerOp('get', '/stats', 'getPartnerStats', "The partner's daily clicks, leads, sales, revenue and commissions", {
+    query: seriesQuery,
+    errors: ['not_found', 'invalid_request'],
+    responses: { 200: { description: 'The series', schema: seriesWire } },
+  }),
+  partnerOp('get', '/commissions', 'listPartnerCommissions', "The partner's commissions, newest first", {
+    query: commissionsQuery,
+    errors: ['invalid_request'],
+    responses: {
+      200: {
+        description: 'One page and the total',
+        schema: z.strictObject({
+          total: int,
+          commissions: z.array(
+            z.strictObject({
+              id: int,
+              status: z.enum(COMMISSION_STATUSES),
+              currency: z.string().length(3),
+              amount_cents: int,
+              reversed_cents: int,
+              net_cents: int.meta({ description: '`amount_cents - reversed_cents`' }),
+              rate_bps: int,
+              reason: z.string().nullable(),
+              sale_amount_cents: int.nullable(),
+              sale_refunded_cents: int.nullable(),
+              created_at: time,
+              credited_at: time.nullable(),
+              paid_at: time.nullable(),
+              payout_id: int.nullable(),
+            }),
+          ),
+        }),
+      },
+    },
+  }),
+  partnerOp('get', '/earnings', 'getPartnerEarnings', "The partner's balance per currency and payouts", {
+    responses: {
+      200: {
+        description: 'Balances and the latest 200 payouts',
+        schema: z.strictObject({
+          balances: z.array(z.strictObject({ currency: z.string().length(3), balance_cents: int })),
+          payouts: z.array(
+            z.strictObject({
+              id: int,
+              currency: z.string().length(3),
+              amount_cents: int,
+              commissions_cents: int,
+              netted_cents: int,
+              status: z.enum(PAYOUT_STATUSES),
+              created_at: time,
+              paid_at: time.nullable(),
+            }),
+          ),
+        }),
+      },
+    },
+  }),
+  partnerOp('get', '/notifications', 'listPartnerNotifications', "The partner's notifications, newest first", {
+    query: page,
+    errors: ['invalid_request'],
+    responses: {
+      200: {
+        description: 'One page, the total and the unread count',
+        schema: z.strictObject({
+          total: int,
+          unread_count: int,
+          notifications: z.array(
+            z.strictObject({
+              id: int,
+              kind: z.string(),
+              commission_id: int.nullable(),
+              payload: z.unknown(),
+              created_at: time,
+              read_at: time.nullable(),
+            }),
+          ),
+        }),
+      },
+    },
+  }),
+  partnerOp(
+    'post',
+    '/notifications/read',
+    'markPartnerNotificationsRead',
+    'Mark notifications read (all when `ids` is left out)',
+    {
+      body: markRead,
+      responses: { 200: { description: 'The unread count after', schema: z.strictObject({ unread_count: int }) } },
+    },
+  ),
+];

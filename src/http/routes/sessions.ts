@@ -10,10 +10,14 @@ import { readJson } from '../read-json.ts';
 import { json, route } from '../route.ts';
 import { validate } from '../validate.ts';
 import { bcryptHasher } from '../password-hasher.ts';
+import { defineOperation, type Operation } from '../openapi/operation.ts';
 import { requireAdminToken, requireSession, sessionCookieHeader, sessionToken } from '../session-auth.ts';
 
 const operatorSignIn = z.strictObject({ token: z.string().min(1).max(512) });
-const partnerSignIn = z.strictObject({ login: z.string().trim().min(1).max(255), password: z.string().min(1).max(200) });
+const partnerSignIn = z.strictObject({
+  login: z.string().trim().min(1).max(255),
+  password: z.string().min(1).max(200),
+});
 const acceptInvite = z.strictObject({ password: z.string().max(200) });
 const INVITE_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -29,44 +33,62 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   const open = async (e: H3Event, kind: SessionKind, partnerId?: number) => {
     const s = await startSession(ctx.deps(), { kind, partnerId, ttlMs: ttlMs() });
     const cookie = sessionCookieHeader(ctx, e, kind, s.token, ttlMs() / 1000);
-    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 201, { 'set-cookie': cookie, 'cache-control': 'no-store' });
+    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 201, {
+      'set-cookie': cookie,
+      'cache-control': 'no-store',
+    });
   };
-  const describe = (kind: SessionKind) => route(ctx, async (e) => {
-    const s = await requireSession(ctx, e, kind);
-    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 200, { 'cache-control': 'no-store' });
-  });
-  const close = (kind: SessionKind) => route(ctx, async (e) => {
-    await requireSession(ctx, e, kind);
-    await endSession(ctx.deps(), sessionToken(e, kind) as string);
-    return json({ signed_out: true }, 200, { 'set-cookie': sessionCookieHeader(ctx, e, kind, '', 0) });
-  });
+  const describe = (kind: SessionKind) =>
+    route(ctx, async (e) => {
+      const s = await requireSession(ctx, e, kind);
+      return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 200, {
+        'cache-control': 'no-store',
+      });
+    });
+  const close = (kind: SessionKind) =>
+    route(ctx, async (e) => {
+      await requireSession(ctx, e, kind);
+      await endSession(ctx.deps(), sessionToken(e, kind) as string);
+      return json({ signed_out: true }, 200, { 'set-cookie': sessionCookieHeader(ctx, e, kind, '', 0) });
+    });
 
-  app.post('/api/v1/dashboard/session', route(ctx, async (e) => {
-    const { token } = validate(operatorSignIn, await body(e));
-    await requireAdminToken(ctx, e, token);
-    return open(e, 'operator');
-  }));
+  app.post(
+    '/api/v1/dashboard/session',
+    route(ctx, async (e) => {
+      const { token } = validate(operatorSignIn, await body(e));
+      await requireAdminToken(ctx, e, token);
+      return open(e, 'operator');
+    }),
+  );
   app.get('/api/v1/dashboard/session', describe('operator'));
   app.delete('/api/v1/dashboard/session', close('operator'));
 
-  app.post('/api/v1/partner/session', route(ctx, async (e) => {
-    const { login, password } = validate(partnerSignIn, await body(e));
-    // Failed sign-ins share the admin token's per-client budget, so passwords cannot be guessed at speed.
-    const failures = ctx.config.ADMIN_AUTH_FAILURES_PER_MINUTE;
-    const key = `portal-fail-${clientAddress(e, ctx.config.TRUST_PROXY)}`;
-    const blocked = await ctx.rateLimiter.blocked(key, failures);
-    if (!blocked.allowed) {
-      ctx.metrics.rateLimited.inc({ limiter: 'portal_auth' });
-      throw new AppError('rate_limited', 'Too many failed sign-ins from this client', {}, { retry_after_seconds: blocked.retryAfterSeconds });
-    }
-    try {
-      const { partnerId } = await verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password);
-      return await open(e, 'partner', partnerId);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'unauthorized') await ctx.rateLimiter.hit(key, failures);
-      throw err;
-    }
-  }));
+  app.post(
+    '/api/v1/partner/session',
+    route(ctx, async (e) => {
+      const { login, password } = validate(partnerSignIn, await body(e));
+      // Failed sign-ins share the admin token's per-client budget, so passwords cannot be guessed at speed.
+      const failures = ctx.config.ADMIN_AUTH_FAILURES_PER_MINUTE;
+      const key = `portal-fail-${clientAddress(e, ctx.config.TRUST_PROXY)}`;
+      const blocked = await ctx.rateLimiter.blocked(key, failures);
+      if (!blocked.allowed) {
+        ctx.metrics.rateLimited.inc({ limiter: 'portal_auth' });
+        throw new AppError(
+          'rate_limited',
+          'Too many failed sign-ins from this client',
+          {},
+          { retry_after_seconds: blocked.retryAfterSeconds },
+        );
+      }
+      try {
+        const { partnerId } = await verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password);
+        return await open(e, 'partner', partnerId);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'unauthorized') await ctx.rateLimiter.hit(key, failures);
+        throw err;
+      }
+    }),
+  );
   app.get('/api/v1/partner/session', describe('partner'));
   app.delete('/api/v1/partner/session', close('partner'));
 
@@ -74,13 +96,110 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
     const t = e.context.params?.token ?? '';
     return INVITE_TOKEN.test(t) ? t : '-'.repeat(20);
   };
-  app.get('/api/v1/partner/invites/:token', route(ctx, async (e) => {
-    const d = await describePartnerInvite(ctx.deps(), inviteToken(e));
-    return { partner_name: d.partnerName, partner_code: d.partnerCode, expires_at: d.expiresAt.toISOString() };
-  }));
-  app.post('/api/v1/partner/invites/:token', route(ctx, async (e) => {
-    const { password } = validate(acceptInvite, await body(e));
-    const { partnerId } = await acceptPartnerInvite(ctx.deps(), bcryptHasher, inviteToken(e), password);
-    return open(e, 'partner', partnerId);
-  }));
+  app.get(
+    '/api/v1/partner/invites/:token',
+    route(ctx, async (e) => {
+      const d = await describePartnerInvite(ctx.deps(), inviteToken(e));
+      return { partner_name: d.partnerName, partner_code: d.partnerCode, expires_at: d.expiresAt.toISOString() };
+    }),
+  );
+  app.post(
+    '/api/v1/partner/invites/:token',
+    route(ctx, async (e) => {
+      const { password } = validate(acceptInvite, await body(e));
+      const { partnerId } = await acceptPartnerInvite(ctx.deps(), bcryptHasher, inviteToken(e), password);
+      return open(e, 'partner', partnerId);
+    }),
+  );
 }
+
+const opened = z.strictObject({
+  csrf_token: z
+    .string()
+    .meta({ description: 'Send it as the `x-csrf-token` header on every write made with the session cookie' }),
+  expires_at: z.iso.datetime(),
+});
+const signedOut = z.strictObject({ signed_out: z.literal(true) });
+const SET_COOKIE = 'Sets the session cookie (HttpOnly, SameSite=Strict)';
+const inviteToken = { token: z.string().meta({ description: 'The token of the invite link' }) };
+
+const sessionOps = (
+  base: string,
+  tag: 'Admin' | 'Partner',
+  security: 'operatorSession' | 'partnerSession',
+  who: string,
+  signIn: z.ZodType,
+  signInErrors: Operation['errors'],
+) => [
+  defineOperation({
+    method: 'post',
+    path: base,
+    operationId: `open${tag === 'Admin' ? 'Dashboard' : 'Partner'}Session`,
+    summary: `Sign in ${who}`,
+    tag,
+    security: [],
+    body: signIn,
+    responses: { 201: { description: `Signed in. ${SET_COOKIE}`, schema: opened } },
+    errors: ['unauthorized', 'rate_limited', ...signInErrors],
+  }),
+  defineOperation({
+    method: 'get',
+    path: base,
+    operationId: `get${tag === 'Admin' ? 'Dashboard' : 'Partner'}Session`,
+    summary: `The current session ${who}`,
+    tag,
+    security: [security],
+    responses: { 200: { description: 'The live session', schema: opened } },
+    errors: ['unauthorized'],
+  }),
+  defineOperation({
+    method: 'delete',
+    path: base,
+    operationId: `close${tag === 'Admin' ? 'Dashboard' : 'Partner'}Session`,
+    summary: `Sign out ${who}`,
+    tag,
+    security: [security],
+    responses: { 200: { description: 'Signed out; the cookie is cleared', schema: signedOut } },
+    errors: ['unauthorized', 'forbidden'],
+  }),
+];
+
+export const sessionOperations = [
+  ...sessionOps(
+    '/api/v1/dashboard/session',
+    'Admin',
+    'operatorSession',
+    'to the dashboard (the admin token for a cookie)',
+    operatorSignIn,
+    [],
+  ),
+  ...sessionOps('/api/v1/partner/session', 'Partner', 'partnerSession', 'to the partner portal', partnerSignIn, []),
+  defineOperation({
+    method: 'get',
+    path: '/api/v1/partner/invites/:token',
+    operationId: 'describePartnerInvite',
+    summary: 'What an invite link is for',
+    tag: 'Partner',
+    security: [],
+    params: inviteToken,
+    responses: {
+      200: {
+        description: 'The invited partner',
+        schema: z.strictObject({ partner_name: z.string(), partner_code: z.string(), expires_at: z.iso.datetime() }),
+      },
+    },
+    errors: ['not_found'],
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/v1/partner/invites/:token',
+    operationId: 'acceptPartnerInvite',
+    summary: 'Accept an invite: set the portal password and sign in',
+    tag: 'Partner',
+    security: [],
+    params: inviteToken,
+    body: acceptInvite,
+    responses: { 201: { description: `Password set, signed in. ${SET_COOKIE}`, schema: opened } },
+    errors: ['not_found'],
+  }),
+];

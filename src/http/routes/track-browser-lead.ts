@@ -6,12 +6,17 @@ import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
 import { rowId, validate } from '../validate.ts';
-import { hashEmail, leadFields, leadIdField } from './track-lead.ts';
+import { leadFields, leadIdField } from './track-lead.ts';
 import { defineOperation } from '../openapi/operation.ts';
 import { leadResponseSchema } from './track-lead.ts';
 
 /** The tracker's `signup`: no key; the program id and a click of that program are required. */
-export const browserLeadSchema = z.strictObject({ ...leadFields, program_id: rowId, customer_key: leadIdField, click_id: leadIdField });
+export const browserLeadSchema = z.strictObject({
+  ...leadFields,
+  program_id: rowId,
+  customer_key: leadIdField,
+  click_id: leadIdField,
+});
 
 /**
  * POST /api/v1/track/browser-lead: the keyless lead of the browser tracker. The program key never
@@ -24,8 +29,14 @@ export function trackBrowserLeadRoute(ctx: RouteContext) {
     const body = validate(browserLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const programId = (await checkBrowserOrigin(ctx, event, body.program_id)).id;
     const job = buildLeadJob({
-      programId, customerKey: body.customer_key, clickId: body.click_id, emailHash: hashEmail(body.email),
-      eventName: body.event_name, additionalData: body.additional_data, browser: true, receivedAt: ctx.clock().toISOString(),
+      programId,
+      customerKey: body.customer_key,
+      clickId: body.click_id,
+      emailHash: ctx.hashEmail(body.email),
+      eventName: body.event_name,
+      additionalData: body.additional_data,
+      browser: true,
+      receivedAt: ctx.clock().toISOString(),
     });
     const r = await runJob(ctx, job);
     return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId };
@@ -33,10 +44,14 @@ export function trackBrowserLeadRoute(ctx: RouteContext) {
 }
 
 export const trackBrowserLeadOperation = defineOperation({
-  method: 'post', path: '/api/v1/track/browser-lead', operationId: 'trackBrowserLead', tag: 'Tracking', security: [],
-  summary: 'The browser tracker\'s signup (no key)',
-  description: 'Keyless: the request\'s Origin must match the program\'s domain; the click must belong to the program.',
-  headers: { origin: { description: 'The page\'s origin, checked against the program domain', required: true } },
+  method: 'post',
+  path: '/api/v1/track/browser-lead',
+  operationId: 'trackBrowserLead',
+  tag: 'Tracking',
+  security: [],
+  summary: "The browser tracker's signup (no key)",
+  description: "Keyless: the request's Origin must match the program's domain; the click must belong to the program.",
+  headers: { origin: { description: "The page's origin, checked against the program domain", required: true } },
   body: browserLeadSchema,
   responses: { 200: { description: 'Bound', schema: leadResponseSchema } },
   errors: ['forbidden', 'not_found', 'no_attribution', 'rate_limited', 'service_unavailable'],

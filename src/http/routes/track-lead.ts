@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { buildLeadJob } from '../../core/jobs/lead-job.ts';
@@ -26,11 +25,6 @@ const atLeastOne = (b: { customer_key?: string | null; click_id?: string | null 
 const oneMsg = { message: 'customer_key or click_id is required', path: ['customer_key'] };
 export const serverLeadSchema = z.strictObject(leadFields).refine(atLeastOne, oneMsg);
 
-/** SHA-256 of the normalised address; the address itself is never stored. */
-export function hashEmail(email: string | null | undefined): string | null {
-  return email ? createHash('sha256').update(email.trim().toLowerCase()).digest('hex') : null;
-}
-
 /**
  * POST /api/v1/track/lead: bearer key only (spec, Authentication rules 1 and 3: a missing or
  * malformed header is 401 `unauthorized`). Keyless browser leads use /api/v1/track/browser-lead.
@@ -42,28 +36,68 @@ export function trackLeadRoute(ctx: RouteContext) {
     const body = validate(serverLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     if (auth.mode === 'test') {
       // Test traffic never touches production data: a test key's lead is a test event.
-      return { ...(await trackTestEvent(ctx, auth.programId, { lead: { customer_key: body.customer_key ?? null, click_id: body.click_id ?? null, event_name: body.event_name ?? null } })), ...keyWarnings(auth) };
+      return {
+        ...(await trackTestEvent(ctx, auth.programId, {
+          lead: {
+            customer_key: body.customer_key ?? null,
+            click_id: body.click_id ?? null,
+            event_name: body.event_name ?? null,
+          },
+        })),
+        ...keyWarnings(auth),
+      };
     }
     const job = buildLeadJob({
-      programId: auth.programId, customerKey: body.customer_key ?? null, clickId: body.click_id ?? null,
-      emailHash: hashEmail(body.email), eventName: body.event_name, additionalData: body.additional_data,
+      programId: auth.programId,
+      customerKey: body.customer_key ?? null,
+      clickId: body.click_id ?? null,
+      emailHash: ctx.hashEmail(body.email),
+      eventName: body.event_name,
+      additionalData: body.additional_data,
       receivedAt: ctx.clock().toISOString(),
     });
     const r = await runJob(ctx, job);
-    return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId, ...keyWarnings(auth) };
+    return {
+      success: true,
+      customer_id: r.customerId,
+      customer_key: r.customerKey,
+      click_id: r.clickId,
+      ...keyWarnings(auth),
+    };
   });
 }
 
 export const leadResponseSchema = z.strictObject({
-  success: z.literal(true), customer_id: z.number().int(), customer_key: z.string().nullable(), click_id: z.string().nullable(), warnings: keyWarningsSchema,
+  success: z.literal(true),
+  customer_id: z.number().int(),
+  customer_key: z.string().nullable(),
+  click_id: z.string().nullable(),
+  warnings: keyWarningsSchema,
 });
 
 export const trackLeadOperation = defineOperation({
-  method: 'post', path: '/api/v1/track/lead', operationId: 'trackLead', tag: 'Tracking', security: ['apiKey'],
+  method: 'post',
+  path: '/api/v1/track/lead',
+  operationId: 'trackLead',
+  tag: 'Tracking',
+  security: ['apiKey'],
   summary: 'Bind your customer id to a click (signup)',
-  description: 'At least one of `customer_key` and `click_id`. The email is hashed on the server and never stored. With a test key the lead is a test event.',
+  description:
+    'At least one of `customer_key` and `click_id`. The email is hashed on the server and never stored. With a test key the lead is a test event.',
   body: serverLeadSchema,
   bodyExample: { customer_key: 'user_42', click_id: '5b0c6f0e-1d2a-4c1b-9d8e-3f1a2b3c4d5e', email: 'jane@example.com' },
-  responses: { 200: { description: 'Bound (or, with a test key, recorded as a test event)', schema: z.union([leadResponseSchema, testModeResponseSchema]) } },
-  errors: ['unauthorized', 'api_key_rotation_required', 'not_found', 'no_attribution', 'rate_limited', 'service_unavailable'],
+  responses: {
+    200: {
+      description: 'Bound (or, with a test key, recorded as a test event)',
+      schema: z.union([leadResponseSchema, testModeResponseSchema]),
+    },
+  },
+  errors: [
+    'unauthorized',
+    'api_key_rotation_required',
+    'not_found',
+    'no_attribution',
+    'rate_limited',
+    'service_unavailable',
+  ],
 });

@@ -31,7 +31,7 @@ export function trackRefundRoute(ctx: RouteContext) {
       transactionId: body.transaction_id,
       amount: { type: 'per_refund', cents },
       // Spec: refund_id is ignored when the amount is omitted or 0 (the rest is refunded).
-      refundId: cents ? body.refund_id ?? null : null,
+      refundId: cents ? (body.refund_id ?? null) : null,
       refundReason: body.refund_reason?.trim() || null,
       reason: body.reason ?? null,
       test: auth.mode === 'test',
@@ -53,27 +53,74 @@ export function renderRefund(r: RefundResult): Record<string, unknown> {
       return { success: true, status: 'no_commission', message: r.message };
     case 'test':
       // A test sale has no commission: the spec's `no_commission` answer, with the test details beside it.
-      return { success: true, status: 'no_commission', message: 'Test refund accepted; a test sale has no commission and production data was not changed', data: { eventId: r.eventId, programId: r.programId, test_mode: true } };
+      return {
+        success: true,
+        status: 'no_commission',
+        message: 'Test refund accepted; a test sale has no commission and production data was not changed',
+        data: { eventId: r.eventId, programId: r.programId, test_mode: true },
+      };
   }
 }
 
 export const refundResponseSchema = z.union([
-  z.strictObject({
-    success: z.literal(true), status: z.enum(['refunded', 'reversed']).meta({ description: '`reversed` once the whole sale is refunded' }),
-    deductionAmount: z.number().int().meta({ description: 'Commission reversed by this call, minor units of the commission currency' }),
-    commission_id: z.number().int(), warnings: keyWarningsSchema,
-  }).meta({ title: 'Reversed or refunded' }),
-  z.strictObject({ success: z.literal(true), status: z.literal('no_commission'), message: z.string(), data: z.strictObject({ eventId: z.number().int(), programId: z.number().int(), test_mode: z.literal(true) }).optional().meta({ description: 'Test details, when the sale was a test sale' }), warnings: keyWarningsSchema }).meta({ title: 'Sale has no commission' }),
-  z.strictObject({ success: z.literal(true), status: z.literal('skipped'), reason: z.string(), commission_id: z.number().int(), warnings: keyWarningsSchema }).meta({ title: 'Already processed' }),
+  z
+    .strictObject({
+      success: z.literal(true),
+      status: z.enum(['refunded', 'reversed']).meta({ description: '`reversed` once the whole sale is refunded' }),
+      deductionAmount: z
+        .number()
+        .int()
+        .meta({ description: 'Commission reversed by this call, minor units of the commission currency' }),
+      commission_id: z.number().int(),
+      warnings: keyWarningsSchema,
+    })
+    .meta({ title: 'Reversed or refunded' }),
+  z
+    .strictObject({
+      success: z.literal(true),
+      status: z.literal('no_commission'),
+      message: z.string(),
+      data: z
+        .strictObject({ eventId: z.number().int(), programId: z.number().int(), test_mode: z.literal(true) })
+        .optional()
+        .meta({ description: 'Test details, when the sale was a test sale' }),
+      warnings: keyWarningsSchema,
+    })
+    .meta({ title: 'Sale has no commission' }),
+  z
+    .strictObject({
+      success: z.literal(true),
+      status: z.literal('skipped'),
+      reason: z.string(),
+      commission_id: z.number().int(),
+      warnings: keyWarningsSchema,
+    })
+    .meta({ title: 'Already processed' }),
   testModeResponseSchema.meta({ title: 'Test mode' }),
 ]);
 
 export const trackRefundOperation = defineOperation({
-  method: 'post', path: '/api/v1/track/refund', operationId: 'trackRefund', tag: 'Tracking', security: ['apiKey'],
+  method: 'post',
+  path: '/api/v1/track/refund',
+  operationId: 'trackRefund',
+  tag: 'Tracking',
+  security: ['apiKey'],
   summary: 'Reverse or reduce the commission of a sale',
-  description: 'One call per refund, with this refund\'s own amount (never a running total); omitted or 0 refunds the rest. A repeated `refund_id`, or without one the same amount again, is `skipped`.',
+  description:
+    "One call per refund, with this refund's own amount (never a running total); omitted or 0 refunds the rest. A repeated `refund_id`, or without one the same amount again, is `skipped`.",
   body: refundSchema,
-  bodyExample: { transaction_id: 'pi_3QxAbc', refund_amount_cents: 1000, refund_id: 're_1', refund_reason: 'customer request' },
-  responses: { 200: { description: 'Applied, skipped, no commission, or test mode', schema: refundResponseSchema, example: { success: true, status: 'refunded', deductionAmount: 100, commission_id: 1 } } },
+  bodyExample: {
+    transaction_id: 'pi_3QxAbc',
+    refund_amount_cents: 1000,
+    refund_id: 're_1',
+    refund_reason: 'customer request',
+  },
+  responses: {
+    200: {
+      description: 'Applied, skipped, no commission, or test mode',
+      schema: refundResponseSchema,
+      example: { success: true, status: 'refunded', deductionAmount: 100, commission_id: 1 },
+    },
+  },
   errors: ['unauthorized', 'api_key_rotation_required', 'not_found', 'rate_limited', 'service_unavailable'],
 });

@@ -42,10 +42,22 @@ export async function trackTestEvent(ctx: RouteContext, programId: number, data:
 }
 
 export const trackTestOperation = defineOperation({
-  method: 'post', path: '/api/v1/track/test', operationId: 'trackTest', tag: 'Tracking', security: ['apiKey', 'none'],
+  method: 'post',
+  path: '/api/v1/track/test',
+  operationId: 'trackTest',
+  tag: 'Tracking',
+  security: ['apiKey', 'none'],
   summary: 'Record a test event (keyed, or keyless from the browser)',
-  description: 'With a key, or without one from a page whose Origin matches the program domain (`program_id` then required). Never production data.',
+  description:
+    'With a key, or without one from a page whose Origin matches the program domain (`program_id` then required). Never production data.',
   body: testEventSchema,
   responses: { 200: { description: 'Recorded', schema: testModeResponseSchema } },
-  errors: ['unauthorized', 'api_key_rotation_required', 'forbidden', 'not_found', 'rate_limited', 'service_unavailable'],
+  errors: [
+    'unauthorized',
+    'api_key_rotation_required',
+    'forbidden',
+    'not_found',
+    'rate_limited',
+    'service_unavailable',
+  ],
 });

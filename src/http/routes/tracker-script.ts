@@ -25,9 +25,17 @@ export function trackerScriptRoute(ctx: RouteContext) {
     return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
   };
   return async (event: H3Event) => {
-    cached ??= load().catch((err) => { cached = null; throw err; });
+    cached ??= load().catch((err) => {
+      cached = null;
+      throw err;
+    });
     const { body, etag } = await cached;
-    const headers = { 'content-type': 'application/javascript; charset=utf-8', etag, 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' };
+    const headers = {
+      'content-type': 'application/javascript; charset=utf-8',
+      etag,
+      'cache-control': 'public, max-age=300',
+      'access-control-allow-origin': '*',
+    };
     if (event.req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
     return new Response(body, { headers });
   };
@@ -36,14 +44,25 @@ export function trackerScriptRoute(ctx: RouteContext) {
 /** Latest modification time under a folder (0 when it does not exist, e.g. a pruned deployment). */
 function newestSource(dir: string): number {
   if (!existsSync(dir)) return 0;
-  return Math.max(0, ...readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile())
-    .map((d) => statSync(`${d.parentPath}/${d.name}`).mtimeMs));
+  return Math.max(
+    0,
+    ...readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => statSync(`${d.parentPath}/${d.name}`).mtimeMs),
+  );
 }
 
 export const trackerScriptOperation = defineOperation({
-  method: 'get', path: '/tracker.js', operationId: 'getTrackerScript', tag: 'Service', security: [], summary: 'The browser tracker bundle',
+  method: 'get',
+  path: '/tracker.js',
+  operationId: 'getTrackerScript',
+  tag: 'Service',
+  security: [],
+  summary: 'The browser tracker bundle',
   headers: { 'if-none-match': { description: 'ETag of a cached copy', required: false } },
-  responses: { 200: { description: 'The script', contentType: 'application/javascript' }, 304: { description: 'Not modified' } },
+  responses: {
+    200: { description: 'The script', contentType: 'application/javascript' },
+    304: { description: 'Not modified' },
+  },
   errors: [],
 });

@@ -28,7 +28,12 @@ export function webhookRoute(ctx: RouteContext) {
   return route(ctx, async (event: H3Event) => {
     const provider = event.context.params?.provider as WebhookProvider;
     const programId = Number(event.context.params?.programId);
-    if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) || !Number.isSafeInteger(programId) || programId <= 0 || programId > MAX_ROW_ID) {
+    if (
+      !(WEBHOOK_PROVIDERS as readonly string[]).includes(provider) ||
+      !Number.isSafeInteger(programId) ||
+      programId <= 0 ||
+      programId > MAX_ROW_ID
+    ) {
       throw new AppError('not_found', 'Unknown webhook endpoint');
     }
     await enforceClientLimit(ctx, event, 'webhook');
@@ -38,7 +43,13 @@ export function webhookRoute(ctx: RouteContext) {
     const now = ctx.clock();
     const log = ctx.log.child({ provider, programId, reqId: event.context.requestId });
     const adapter = ctx.providers[provider];
-    const verified = await verifyWithSecrets(adapter, raw, event.req.headers, selectUnexpiredSecrets(secrets, now), now);
+    const verified = await verifyWithSecrets(
+      adapter,
+      raw,
+      event.req.headers,
+      selectUnexpiredSecrets(secrets, now),
+      now,
+    );
     if (!verified.ok) {
       log.warn({ reason: verified.reason }, 'webhook signature rejected');
       ctx.metrics.webhooksRejected.inc({ provider });
@@ -48,24 +59,55 @@ export function webhookRoute(ctx: RouteContext) {
     // cannot store) become U+FFFD before the inbox write. Only nesting past the fixed depth is
     // refused (400), since nothing could walk it safely.
     const problem = findUnstorableJson(verified.event);
-    if (problem?.problem === 'too_deep') throw new AppError('invalid_request', describeJsonProblem(problem), { field: problem.path || null, problem: problem.problem });
+    if (problem?.problem === 'too_deep')
+      throw new AppError('invalid_request', describeJsonProblem(problem), {
+        field: problem.path || null,
+        problem: problem.problem,
+      });
     const payload = problem ? toStorableJson(verified.event) : verified.event;
     // An event verified by a `test` secret (a sandbox or test-mode endpoint) is test traffic
     // whatever its payload says.
-    const normalised = adapter.normalise(payload, { programId, receivedAt: now.toISOString(), testConnection: verified.label === 'test' });
-    const stored = await storeWebhookEvent(ctx.deps(), { provider, programId, event: normalised, payload, receivedAt: now });
+    const normalised = adapter.normalise(payload, {
+      programId,
+      receivedAt: now.toISOString(),
+      testConnection: verified.label === 'test',
+    });
+    const stored = await storeWebhookEvent(ctx.deps(), {
+      provider,
+      programId,
+      event: normalised,
+      payload,
+      receivedAt: now,
+    });
     if (stored.status === 'pending') {
       try {
         await ctx.queue.add('webhook', buildWebhookJob(stored.inboxId), webhookJobOptions(ctx.config, stored.inboxId));
       } catch (err) {
         // Stored durably: the inbox sweeper enqueues it once the queue is back.
-        log.warn({ inboxId: stored.inboxId, err: (err as Error).message }, 'webhook stored but not enqueued; sweeper will retry');
+        log.warn(
+          { inboxId: stored.inboxId, err: (err as Error).message },
+          'webhook stored but not enqueued; sweeper will retry',
+        );
       }
     }
     ctx.metrics.webhooksReceived.inc({ provider, result: stored.duplicate ? 'duplicate' : stored.status });
-    log.info({ inboxId: stored.inboxId, secretId: verified.secretId, secretLabel: verified.label, eventType: normalised.eventType, duplicate: stored.duplicate, status: stored.status, ignored: stored.ignoredReason }, 'webhook received');
+    log.info(
+      {
+        inboxId: stored.inboxId,
+        secretId: verified.secretId,
+        secretLabel: verified.label,
+        eventType: normalised.eventType,
+        duplicate: stored.duplicate,
+        status: stored.status,
+        ignored: stored.ignoredReason,
+      },
+      'webhook received',
+    );
     if (stored.ignoredReason) {
-      log[ignoredReasonInfo(stored.ignoredReason).level]({ inboxId: stored.inboxId, eventType: normalised.eventType, reason: stored.ignoredReason }, 'provider event recorded no sale or refund');
+      log[ignoredReasonInfo(stored.ignoredReason).level](
+        { inboxId: stored.inboxId, eventType: normalised.eventType, reason: stored.ignoredReason },
+        'provider event recorded no sale or refund',
+      );
     }
     return { received: true, id: stored.inboxId, duplicate: stored.duplicate, status: stored.status };
   });
@@ -79,12 +121,22 @@ export const webhookResponseSchema = z.strictObject({
 });
 
 export const webhookOperation = defineOperation({
-  method: 'post', path: '/api/v1/webhooks/:provider/:programId', operationId: 'receiveProviderWebhook', tag: 'Webhooks',
+  method: 'post',
+  path: '/api/v1/webhooks/:provider/:programId',
+  operationId: 'receiveProviderWebhook',
+  tag: 'Webhooks',
   security: ['stripeSignature', 'paddleSignature', 'lemonSqueezySignature'],
   summary: 'Receive a payment-provider event',
-  description: 'The signature is checked over the raw bytes with the secret connected to the program. The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',
+  description:
+    'The signature is checked over the raw bytes with the secret connected to the program. The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',
   params: { provider: z.enum(WEBHOOK_PROVIDERS), programId: z.number().int().positive() },
-  rawBody: 'The provider\'s event exactly as sent (up to 1 MiB)',
-  responses: { 200: { description: 'Stored (or a redelivery)', schema: webhookResponseSchema, example: { received: true, id: 17, duplicate: false, status: 'pending' } } },
+  rawBody: "The provider's event exactly as sent (up to 1 MiB)",
+  responses: {
+    200: {
+      description: 'Stored (or a redelivery)',
+      schema: webhookResponseSchema,
+      example: { received: true, id: 17, duplicate: false, status: 'pending' },
+    },
+  },
   errors: ['invalid_signature', 'invalid_request', 'not_found', 'payload_too_large', 'rate_limited'],
 });

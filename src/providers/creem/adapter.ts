@@ -30,15 +30,26 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 const TEST_MODES = new Set(['test', 'sandbox', 'local']);
 
 export function createCreemAdapter(): ProviderAdapter {
-  return { name: 'creem', verify: verifyCreemWebhook, normalise: normaliseCreemEvent };
+  return {
+    name: 'creem',
+    eventTypes: Object.keys(handlers),
+    verify: verifyCreemWebhook,
+    normalise: normaliseCreemEvent,
+  };
 }
 
-async function verifyCreemWebhook(rawBody: Uint8Array, headers: Headers, secret: string, _now: Date): Promise<VerifyResult> {
+async function verifyCreemWebhook(
+  rawBody: Uint8Array,
+  headers: Headers,
+  secret: string,
+  _now: Date,
+): Promise<VerifyResult> {
   const signature = headers.get('creem-signature');
   if (!signature) return { ok: false, reason: 'missing_signature_header' };
   if (!secret) return { ok: false, reason: 'missing_secret' };
   if (!isSha256Hex(signature)) return { ok: false, reason: 'malformed_signature_header' };
-  if (!matchesHexDigest(computeHmacSha256(secret, rawBody), signature)) return { ok: false, reason: 'signature_mismatch' };
+  if (!matchesHexDigest(computeHmacSha256(secret, rawBody), signature))
+    return { ok: false, reason: 'signature_mismatch' };
   const event = parseJsonObject(rawBody);
   return event ? { ok: true, event } : { ok: false, reason: 'invalid_json' };
 }

@@ -25,7 +25,7 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 };
 
 export function createDodoAdapter(): ProviderAdapter {
-  return { name: 'dodo', verify: verifyDodoWebhook, normalise: normaliseDodoEvent };
+  return { name: 'dodo', eventTypes: Object.keys(handlers), verify: verifyDodoWebhook, normalise: normaliseDodoEvent };
 }
 
 function verifyDodoWebhook(rawBody: Uint8Array, headers: Headers, secret: string, now: Date): Promise<VerifyResult> {

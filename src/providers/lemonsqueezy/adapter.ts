@@ -27,15 +27,26 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 };
 
 export function createLemonSqueezyAdapter(): ProviderAdapter {
-  return { name: 'lemonsqueezy', verify: verifyLemonSqueezyWebhook, normalise: normaliseLemonSqueezyEvent };
+  return {
+    name: 'lemonsqueezy',
+    eventTypes: Object.keys(handlers),
+    verify: verifyLemonSqueezyWebhook,
+    normalise: normaliseLemonSqueezyEvent,
+  };
 }
 
-async function verifyLemonSqueezyWebhook(rawBody: Uint8Array, headers: Headers, secret: string, _now: Date): Promise<VerifyResult> {
+async function verifyLemonSqueezyWebhook(
+  rawBody: Uint8Array,
+  headers: Headers,
+  secret: string,
+  _now: Date,
+): Promise<VerifyResult> {
   const signature = headers.get('x-signature');
   if (!signature) return { ok: false, reason: 'missing_signature_header' };
   if (!secret) return { ok: false, reason: 'missing_secret' };
   if (!isSha256Hex(signature)) return { ok: false, reason: 'malformed_signature_header' };
-  if (!matchesHexDigest(computeHmacSha256(secret, rawBody), signature)) return { ok: false, reason: 'signature_mismatch' };
+  if (!matchesHexDigest(computeHmacSha256(secret, rawBody), signature))
+    return { ok: false, reason: 'signature_mismatch' };
   const event = parseJsonObject(rawBody);
   return event ? { ok: true, event } : { ok: false, reason: 'invalid_json' };
 }

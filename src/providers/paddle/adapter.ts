@@ -34,10 +34,20 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 };
 
 export function createPaddleAdapter(): ProviderAdapter {
-  return { name: 'paddle', verify: verifyPaddleWebhook, normalise: normalisePaddleEvent };
+  return {
+    name: 'paddle',
+    eventTypes: Object.keys(handlers),
+    verify: verifyPaddleWebhook,
+    normalise: normalisePaddleEvent,
+  };
 }
 
-async function verifyPaddleWebhook(rawBody: Uint8Array, headers: Headers, secret: string, now: Date): Promise<VerifyResult> {
+async function verifyPaddleWebhook(
+  rawBody: Uint8Array,
+  headers: Headers,
+  secret: string,
+  now: Date,
+): Promise<VerifyResult> {
   const header = headers.get('paddle-signature');
   if (!header) return { ok: false, reason: 'missing_signature_header' };
   if (!secret) return { ok: false, reason: 'missing_secret' };

@@ -26,7 +26,12 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 };
 
 export function createPolarAdapter(): ProviderAdapter {
-  return { name: 'polar', verify: verifyPolarWebhook, normalise: normalisePolarEvent };
+  return {
+    name: 'polar',
+    eventTypes: Object.keys(handlers),
+    verify: verifyPolarWebhook,
+    normalise: normalisePolarEvent,
+  };
 }
 
 function verifyPolarWebhook(rawBody: Uint8Array, headers: Headers, secret: string, now: Date): Promise<VerifyResult> {

@@ -53,7 +53,12 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 };
 
 export function createStripeAdapter(): ProviderAdapter {
-  return { name: 'stripe', verify: verifyStripeWebhook, normalise: normaliseStripeEvent };
+  return {
+    name: 'stripe',
+    eventTypes: Object.keys(handlers),
+    verify: verifyStripeWebhook,
+    normalise: normaliseStripeEvent,
+  };
 }
 
 /**
@@ -61,7 +66,12 @@ export function createStripeAdapter(): ProviderAdapter {
  * tolerance is measured against our injected clock. Quirk: the SDK only rejects timestamps that
  * are too old, so future skew past the same tolerance is refused here.
  */
-async function verifyStripeWebhook(rawBody: Uint8Array, headers: Headers, secret: string, now: Date): Promise<VerifyResult> {
+async function verifyStripeWebhook(
+  rawBody: Uint8Array,
+  headers: Headers,
+  secret: string,
+  now: Date,
+): Promise<VerifyResult> {
   const signature = headers.get('stripe-signature');
   if (!signature) return { ok: false, reason: 'missing_signature_header' };
   if (!secret) return { ok: false, reason: 'missing_secret' };
@@ -69,12 +79,18 @@ async function verifyStripeWebhook(rawBody: Uint8Array, headers: Headers, secret
   if (text === null) return { ok: false, reason: 'invalid_json' };
   try {
     const event: unknown = await Stripe.webhooks.constructEventAsync(
-      text, signature, secret, TOLERANCE_SECONDS, undefined, now.getTime(),
+      text,
+      signature,
+      secret,
+      TOLERANCE_SECONDS,
+      undefined,
+      now.getTime(),
     );
     // The SDK checks the age only: a timestamp far in the future is refused here too, so a signed
     // delivery cannot be held back and replayed later within its window.
     const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
-    if (!Number.isFinite(signedAt) || signedAt * 1000 > now.getTime() + TOLERANCE_SECONDS * 1000) return { ok: false, reason: 'timestamp_outside_tolerance' };
+    if (!Number.isFinite(signedAt) || signedAt * 1000 > now.getTime() + TOLERANCE_SECONDS * 1000)
+      return { ok: false, reason: 'timestamp_outside_tolerance' };
     return { ok: true, event };
   } catch (error) {
     return { ok: false, reason: classifyStripeError(error) };

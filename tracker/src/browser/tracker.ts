@@ -4,7 +4,7 @@
  * cookie `tracker_click_id`, and reports leads with the visitor's click. No API key is ever used
  * here (spec "Authentication" 7): click, lead and test calls are keyless.
  */
-import type { TrackerData, TrackerInstance, TrackerResponse } from '../tracker-instance.ts';
+import type { TrackerData, TrackerError, TrackerInstance, TrackerResponse } from '../tracker-instance.ts';
 import { computeCookieDomain } from './cookie-domain.ts';
 import { createCookieJar } from './cookie-jar.ts';
 
@@ -22,8 +22,8 @@ function createVisitorId(): string {
   // randomUUID exists only in secure contexts; merchant pages may still be plain http.
   if (c.randomUUID) return c.randomUUID();
   const b = c.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 15) | 64;
-  b[8] = (b[8] & 63) | 128;
+  b[6] = (b[6]! & 15) | 64;
+  b[8] = (b[8]! & 63) | 128;
   const h = Array.from(b, (x) => (x + 256).toString(16).slice(1)).join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
@@ -34,6 +34,35 @@ function originOf(src: string | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+type ErrorBody = {
+  error?: { code?: unknown; message?: unknown; details?: { program_domain?: unknown; origin?: unknown } };
+} | null;
+
+/** What to change when the server refuses a call: the program domain rule explained for this page. */
+function fixFor(
+  call: TrackerError['call'],
+  status: number,
+  code: string | null,
+  domain: string | null,
+  host: string,
+): string {
+  if (status === 0)
+    return 'the API could not be reached: check data-tracker-api-base and that the server allows this origin';
+  if (call === 'click' && code === 'invalid_request' && domain) {
+    return (
+      `this page's host "${host}" is not the program's domain "${domain}" or under it: open the partner link on ${domain}; ` +
+      `to test locally, map a name under ${domain} to 127.0.0.1 (hosts file, e.g. local.${domain}) and open the page there`
+    );
+  }
+  if (code === 'forbidden' && call !== 'click') {
+    return domain
+      ? `keyless calls must come from a page on the program's domain "${domain}" (this page: "${host}")`
+      : `the program has no domain, so keyless calls are accepted only from localhost pages (this page: "${host}"): set the program's domain to your site's`;
+  }
+  if (code === 'not_found') return 'check data-tracker-program-id and the partner code in the link (aff)';
+  return 'see the message';
 }
 
 function start(w: TrackerWindow): void {
@@ -53,7 +82,10 @@ function start(w: TrackerWindow): void {
     console.error('[tracker] data-tracker-program-id must be a positive integer; tracker not started');
     return;
   }
-  const apiBase = (attr('api-base') || w.TRACKER_API_BASE || originOf(script?.src) || location.origin).replace(/\/+$/, '');
+  const apiBase = (attr('api-base') || w.TRACKER_API_BASE || originOf(script?.src) || location.origin).replace(
+    /\/+$/,
+    '',
+  );
   const consentMode = attr('consent') === 'required';
   const jar = createCookieJar(computeCookieDomain(location.hostname), location.protocol === 'https:');
 
@@ -64,8 +96,20 @@ function start(w: TrackerWindow): void {
   let pendingClick = new URLSearchParams(location.search).get('aff') !== null;
   // A signup right after landing waits for the click call, so it binds the new click.
   let clickInFlight: Promise<unknown> = Promise.resolve();
+  let lastError: TrackerError | null = null;
 
-  const post = async (path: string, body: object): Promise<TrackerResponse | null> => {
+  /** Remembers a refused call for `getData().lastError`; in debug mode says the code and the fix. */
+  const refused = (call: TrackerError['call'], status: number, json: ErrorBody, networkError?: unknown): void => {
+    const e = json?.error;
+    const code = typeof e?.code === 'string' ? e.code : null;
+    const domain = typeof e?.details?.program_domain === 'string' ? e.details.program_domain : null;
+    const message = typeof e?.message === 'string' ? e.message : networkError ? String(networkError) : `HTTP ${status}`;
+    lastError = { call, status, code, message, fix: fixFor(call, status, code, domain, location.hostname) };
+    if (debug)
+      console.warn(`[tracker] ${call} refused (${status}${code ? ' ' + code : ''}): ${message}. Fix: ${lastError.fix}`);
+  };
+
+  const post = async (path: string, body: object, call: TrackerError['call']): Promise<TrackerResponse | null> => {
     try {
       const res = await fetch(apiBase + path, {
         method: 'POST',
@@ -75,12 +119,13 @@ function start(w: TrackerWindow): void {
       });
       const json: unknown = await res.json().catch(() => null);
       if (!res.ok) {
-        log(path, 'failed with HTTP', res.status, json);
+        refused(call, res.status, json as ErrorBody);
         return null;
       }
+      lastError = null;
       return json && typeof json === 'object' ? (json as TrackerResponse) : null;
     } catch (err) {
-      log(path, 'network error', err);
+      refused(call, 0, null, err);
       return null;
     }
   };
@@ -96,18 +141,23 @@ function start(w: TrackerWindow): void {
   const reportClick = async (): Promise<void> => {
     pendingClick = false;
     const href = location.href;
-    const res = await post('/api/v1/track/click', {
-      affiliate_url: href,
-      page_url: href,
-      referrer_url: document.referrer || null,
-      existing_click_id: getClickId(),
-      visitor_id: getVisitorId(),
-    });
+    const res = await post(
+      '/api/v1/track/click',
+      {
+        affiliate_url: href,
+        page_url: href,
+        referrer_url: document.referrer || null,
+        existing_click_id: getClickId(),
+        visitor_id: getVisitorId(),
+      },
+      'click',
+    );
     // Consent may have been withdrawn while the call was in flight.
     if (!res || typeof res.click_id !== 'string' || !allowed) return;
-    const days = typeof res.cookie_window_days === 'number' && res.cookie_window_days > 0
-      ? res.cookie_window_days
-      : DEFAULT_CLICK_DAYS;
+    const days =
+      typeof res.cookie_window_days === 'number' && res.cookie_window_days > 0
+        ? res.cookie_window_days
+        : DEFAULT_CLICK_DAYS;
     clickId = res.click_id;
     affiliateUrl = href;
     jar.write(CLICK_COOKIE, clickId, days * DAY_SECONDS);
@@ -127,16 +177,23 @@ function start(w: TrackerWindow): void {
       return clickInFlight.then(() => {
         const click = getClickId();
         if (!allowed || !click) {
-          log('signup not sent:', allowed ? 'no click id' : 'no consent');
+          const why = allowed
+            ? 'no click id (the visitor did not arrive through a partner link, or the click was refused)'
+            : 'no consent';
+          if (debug) console.warn(`[tracker] signup not sent: ${why}`);
           return null;
         }
-        return post('/api/v1/track/browser-lead', {
-          program_id: programId,
-          customer_key: customerKey,
-          email,
-          click_id: click,
-          visitor_id: getVisitorId(),
-        });
+        return post(
+          '/api/v1/track/browser-lead',
+          {
+            program_id: programId,
+            customer_key: customerKey,
+            email,
+            click_id: click,
+            visitor_id: getVisitorId(),
+          },
+          'lead',
+        );
       });
     },
     getClickId,
@@ -156,11 +213,17 @@ function start(w: TrackerWindow): void {
     },
     getData(): TrackerData {
       const id = getClickId();
-      return { clickId: id, programId, hasAttribution: id !== null, affiliateUrl: affiliateUrl ?? jar.read(AFF_URL_COOKIE) };
+      return {
+        clickId: id,
+        programId,
+        hasAttribution: id !== null,
+        affiliateUrl: affiliateUrl ?? jar.read(AFF_URL_COOKIE),
+        lastError,
+      };
     },
     trackTest(data) {
       if (!allowed) return Promise.resolve(null);
-      return post('/api/v1/track/test', { program_id: programId, data: data ?? {} });
+      return post('/api/v1/track/test', { program_id: programId, data: data ?? {} }, 'test');
     },
   };
 

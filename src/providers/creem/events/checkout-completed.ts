@@ -16,17 +16,24 @@ export const checkoutCompleted: EventHandler = (checkout, ctx) => {
   const transactionId = readId(order.transaction);
   if (!transactionId) return ignore('missing_transaction_id');
   const subscription = asRecord(checkout.subscription);
-  const basics = readPaymentBasics(readInteger(order.amount_paid) ?? readInteger(order.amount), order.currency, [checkout.metadata, subscription?.metadata], ctx.programId);
+  const basics = readPaymentBasics(
+    readInteger(order.amount_paid) ?? readInteger(order.amount),
+    order.currency,
+    [checkout.metadata, subscription?.metadata],
+    ctx.programId,
+  );
   if (!basics.ok) return basics.outcome;
   const subscriptionId = readId(checkout.subscription);
 
-  return emit(providerSale(ctx, basics, {
-    transactionId,
-    providerPaymentId: readId(order.id) ?? transactionId,
-    taxCents: readInteger(order.tax_amount),
-    saleType: subscriptionId ? 'subscription' : 'payment',
-    subscriptionId,
-    subscriptionInterval: computeCreemInterval(asRecord(checkout.product)?.billing_period),
-    productId: readId(checkout.product) ?? readId(order.product),
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      transactionId,
+      providerPaymentId: readId(order.id) ?? transactionId,
+      taxCents: readInteger(order.tax_amount),
+      saleType: subscriptionId ? 'subscription' : 'payment',
+      subscriptionId,
+      subscriptionInterval: computeCreemInterval(asRecord(checkout.product)?.billing_period),
+      productId: readId(checkout.product) ?? readId(order.product),
+    }),
+  );
 };

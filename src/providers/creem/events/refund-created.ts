@@ -13,10 +13,12 @@ export const refundCreated: EventHandler = (refund, ctx) => {
   const cents = readInteger(refund.refund_amount);
   if (cents === null || cents <= 0) return ignore('missing_amount');
 
-  return emit(providerRefund(ctx, {
-    transactionId,
-    amount: { type: 'per_refund', cents },
-    refundId: readId(refund.id),
-    refundReason: readString(refund.reason),
-  }));
+  return emit(
+    providerRefund(ctx, {
+      transactionId,
+      amount: { type: 'per_refund', cents },
+      refundId: readId(refund.id),
+      refundReason: readString(refund.reason),
+    }),
+  );
 };

@@ -15,24 +15,32 @@ export const subscriptionPaid: EventHandler = (subscription, ctx) => {
   const transactionId = readId(transaction?.id) ?? readId(subscription.last_transaction_id);
   if (!transaction || !transactionId) return ignore('missing_transaction_id');
   if (transaction.status !== undefined && transaction.status !== 'paid') return ignore('not_paid');
-  const basics = readPaymentBasics(readInteger(transaction.amount_paid) ?? readInteger(transaction.amount), transaction.currency, [subscription.metadata], ctx.programId);
+  const basics = readPaymentBasics(
+    readInteger(transaction.amount_paid) ?? readInteger(transaction.amount),
+    transaction.currency,
+    [subscription.metadata],
+    ctx.programId,
+  );
   if (!basics.ok) return basics.outcome;
   const subscriptionId = readId(subscription.id);
 
   // Creem names no billing reason: the first payment's period starts when the subscription does.
   const periodStart = readInteger(transaction.period_start);
   const startedAt = isoFromString(subscription.created_at);
-  const isRenewal = periodStart !== null && startedAt !== null && periodStart - Date.parse(startedAt) > FIRST_PERIOD_SLACK_MS;
+  const isRenewal =
+    periodStart !== null && startedAt !== null && periodStart - Date.parse(startedAt) > FIRST_PERIOD_SLACK_MS;
   const product = asRecord(subscription.product);
 
-  return emit(providerSale(ctx, basics, {
-    transactionId,
-    providerPaymentId: transactionId,
-    taxCents: readInteger(transaction.tax_amount),
-    saleType: 'subscription',
-    isRecurring: subscriptionId !== null && isRenewal,
-    subscriptionId,
-    subscriptionInterval: computeCreemInterval(product?.billing_period),
-    productId: readId(subscription.product),
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      transactionId,
+      providerPaymentId: transactionId,
+      taxCents: readInteger(transaction.tax_amount),
+      saleType: 'subscription',
+      isRecurring: subscriptionId !== null && isRenewal,
+      subscriptionId,
+      subscriptionInterval: computeCreemInterval(product?.billing_period),
+      productId: readId(subscription.product),
+    }),
+  );
 };

@@ -16,10 +16,12 @@ export const refundSucceeded: EventHandler = (refund, ctx) => {
   if (cents !== null && cents <= 0) return ignore('missing_amount');
   if (cents === null && refund.is_partial !== false) return ignore('missing_amount');
 
-  return emit(providerRefund(ctx, {
-    transactionId: paymentId,
-    amount: { type: 'per_refund', cents },
-    refundId: readId(refund.refund_id),
-    refundReason: readString(refund.reason),
-  }));
+  return emit(
+    providerRefund(ctx, {
+      transactionId: paymentId,
+      amount: { type: 'per_refund', cents },
+      refundId: readId(refund.refund_id),
+      refundReason: readString(refund.reason),
+    }),
+  );
 };

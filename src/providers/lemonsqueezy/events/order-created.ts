@@ -18,13 +18,20 @@ export const orderCreated: EventHandler = (order, ctx) => {
   const orderId = readId(order.id);
   if (!orderId) return ignore('missing_order_id');
   // Integer cents in the order currency, tax included, after discounts.
-  const basics = readPaymentBasics(readInteger(attributes.total), attributes.currency, [ctx.envelopeMetadata], ctx.programId);
+  const basics = readPaymentBasics(
+    readInteger(attributes.total),
+    attributes.currency,
+    [ctx.envelopeMetadata],
+    ctx.programId,
+  );
   if (!basics.ok) return basics.outcome;
 
-  return emit(providerSale(ctx, basics, {
-    transactionId: `ls-order-${orderId}`,
-    providerPaymentId: orderId,
-    taxCents: readInteger(attributes.tax),
-    productId: readId(at(attributes, 'first_order_item', 'product_id')),
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      transactionId: `ls-order-${orderId}`,
+      providerPaymentId: orderId,
+      taxCents: readInteger(attributes.tax),
+      productId: readId(at(attributes, 'first_order_item', 'product_id')),
+    }),
+  );
 };

@@ -12,6 +12,6 @@ export const orderRefunded: EventHandler = (order, ctx) => {
   if (!attributes) return ignore('missing_attributes');
   const orderId = readId(order.id);
   if (!orderId) return ignore('missing_order_id');
-  const job = createCumulativeRefund(`ls-order-${orderId}`, attributes.refunded_amount, ctx);
+  const job = createCumulativeRefund(`ls-order-${orderId}`, attributes, ctx);
   return job ? emit(job) : ignore('missing_amount');
 };

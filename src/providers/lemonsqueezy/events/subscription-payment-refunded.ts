@@ -15,6 +15,6 @@ export const subscriptionPaymentRefunded: EventHandler = (invoice, ctx) => {
   if (attributes.billing_reason === 'initial') return ignore('first_payment_refund_applied_by_order_refunded');
   const invoiceId = readId(invoice.id);
   if (!invoiceId) return ignore('missing_invoice_id');
-  const job = createCumulativeRefund(`ls-invoice-${invoiceId}`, attributes.refunded_amount, ctx);
+  const job = createCumulativeRefund(`ls-invoice-${invoiceId}`, attributes, ctx);
   return job ? emit(job) : ignore('missing_amount');
 };

@@ -22,15 +22,22 @@ export const subscriptionPaymentSuccess: EventHandler = (invoice, ctx) => {
   const invoiceId = readId(invoice.id);
   if (!invoiceId) return ignore('missing_invoice_id');
   // Checkout custom data is repeated on subscription events (meta.custom_data).
-  const basics = readPaymentBasics(readInteger(attributes.total), attributes.currency, [ctx.envelopeMetadata], ctx.programId);
+  const basics = readPaymentBasics(
+    readInteger(attributes.total),
+    attributes.currency,
+    [ctx.envelopeMetadata],
+    ctx.programId,
+  );
   if (!basics.ok) return basics.outcome;
 
-  return emit(providerSale(ctx, basics, {
-    transactionId: `ls-invoice-${invoiceId}`,
-    providerPaymentId: invoiceId,
-    taxCents: readInteger(attributes.tax),
-    saleType: 'subscription',
-    isRecurring: true,
-    subscriptionId: readId(attributes.subscription_id),
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      transactionId: `ls-invoice-${invoiceId}`,
+      providerPaymentId: invoiceId,
+      taxCents: readInteger(attributes.tax),
+      saleType: 'subscription',
+      isRecurring: true,
+      subscriptionId: readId(attributes.subscription_id),
+    }),
+  );
 };

@@ -1,29 +1,47 @@
 /**
- * `adjustment.created` / `adjustment.updated`: approved refunds only.
- * https://developer.paddle.com/api-reference/adjustments/overview
+ * `adjustment.created` / `adjustment.updated`. https://developer.paddle.com/api-reference/adjustments/overview
  *
- * Credits, chargebacks and their reversals are other `action`s and are ignored: only refunds have
- * a defined reversal here, and a won chargeback (`chargeback_reverse`) could not be undone.
+ * By `action`:
+ * - `refund`: applied once `approved` (refunds wait in `pending_approval`), keyed by the adjustment
+ *   id, amount `totals.total` (this adjustment's own amount, tax included like the sale).
+ * - `chargeback`: the customer's bank took the money back. Applied like a refund of its
+ *   `totals.total` with reason `chargeback`, keyed by the adjustment id, as Stripe's
+ *   `charge.dispute.funds_withdrawn` is. Paddle creates chargebacks already approved.
+ * - `chargeback_reverse`: the merchant won the chargeback and got the money back. As with a won
+ *   Stripe dispute the reversal is not undone: the advertiser is asked to review it (core
+ *   review-won-dispute.ts). Paddle does not say which chargeback adjustment it reverses, so the
+ *   review covers the sale's chargebacks, once per reversing adjustment.
+ * - `chargeback_warning` (an early fraud warning; no money moved yet), its `_reverse`, `credit` and
+ *   `credit_reverse` (balance credit, not money back): `not_a_refund`.
  */
 import type { EventHandler } from '../../adapter.ts';
-import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
+import { emit, ignore, providerDisputeWon, providerRefund } from '../../provider-jobs.ts';
 import { at, readId, readMinorUnits, readString } from '../../read-payload.ts';
 
 export const adjustment: EventHandler = (adjustmentObject, ctx) => {
-  if (adjustmentObject.action !== 'refund') return ignore('not_a_refund');
-  // Refunds wait in `pending_approval` until Paddle approves them; `rejected` never happened.
+  const action = adjustmentObject.action;
+  if (action !== 'refund' && action !== 'chargeback' && action !== 'chargeback_reverse') return ignore('not_a_refund');
+  // `rejected` never happened; `pending_approval` is applied by the later `adjustment.updated`.
   if (adjustmentObject.status !== 'approved') return ignore('refund_not_approved');
   const transactionId = readId(adjustmentObject.transaction_id);
   if (!transactionId) return ignore('missing_transaction_id');
+  const adjustmentId = readId(adjustmentObject.id);
+  // Adjustments carry no custom_data: only the connection can say sandbox (ctx.test).
+  // A chargeback without its id could not be told apart from its redelivery.
+  if (action !== 'refund' && !adjustmentId) return ignore('missing_dispute_id');
+  if (action === 'chargeback_reverse' && adjustmentId) {
+    return emit(providerDisputeWon(ctx, { transactionId, chargebackId: null, decisionId: adjustmentId }));
+  }
   // This adjustment's own amount (a partial refund names only its items), tax included like the sale.
   const cents = readMinorUnits(at(adjustmentObject, 'totals', 'total'));
   if (cents === null || cents <= 0) return ignore('missing_amount');
-
-  // Adjustments carry no custom_data: only the connection can say sandbox (ctx.test).
-  return emit(providerRefund(ctx, {
-    transactionId,
-    amount: { type: 'per_refund', cents },
-    refundId: readId(adjustmentObject.id),
-    refundReason: readString(adjustmentObject.reason),
-  }));
+  return emit(
+    providerRefund(ctx, {
+      transactionId,
+      amount: { type: 'per_refund', cents },
+      refundId: adjustmentId,
+      refundReason: readString(adjustmentObject.reason),
+      reason: action === 'chargeback' ? 'chargeback' : 'refund',
+    }),
+  );
 };

@@ -4,17 +4,20 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { asRecord, at, readId, readMinorUnits, readString } from '../../read-payload.ts';
+import { asRecord, at, readId, readString } from '../../read-payload.ts';
+import { readPaddlePaidAmount } from './paid-amount.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
 export const transactionCompleted: EventHandler = (transaction, ctx) => {
   if (transaction.status !== undefined && transaction.status !== 'completed') return ignore('not_paid');
   const transactionId = readId(transaction.id);
   if (!transactionId) return ignore('missing_transaction_id');
-  // Paddle money is a string of minor units (`"4900"`); `total` includes tax, after discounts.
-  // Paddle copies a checkout's `custom_data` onto the subscription and its renewal transactions.
+  // Paddle money is a string of minor units (`"4900"`): `grand_total`, after discounts and
+  // credit, with its tax (paid-amount.ts). Paddle copies a checkout's `custom_data` onto the
+  // subscription and its renewal transactions.
   const customData = asRecord(transaction.custom_data);
-  const basics = readPaymentBasics(readMinorUnits(at(transaction, 'details', 'totals', 'total')), transaction.currency_code, [customData], ctx.programId);
+  const paid = readPaddlePaidAmount(transaction);
+  const basics = readPaymentBasics(paid.amountCents, transaction.currency_code, [customData], ctx.programId);
   if (!basics.ok) return basics.outcome;
 
   const subscriptionId = readId(transaction.subscription_id);
@@ -24,19 +27,24 @@ export const transactionCompleted: EventHandler = (transaction, ctx) => {
   const items = Array.isArray(transaction.items) ? transaction.items : [];
   const onlyPrice = items.length === 1 ? asRecord(at(items[0], 'price')) : null;
 
-  return emit(providerSale(ctx, basics, {
-    // Sandbox and live payloads look alike: test comes from the connection or from the
-    // merchant's own flag in custom_data.
-    test: ctx.test || customData?.test_mode === true || customData?.livemode === false,
-    transactionId,
-    providerPaymentId: transactionId,
-    taxCents: readMinorUnits(at(transaction, 'details', 'totals', 'tax')),
-    saleType: subscriptionId ? 'subscription' : 'payment',
-    isRecurring: subscriptionId !== null && origin.startsWith('subscription_'),
-    subscriptionId,
-    subscriptionInterval: onlyPrice
-      ? computeSubscriptionInterval(at(onlyPrice, 'billing_cycle', 'interval'), at(onlyPrice, 'billing_cycle', 'frequency'))
-      : null,
-    productId: onlyPrice ? readId(onlyPrice.product_id) : null,
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      // Sandbox and live payloads look alike: test comes from the connection or from the
+      // merchant's own flag in custom_data.
+      test: ctx.test || customData?.test_mode === true || customData?.livemode === false,
+      transactionId,
+      providerPaymentId: transactionId,
+      taxCents: paid.taxCents,
+      saleType: subscriptionId ? 'subscription' : 'payment',
+      isRecurring: subscriptionId !== null && origin.startsWith('subscription_'),
+      subscriptionId,
+      subscriptionInterval: onlyPrice
+        ? computeSubscriptionInterval(
+            at(onlyPrice, 'billing_cycle', 'interval'),
+            at(onlyPrice, 'billing_cycle', 'frequency'),
+          )
+        : null,
+      productId: onlyPrice ? readId(onlyPrice.product_id) : null,
+    }),
+  );
 };

@@ -18,18 +18,27 @@ export const orderPaid: EventHandler = (order, ctx) => {
   // the subscription, so its metadata is read too.
   const subscription = asRecord(order.subscription);
   // `total_amount` = `net_amount` (after discounts) + `tax_amount`, like the other providers' totals.
-  const basics = readPaymentBasics(readInteger(order.total_amount), order.currency, [order.metadata, subscription?.metadata], ctx.programId);
+  const basics = readPaymentBasics(
+    readInteger(order.total_amount),
+    order.currency,
+    [order.metadata, subscription?.metadata],
+    ctx.programId,
+  );
   if (!basics.ok) return basics.outcome;
   const subscriptionId = readId(order.subscription_id) ?? readId(subscription?.id);
 
-  return emit(providerSale(ctx, basics, {
-    transactionId: orderId,
-    providerPaymentId: orderId,
-    taxCents: readInteger(order.tax_amount),
-    saleType: subscriptionId ? 'subscription' : 'payment',
-    isRecurring: subscriptionId !== null && RECURRING_REASONS.has(readString(order.billing_reason) ?? ''),
-    subscriptionId,
-    subscriptionInterval: subscription ? computeSubscriptionInterval(subscription.recurring_interval, subscription.recurring_interval_count) : null,
-    productId: readId(order.product_id),
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      transactionId: orderId,
+      providerPaymentId: orderId,
+      taxCents: readInteger(order.tax_amount),
+      saleType: subscriptionId ? 'subscription' : 'payment',
+      isRecurring: subscriptionId !== null && RECURRING_REASONS.has(readString(order.billing_reason) ?? ''),
+      subscriptionId,
+      subscriptionInterval: subscription
+        ? computeSubscriptionInterval(subscription.recurring_interval, subscription.recurring_interval_count)
+        : null,
+      productId: readId(order.product_id),
+    }),
+  );
 };

@@ -17,10 +17,12 @@ export const refundSucceeded: EventHandler = (refund, ctx) => {
   const tax = readInteger(refund.tax_amount) ?? 0;
   if (amount === null || amount + tax <= 0) return ignore('missing_amount');
 
-  return emit(providerRefund(ctx, {
-    transactionId: orderId,
-    amount: { type: 'per_refund', cents: amount + tax },
-    refundId: readId(refund.id),
-    refundReason: readString(refund.reason),
-  }));
+  return emit(
+    providerRefund(ctx, {
+      transactionId: orderId,
+      amount: { type: 'per_refund', cents: amount + tax },
+      refundId: readId(refund.id),
+      refundReason: readString(refund.reason),
+    }),
+  );
 };

@@ -23,7 +23,15 @@ export const chargeDisputeFundsWithdrawn: EventHandler = (dispute, ctx) => {
   if (!transactionId) return ignore('missing_payment_intent');
   const cents = readInteger(dispute.amount);
   if (cents === null || cents <= 0) return ignore('missing_amount');
-  return emit(providerRefund(ctx, { transactionId, amount: { type: 'per_refund', cents }, refundId: disputeId, refundReason: null, reason: 'chargeback' }));
+  return emit(
+    providerRefund(ctx, {
+      transactionId,
+      amount: { type: 'per_refund', cents },
+      refundId: disputeId,
+      refundReason: null,
+      reason: 'chargeback',
+    }),
+  );
 };
 
 export const chargeDisputeWon: EventHandler = (dispute, ctx) => {

@@ -22,7 +22,14 @@ export const chargeRefunded: EventHandler = (charge, ctx) => {
     if (!chargePaymentIntent) return ignore('missing_payment_intent');
     const totalCents = readInteger(charge.amount_refunded);
     if (totalCents === null || totalCents <= 0) return ignore('missing_amount');
-    return emit(providerRefund(ctx, { transactionId: chargePaymentIntent, amount: { type: 'cumulative', totalCents }, refundId: null, refundReason: null }));
+    return emit(
+      providerRefund(ctx, {
+        transactionId: chargePaymentIntent,
+        amount: { type: 'cumulative', totalCents },
+        refundId: null,
+        refundReason: null,
+      }),
+    );
   }
   const jobs = [];
   for (const item of list) {

@@ -18,12 +18,19 @@ export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
 
   const paymentIntentId = readId(session.payment_intent);
   if (!paymentIntentId) return ignore('missing_payment_intent');
-  const basics = readPaymentBasics(readInteger(session.amount_total), session.currency, [session.metadata], ctx.programId);
+  const basics = readPaymentBasics(
+    readInteger(session.amount_total),
+    session.currency,
+    [session.metadata],
+    ctx.programId,
+  );
   if (!basics.ok) return basics.outcome;
 
-  return emit(providerSale(ctx, basics, {
-    transactionId: paymentIntentId,
-    providerPaymentId: paymentIntentId,
-    taxCents: readInteger(at(session, 'total_details', 'amount_tax')),
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      transactionId: paymentIntentId,
+      providerPaymentId: paymentIntentId,
+      taxCents: readInteger(at(session, 'total_details', 'amount_tax')),
+    }),
+  );
 };

@@ -31,20 +31,29 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
   if (!invoiceId) return ignore('missing_invoice_id');
   const details = asRecord(invoice.subscription_details) ?? asRecord(at(invoice, 'parent', 'subscription_details'));
   // The spec repeats the tracker keys in the subscription metadata, which Stripe copies here.
-  const basics = readPaymentBasics(readInteger(invoice.amount_paid), invoice.currency, [details?.metadata, invoice.metadata], ctx.programId);
+  const basics = readPaymentBasics(
+    readInteger(invoice.amount_paid),
+    invoice.currency,
+    [details?.metadata, invoice.metadata],
+    ctx.programId,
+  );
   if (!basics.ok) return basics.outcome;
   const line = readSingleLine(invoice);
 
-  return emit(providerSale(ctx, basics, {
-    transactionId: readPaymentIntentId(invoice) ?? invoiceId,
-    providerPaymentId: invoiceId,
-    taxCents: readTaxCents(invoice),
-    saleType: 'subscription',
-    isRecurring: RECURRING_BY_BILLING_REASON[billingReason] === true,
-    subscriptionId: readId(invoice.subscription) ?? readId(details?.subscription),
-    subscriptionInterval: line ? readLineInterval(line) : null,
-    productId: line ? readId(at(line, 'price', 'product')) ?? readId(at(line, 'pricing', 'price_details', 'product')) : null,
-  }));
+  return emit(
+    providerSale(ctx, basics, {
+      transactionId: readPaymentIntentId(invoice) ?? invoiceId,
+      providerPaymentId: invoiceId,
+      taxCents: readTaxCents(invoice),
+      saleType: 'subscription',
+      isRecurring: RECURRING_BY_BILLING_REASON[billingReason] === true,
+      subscriptionId: readId(invoice.subscription) ?? readId(details?.subscription),
+      subscriptionInterval: line ? readLineInterval(line) : null,
+      productId: line
+        ? (readId(at(line, 'price', 'product')) ?? readId(at(line, 'pricing', 'price_details', 'product')))
+        : null,
+    }),
+  );
 };
 
 /** Pre-basil `payment_intent`, else a paid entry of basil's `payments` list when included. */

@@ -19,7 +19,11 @@ export const refund: EventHandler = (refundObject, ctx) => {
  * One Stripe refund object as a refund job. `paymentIntentFallback`: the charge's PaymentIntent,
  * for a refund listed inside a charge.
  */
-export function readStripeRefund(refundObject: JsonObject, paymentIntentFallback: string | null, ctx: EventContext): { ok: true; job: RefundJob } | { ok: false; reason: string } {
+export function readStripeRefund(
+  refundObject: JsonObject,
+  paymentIntentFallback: string | null,
+  ctx: EventContext,
+): { ok: true; job: RefundJob } | { ok: false; reason: string } {
   // `pending` and `requires_action` refunds may still fail; `refund.updated` reports success.
   if (refundObject.status !== 'succeeded') return { ok: false, reason: 'refund_not_succeeded' };
   // Sales are recorded under their PaymentIntent id (../adapter.ts), the only sale id a refund

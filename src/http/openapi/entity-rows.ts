@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { COMMISSION_STATUSES } from '../../core/entities/commission.ts';
+import { PAYOUT_STATUSES } from '../../core/entities/payout.ts';
+
+/**
+ * Stored rows as the admin API shows them (`toWire`): snake_case columns, related rows by id,
+ * dates as ISO strings, secrets left out.
+ */
+const int = z.number().int();
+const time = z.iso.datetime();
+
+export const partnerRow = z.strictObject({
+  id: int,
+  program: int,
+  code: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  created_at: time,
+});
+
+export const payoutRow = z.strictObject({
+  id: int,
+  program: int,
+  partner: int,
+  currency: z.string().length(3),
+  status: z.enum(PAYOUT_STATUSES),
+  requested_cents: int
+    .nullable()
+    .meta({ description: 'The most the payout was asked to pay; null: everything available' }),
+  amount_cents: int.meta({ description: 'What it pays: `commissions_cents` less `netted_cents`' }),
+  commissions_cents: int,
+  netted_cents: int.meta({ description: 'What the partner owed back, netted' }),
+  created_at: time,
+  paid_at: time.nullable(),
+});
+
+export const commissionRow = z.strictObject({
+  id: int,
+  program: int,
+  sale: int,
+  partner: int,
+  amount_cents: int,
+  reversed_cents: int,
+  currency: z.string().length(3),
+  rate_bps: int,
+  status: z.enum(COMMISSION_STATUSES),
+  reason: z.string().nullable(),
+  credited_at: time.nullable(),
+  paid_at: time.nullable(),
+  held_for_review: z.boolean(),
+  payout: int.nullable(),
+  created_at: time,
+  updated_at: time,
+});
+
+export const balanceEntryRow = z.strictObject({
+  id: int,
+  partner: int,
+  currency: z.string().length(3),
+  delta_cents: int,
+  kind: z.enum(['commission_credit', 'refund_deduction', 'payout']),
+  commission_id: int.nullable(),
+  refund_id: int.nullable(),
+  payout_id: int.nullable(),
+  created_at: time,
+});
+
+export const webhookEventRow = z.strictObject({
+  id: int,
+  provider: z.string(),
+  program: int,
+  dedupe_key: z.string(),
+  event_type: z.string(),
+  payload: z.unknown().meta({
+    description: 'The verified event as parsed from the raw bytes (buyer data removed after the retention period)',
+  }),
+  normalised: z.unknown().meta({ description: 'What the service read from it (sales, refunds)' }),
+  status: z.enum(['pending', 'processed', 'ignored', 'failed']),
+  outcome: z.unknown(),
+  error: z.string().nullable(),
+  attempts: int,
+  received_at: time,
+  processed_at: time.nullable(),
+  payload_redacted_at: time.nullable(),
+});
