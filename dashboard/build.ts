@@ -1,7 +1,8 @@
 /**
  * Builds the dashboard single-page app with Vite: `node dashboard/build.ts`.
- * The service calls `ensureDashboardBuilt()` at start and before serving it, so a fresh clone or
- * edited sources get a new bundle; the test run does the same once in its global setup.
+ * The service runs this file in a child process at start and before serving it when the bundle is
+ * stale (Vite never loads into the service), so a fresh clone or edited sources get a new bundle;
+ * the test run does the same once in its global setup.
  */
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
