@@ -1,7 +1,7 @@
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
-import type { Config } from './config.ts';
+import { metricsEnabled, type Config } from './config.ts';
 import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/orm.ts';
@@ -91,7 +91,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       );
     },
   };
-  const metrics = createMetrics();
+  const metrics = createMetrics({ enabled: metricsEnabled(config) });
   const events = moneyEventsOf(metrics);
   const ctx: AppContext = {
     config,

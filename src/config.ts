@@ -34,6 +34,12 @@ export const configSchema = z
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     /** Also serve /metrics alone on this port (the worker role has no other listener). */
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /**
+     * Collect the per-request and per-job metrics (counters, histograms, process metrics). Unset =
+     * on when METRICS_TOKEN is set (someone can scrape them), off otherwise; `false` with a token
+     * leaves only the scrape-time gauges (queue, inbox and outbox backlogs) on /metrics.
+     */
+    METRICS_ENABLED: bool.optional(),
     QUEUE_PREFIX: z
       .string()
       .regex(/^[a-zA-Z0-9_-]+$/)
@@ -136,6 +142,11 @@ export const configSchema = z
     message: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS',
   });
 export type Config = z.infer<typeof configSchema>;
+
+/** Whether this process collects metrics (METRICS_ENABLED, by default whether they can be scraped). */
+export function metricsEnabled(config: Pick<Config, 'METRICS_ENABLED' | 'METRICS_TOKEN'>): boolean {
+  return config.METRICS_ENABLED ?? config.METRICS_TOKEN !== undefined;
+}
 
 /** Parses the environment or throws an Error listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
