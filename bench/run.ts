@@ -3,12 +3,19 @@
  * this machine. Starts `node src/main.ts serve` as a child process with its own database and
  * queue prefix, seeds a program, then drives sales, partial refunds, signed Stripe webhooks and
  * clicks with autocannon at several concurrencies. Each figure is compared with a raw-`pg`
- * baseline doing the same database work as one sale, and every run ends with a consistency
- * check against the database. Prints a Markdown table; writes `bench/results/<date>.json` and
- * `bench/results/throughput.svg`.
+ * baseline doing the same database work (one sale for sales, webhooks and clicks; one partial
+ * refund of a credited commission for refunds: every commission is credited before the refund
+ * runs), and every run ends with a consistency check against the database. Prints a Markdown
+ * table; writes `bench/results/<date>.json` and `bench/results/throughput.svg`.
+ *
+ * Metrics are collected as in a scraped deployment (METRICS_TOKEN set). The `sale-nometrics` case
+ * runs the sale case against a second service with METRICS_ENABLED=false, right after the sale
+ * run at each concurrency, and prints what metrics cost (throughput and CPU per request);
+ * BENCH_METRICS=off runs the whole bench with metrics off.
  *
  * Environment: BENCH_DURATION (seconds per run, default 6), BENCH_CONCURRENCY (default
- * 1,8,32,128), BENCH_CASES (default baseline,sale,refund,webhook,click), DATABASE_URL / REDIS_URL
+ * 1,8,32,128), BENCH_CASES (default baseline,sale,sale-nometrics,refund,webhook,click; `baseline`
+ * runs the raw-pg sale and, with `refund`, the raw-pg refund), DATABASE_URL / REDIS_URL
  * (the servers to use; a fresh database and a unique prefix are created and removed), and the
  * service's own tuning variables (WORKER_CONCURRENCY, DB_POOL_MAX, ...) passed through;
  * BENCH_NODE_OPTIONS becomes the service's NODE_OPTIONS (profiling); BENCH_TOPOLOGY=split runs one
@@ -39,12 +46,14 @@ import {
   signedStripeCheckout,
   type LoadFixture,
 } from '../test/helpers/load-fixture.ts';
-import { runBaseline, baselinePoolSize } from './baseline.ts';
+import { runBaseline, runRefundBaseline, baselinePoolSize } from './baseline.ts';
 import { markdownTable, throughputSvg, type Row } from './report.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,8,32,128').split(',').map(Number);
-const CASES = (process.env.BENCH_CASES ?? 'baseline,sale,refund,webhook,click').split(',');
+const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click';
+const CASES = (process.env.BENCH_CASES ?? DEFAULT_CASES).split(',');
+const METRICS_OFF = process.env.BENCH_METRICS === 'off';
 const RATE_BPS = 1_000;
 const FEE_BPS = 200;
 const REFUND_CENTS = 50;
@@ -98,6 +107,9 @@ async function main(): Promise<void> {
       BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
       WEBHOOK_LIMIT_PER_MINUTE: '100000000',
       STATUS_LIMIT_PER_MINUTE: '100000000',
+      // Collected as in a deployment that scrapes them (the default without a token is off).
+      METRICS_TOKEN: `bench-metrics-${randomBytes(8).toString('hex')}`,
+      ...(METRICS_OFF ? { METRICS_ENABLED: 'false' } : {}),
     };
     for (const k of PASS_THROUGH) if (process.env[k]) env[k] = process.env[k] as string;
     // e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service.
@@ -114,8 +126,20 @@ async function main(): Promise<void> {
       `service (${TOPOLOGY}) pids ${svc.pids.join(', ')} at ${svc.url} (${Object.entries(env)
         .filter(([k]) => PASS_THROUGH.includes(k))
         .map(([k, v]) => `${k}=${v}`)
-        .join(' ')})`,
+        .join(' ')}; metrics ${METRICS_OFF ? 'off' : 'on'})`,
     );
+    // The metrics A/B: the same service with collection off, its own queues, the same database.
+    let noMetrics: Target | null = null;
+    if (CASES.includes('sale-nometrics') && !METRICS_OFF) {
+      const env2 = { ...env, QUEUE_PREFIX: `${prefix}nm`, METRICS_ENABLED: 'false' };
+      const p =
+        TOPOLOGY === 'split'
+          ? [await startService('http', env2), await startService('worker', env2, { workerReadyAfterMs: 1_500 })]
+          : [await startService('serve', env2)];
+      services.push(...p);
+      noMetrics = { url: p[0]!.url, pids: p.map((x) => x.pid) };
+      console.log(`service with METRICS_ENABLED=false pids ${noMetrics.pids.join(', ')} at ${noMetrics.url}`);
+    }
 
     const f = await seedLoadFixture({
       baseUrl: svc.url,
@@ -134,8 +158,10 @@ async function main(): Promise<void> {
     // Warm-up (JIT, connection pools, Redis scripts), not measured.
     await saleCase(svc, db, f, 8, 2, 'warm-', false);
     await clickCase(svc, db, f, 8, 1, 'warmclick-', false);
+    if (noMetrics) await saleCase(noMetrics, db, f, 8, 2, 'warmnm-', false);
 
     const baseline = new Map<number, number>();
+    const refundBaseline = new Map<number, number>();
     for (const c of LEVELS) {
       if (!CASES.includes('baseline')) break;
       const host0 = readHostCpu();
@@ -177,15 +203,84 @@ async function main(): Promise<void> {
       });
       report(runs.at(-1) as Run);
     }
-    const withRatio = (r: Run): Run => ({
+    const withRatio = (r: Run, of = baseline): Run => ({
       ...r,
-      ratio: baseline.has(r.concurrency) ? r.rps / (baseline.get(r.concurrency) as number) : NaN,
+      ratio: of.has(r.concurrency) ? r.rps / (of.get(r.concurrency) as number) : NaN,
     });
-    for (const c of LEVELS)
-      if (CASES.includes('sale')) {
-        runs.push(withRatio(await saleCase(svc, db, f, c, DURATION_S, `sale${c}-`, true)));
+    const metricsCost: Array<Record<string, number | null>> = [];
+    for (const c of LEVELS) {
+      if (!CASES.includes('sale')) break;
+      const on = withRatio(await saleCase(svc, db, f, c, DURATION_S, `sale${c}-`, true));
+      runs.push(on);
+      report(on);
+      if (!noMetrics) continue;
+      const off = withRatio({
+        ...(await saleCase(noMetrics, db, f, c, DURATION_S, `salenm${c}-`, true)),
+        case: 'sale (metrics off)',
+      });
+      runs.push(off);
+      report(off);
+      // Throughput lost to metrics, as a share of the throughput without them; CPU per request added.
+      const onCpu = on.cpu?.serviceMsPerRequest;
+      const offCpu = off.cpu?.serviceMsPerRequest;
+      const cost = {
+        concurrency: c,
+        throughputCostPct: off.rps ? Math.round(1000 * (1 - on.rps / off.rps)) / 10 : null,
+        cpuPerRequestCostPct: onCpu && offCpu ? Math.round(1000 * (onCpu / offCpu - 1)) / 10 : null,
+      };
+      metricsCost.push(cost);
+      console.log(
+        `metrics cost @${c}: ${cost.throughputCostPct}% of sale throughput (${on.rps.toFixed(0)} on vs ${off.rps.toFixed(0)} off req/s), ${cost.cpuPerRequestCostPct}% service CPU per request (${on.cpu?.serviceMsPerRequest} vs ${off.cpu?.serviceMsPerRequest} ms)`,
+      );
+    }
+    if (CASES.includes('refund') || CASES.includes('baseline')) {
+      // Refunds of credited commissions (the path that also moves the partner balance).
+      const credited = await creditCommissions(db, f);
+      console.log(`credited ${credited} commissions before the refund runs`);
+    }
+    if (CASES.includes('refund') && CASES.includes('baseline')) {
+      const { rows } = await db.pool.query<{ transaction_id: string }>(
+        `select transaction_id from sale where program_id = $1 and transaction_id like 'base%' order by id`,
+        [f.programId],
+      );
+      const targets = rows.map((r) => r.transaction_id);
+      for (const c of LEVELS) {
+        if (!targets.length) break;
+        const host0 = readHostCpu();
+        const procs0 = readAllProcessCpu();
+        const tb = performance.now();
+        let cores: Record<string, number> = {};
+        const b = await runRefundBaseline(db.url, f, {
+          concurrency: c,
+          durationMs: DURATION_S * 1000,
+          prefix: `baserf${c}-`,
+          targets,
+          refundCents: REFUND_CENTS,
+          onLoadEnd: () => {
+            cores = cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - tb) / 1000);
+          },
+        });
+        const host1 = readHostCpu();
+        const hostBusyPct = Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total));
+        refundBaseline.set(c, b.rps);
+        const check = await checkRefunds(db, f, `baserf${c}-`);
+        const ok = check.ok && check.rows === b.completed - (b.skipped ?? 0);
+        runs.push({
+          case: 'raw pg refund',
+          concurrency: c,
+          rps: b.rps,
+          ratio: null,
+          latency: b.latency,
+          errors: b.errors,
+          peakRssMiB: null,
+          consistent: ok,
+          note: `pool ${baselinePoolSize(c)}`,
+          cpu: { serviceMsPerRequest: null, hostBusyPct, cores },
+          extra: { check: { ...check, ok, completed: b.completed, reversedCents: b.commissionCents } },
+        });
         report(runs.at(-1) as Run);
       }
+    }
     if (CASES.includes('refund')) {
       const { rows } = await db.pool.query<{ transaction_id: string }>(
         `select transaction_id from sale where program_id = $1 and transaction_id not like 'base%' order by id`,
@@ -196,7 +291,7 @@ async function main(): Promise<void> {
       for (const c of LEVELS) {
         const r = await refundCase(svc, db, f, c, DURATION_S, `rf${c}-`, targets, offset);
         offset += Number((r.extra as Extra).sent);
-        runs.push(withRatio(r));
+        runs.push(withRatio(r, refundBaseline));
         report(runs.at(-1) as Run);
       }
     }
@@ -215,8 +310,8 @@ async function main(): Promise<void> {
 
     const peak = svc.pids.map(readMemoryKiB).reduce((sum, m) => sum + (m?.hwm ?? 0), 0);
     // Partial or labelled runs never overwrite the chart of the full default run.
-    const partial = LEVELS.join() !== '1,8,32,128' || CASES.join() !== 'baseline,sale,refund,webhook,click';
-    const suffix = `${TOPOLOGY === 'split' ? '-split' : ''}${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}${partial ? '-partial' : ''}`;
+    const partial = LEVELS.join() !== '1,8,32,128' || CASES.join() !== DEFAULT_CASES || METRICS_OFF;
+    const suffix = `${TOPOLOGY === 'split' ? '-split' : ''}${METRICS_OFF ? '-nometrics' : ''}${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}${partial ? '-partial' : ''}`;
     const at = `${new Date().toISOString().replace(/:/g, '-').replace(/\..+$/, '')}${suffix}`;
     const dir = `${REPO_ROOT}bench/results`;
     mkdirSync(dir, { recursive: true });
@@ -230,6 +325,8 @@ async function main(): Promise<void> {
       levels: LEVELS,
       serviceEnv: Object.fromEntries(Object.entries(env).filter(([k]) => PASS_THROUGH.includes(k))),
       topology: TOPOLOGY,
+      metrics: METRICS_OFF ? 'off' : 'on',
+      metricsCost,
       servicePeakRssMiB: peak ? Math.round(peak / 1024) : null,
       totalSeconds: Math.round((Date.now() - started) / 1000),
       runs,
@@ -245,6 +342,10 @@ async function main(): Promise<void> {
     );
     console.log(`\n${table}\n`);
     console.log(`service peak RSS (VmHWM): ${result.servicePeakRssMiB} MiB; total ${result.totalSeconds}s`);
+    for (const m of metricsCost)
+      console.log(
+        `metrics cost @${m.concurrency}: ${m.throughputCostPct}% of sale throughput, ${m.cpuPerRequestCostPct}% service CPU per request`,
+      );
     console.log(`wrote bench/results/${at}.json and bench/results/throughput${suffix}.svg`);
     const bad = runs.filter((r) => r.errors > 0 || r.consistent === false);
     if (bad.length) {
@@ -596,7 +697,70 @@ async function refundCase(
     const i = Number(r.refund_id.slice(prefix.length));
     return deductions.has(i) && deductions.get(i) !== Number(r.deduction_cents);
   }).length;
-  // Cumulative invariants on every refunded sale (all runs so far): no drift, no lost update.
+  const inv = await refundInvariants(db, f);
+  const ok = cmp.missing === 0 && cmp.unexpected === 0 && cmp.duplicates === 0 && wrongDeduction === 0 && inv.ok;
+  return {
+    ...rowOf('refund', c, k),
+    consistent: ok,
+    extra: {
+      check: { ok, ...cmp, skipped, wrongDeduction, refundedSales: inv },
+      sent: l.built,
+      statusCodes: k.res.statusCodeStats,
+      unexpected: bad.samples,
+    },
+  };
+}
+
+/**
+ * Credits every uncredited commission of the program, as approval does (status `approved` unless
+ * partly refunded, the remaining amount added to the partner balance with its ledger entry), in
+ * one statement. Returns how many were credited.
+ */
+async function creditCommissions(db: TempDatabase, f: LoadFixture): Promise<number> {
+  await db.pool.query(
+    `with c as (
+       update commission set credited_at = now(), status = case when status = 'pending' then 'approved' else status end
+        where program_id = $1 and credited_at is null and status <> 'reversed'
+        returning id, partner_id, currency, amount_cents - reversed_cents as remaining),
+     e as (
+       insert into balance_entry (partner_id, currency, delta_cents, kind, commission_id, created_at)
+       select partner_id, currency, remaining, 'commission_credit', id, now() from c where remaining > 0
+       returning partner_id, currency, delta_cents)
+     insert into partner_balance (partner_id, currency, balance_cents)
+     select partner_id, currency, sum(delta_cents) from e group by partner_id, currency
+     on conflict (partner_id, currency) do update set balance_cents = partner_balance.balance_cents + excluded.balance_cents
+     returning 1`,
+    [f.programId],
+  );
+  const {
+    rows: [r],
+  } = await db.pool.query(
+    `select count(*)::int as n from commission where program_id = $1 and credited_at is not null`,
+    [f.programId],
+  );
+  return r.n;
+}
+
+/** The raw-pg refund run: its rows, no duplicate refund id, and the program's refund invariants. */
+async function checkRefunds(db: TempDatabase, f: LoadFixture, prefix: string) {
+  const {
+    rows: [mine],
+  } = await db.pool.query(
+    `select count(*)::int as rows, count(distinct (r.sale_id, r.refund_id))::int as distinct_rows
+       from refund r join sale s on s.id = r.sale_id where s.program_id = $1 and r.refund_id like $2`,
+    [f.programId, `${prefix}%`],
+  );
+  const inv = await refundInvariants(db, f);
+  return { ok: mine.rows === mine.distinct_rows && inv.ok, rows: mine.rows as number, refundedSales: inv };
+}
+
+/**
+ * Cumulative invariants on every refunded sale of the program (all runs so far): refunded total,
+ * reversal and status from the refunds' sums (no drift, no lost update); every partner balance is
+ * the sum of its ledger; every refund's balance deduction has its ledger entry, and equals its
+ * commission deduction when the commission was credited (all are, before the refund runs).
+ */
+async function refundInvariants(db: TempDatabase, f: LoadFixture) {
   const {
     rows: [inv],
   } = await db.pool.query(
@@ -611,25 +775,32 @@ async function refundCase(
       where s.program_id = $1`,
     [f.programId],
   );
+  const {
+    rows: [money],
+  } = await db.pool.query(
+    `select
+       (select count(*)::int from partner_balance pb
+          left join (select partner_id, currency, sum(delta_cents) as total from balance_entry group by partner_id, currency) e
+            using (partner_id, currency)
+         where pb.balance_cents <> coalesce(e.total, 0)) as bad_balance,
+       (select count(*)::int from refund r
+          join sale s on s.id = r.sale_id
+          join commission c on c.id = r.commission_id
+          left join (select refund_id, -sum(delta_cents) as deducted from balance_entry where kind = 'refund_deduction' group by refund_id) e
+            on e.refund_id = r.id
+         where s.program_id = $1
+           and (r.balance_deduction_cents <> coalesce(e.deducted, 0)
+                or (c.credited_at is not null and r.balance_deduction_cents <> r.deduction_cents))) as bad_balance_deduction`,
+    [f.programId],
+  );
   const ok =
-    cmp.missing === 0 &&
-    cmp.unexpected === 0 &&
-    cmp.duplicates === 0 &&
-    wrongDeduction === 0 &&
     inv.bad_refunded_total === 0 &&
     inv.bad_deduction_sum === 0 &&
     inv.bad_reversal === 0 &&
-    inv.bad_status === 0;
-  return {
-    ...rowOf('refund', c, k),
-    consistent: ok,
-    extra: {
-      check: { ok, ...cmp, skipped, wrongDeduction, refundedSales: inv },
-      sent: l.built,
-      statusCodes: k.res.statusCodeStats,
-      unexpected: bad.samples,
-    },
-  };
+    inv.bad_status === 0 &&
+    money.bad_balance === 0 &&
+    money.bad_balance_deduction === 0;
+  return { ok, ...inv, ...money };
 }
 
 /** Refunds enqueue partner notifications; let them drain so they do not load the next run. */
