@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { constantTimeEqual, sha256Hex } from './crypto.ts';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { ApiKey, type ApiKeyMode, type IApiKey } from './entities/api-key.ts';
@@ -6,14 +7,7 @@ import { Program } from './entities/program.ts';
 
 /** SHA-256 hex of a key: what is stored and looked up. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
-/** Constant-time comparison of two hex hashes (defence in depth after the indexed lookup). */
-export function hashesEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+  return sha256Hex(key);
 }
 
 export type IssuedKey = { id: number; key: string; prefix: string; mode: ApiKeyMode };
@@ -87,7 +81,8 @@ export type AuthenticatedKey = {
 export async function authenticateApiKey(deps: CoreDeps, token: string, docsUrl: string): Promise<AuthenticatedKey> {
   const hash = hashApiKey(token);
   const row = await deps.em.fork().findOne(ApiKey, { keyHash: hash });
-  if (!row || !hashesEqual(row.keyHash, hash)) throw new AppError('unauthorized', 'Invalid API key');
+  // Constant-time comparison: defence in depth after the indexed lookup.
+  if (!row || !constantTimeEqual(row.keyHash, hash)) throw new AppError('unauthorized', 'Invalid API key');
   if (row.status === 'retired') {
     if (!row.rotateBy || row.rotateBy.getTime() <= deps.clock().getTime()) {
       throw new AppError(

@@ -1,7 +1,7 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import type { LeadJob } from './jobs/lead-job.ts';
 import { AppError } from './errors.ts';
+import { isUniqueViolation } from './data-error.ts';
 import { Click } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';
 import { Program } from './entities/program.ts';
@@ -44,8 +44,7 @@ export async function bindLead(deps: CoreDeps, job: LeadJob): Promise<LeadResult
     return await deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
   } catch (err) {
     // A concurrent lead for the same customer won the insert: run again, it now finds the row.
-    if (err instanceof UniqueConstraintViolationException)
-      return deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
+    if (isUniqueViolation(err)) return deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
     throw err;
   }
 }

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
+import { sha256Hex } from './crypto.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
 import { PartnerInvite } from './entities/partner-invite.ts';
@@ -14,8 +15,6 @@ export type PasswordHasher = {
 /** Portal password rules: long enough to resist guessing, short enough for bcrypt's 72 bytes. */
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX_BYTES = 72;
-
-const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
  * Creates a one-time invite for a partner of the program. The clear token is returned once
@@ -36,7 +35,7 @@ export async function createPartnerInvite(
   const token = randomBytes(32).toString('base64url');
   const invite = em.create(PartnerInvite, {
     partner: partnerId,
-    tokenHash: hashToken(token),
+    tokenHash: sha256Hex(token),
     createdAt: now,
     expiresAt: new Date(now.getTime() + ttlMs),
   });
@@ -121,7 +120,7 @@ function checkPassword(password: string): void {
 async function usableInvite(em: CoreDeps['em'], now: Date, token: string, lock = false) {
   const invite = await em.findOne(
     PartnerInvite,
-    { tokenHash: hashToken(token) },
+    { tokenHash: sha256Hex(token) },
     lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
   );
   if (!invite) throw new AppError('not_found', 'This invite link is not valid');

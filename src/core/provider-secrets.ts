@@ -6,9 +6,9 @@
  * the overlap. Secrets never leave this module except towards verification: summaries carry a
  * short fingerprint instead.
  */
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { CoreDeps } from './deps.ts';
+import { sha256Hex } from './crypto.ts';
 import { AppError } from './errors.ts';
 import { Program } from './entities/program.ts';
 import { ProviderConnection, type IProviderConnection } from './entities/provider-connection.ts';
@@ -35,7 +35,7 @@ export type VerificationSecret = { id: number; label: ProviderSecretLabel; secre
 export type NewProviderSecret = { secret: string; label: ProviderSecretLabel; expiresAt: Date | null };
 
 export function computeSecretFingerprint(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 8);
+  return sha256Hex(secret).slice(0, 8);
 }
 
 function summarise(row: IProviderSecret): ProviderSecretSummary {

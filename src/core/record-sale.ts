@@ -1,8 +1,8 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import { CURRENCIES, type Currency } from './vocabulary.ts';
 import type { SaleJob } from './jobs/sale-job.ts';
 import { AppError } from './errors.ts';
+import { isUniqueViolation } from './data-error.ts';
 import { calculateCommission, calculatePlatformFee } from './money.ts';
 import { Program, type IProgram } from './entities/program.ts';
 import { Sale } from './entities/sale.ts';
@@ -54,7 +54,7 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
       });
     return result;
   } catch (err) {
-    if (!(err instanceof UniqueConstraintViolationException)) throw err;
+    if (!isUniqueViolation(err)) throw err;
     // The transaction id was already recorded (a retry, or a concurrent call that committed first):
     // the unique key decided, the transaction rolled back, report the first sale.
     const first = await findSaleId(deps.em.fork(), job.programId, job.transactionId);
@@ -214,7 +214,7 @@ async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency):
   try {
     await em.flush();
   } catch (err) {
-    if (!(err instanceof UniqueConstraintViolationException) || !job.transactionId) throw err;
+    if (!isUniqueViolation(err) || !job.transactionId) throw err;
     const prior = await deps.em
       .fork()
       .findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });

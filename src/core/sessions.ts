@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from './deps.ts';
+import { sha256Hex } from './crypto.ts';
 import { Session, type SessionKind } from './entities/session.ts';
 
 /** A session as the HTTP edge needs it. `token` (the cookie value) only exists at creation. */
@@ -11,8 +12,6 @@ export type ActiveSession = {
   expiresAt: Date;
 };
 
-const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
-
 /** Opens a session lasting `ttlMs`; returns the cookie value once (only its hash is stored). */
 export async function startSession(
   deps: CoreDeps,
@@ -23,7 +22,7 @@ export async function startSession(
   const token = randomBytes(32).toString('base64url');
   const row = em.create(Session, {
     kind: input.kind,
-    tokenHash: hashToken(token),
+    tokenHash: sha256Hex(token),
     csrfToken: randomBytes(24).toString('base64url'),
     partner: input.partnerId ?? null,
     createdAt: now,
@@ -44,7 +43,7 @@ export async function startSession(
 export async function findSession(deps: CoreDeps, token: string): Promise<ActiveSession | null> {
   const row = await deps.em
     .fork()
-    .findOne(Session, { tokenHash: hashToken(token), endedAt: null, expiresAt: { $gt: deps.clock() } });
+    .findOne(Session, { tokenHash: sha256Hex(token), endedAt: null, expiresAt: { $gt: deps.clock() } });
   return row
     ? { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt }
     : null;
@@ -52,7 +51,7 @@ export async function findSession(deps: CoreDeps, token: string): Promise<Active
 
 /** Sign-out: the session stops working at once. Unknown tokens are ignored. */
 export async function endSession(deps: CoreDeps, token: string): Promise<void> {
-  await deps.em.fork().nativeUpdate(Session, { tokenHash: hashToken(token), endedAt: null }, { endedAt: deps.clock() });
+  await deps.em.fork().nativeUpdate(Session, { tokenHash: sha256Hex(token), endedAt: null }, { endedAt: deps.clock() });
 }
 
 /** Drops sessions that expired or ended more than a day ago (called by the sweeper). */

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { getCookie, type H3Event } from 'h3';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
+import { constantTimeEqual } from '../core/crypto.ts';
 import { findSession, type ActiveSession } from '../core/sessions.ts';
 import type { SessionKind } from '../core/entities/session.ts';
 import { clientAddress } from './client-address.ts';
@@ -14,9 +14,6 @@ export const SESSION_COOKIES = {
 
 /** Header that must repeat the session's CSRF token on every write made with a session cookie. */
 export const CSRF_HEADER = 'x-csrf-token';
-
-const sha = (s: string) => createHash('sha256').update(s).digest();
-export const sameSecret = (a: string, b: string) => timingSafeEqual(sha(a), sha(b));
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -59,7 +56,7 @@ export async function requireSession(ctx: RouteContext, event: H3Event, kind: Se
 /** Writes made with a cookie must carry the session's CSRF token, which a cross-site form cannot know. */
 export function checkCsrf(event: H3Event, session: ActiveSession): void {
   const given = event.req.headers.get(CSRF_HEADER);
-  if (!given || !sameSecret(given, session.csrfToken))
+  if (!given || !constantTimeEqual(given, session.csrfToken))
     throw new AppError('forbidden', `Missing or wrong ${CSRF_HEADER} header`);
 }
 
@@ -96,7 +93,7 @@ export async function requireAdminToken(ctx: RouteContext, event: H3Event, given
     );
   }
   const token = ctx.config.ADMIN_TOKEN;
-  if (!token || !given || !sameSecret(token, given)) {
+  if (!token || !given || !constantTimeEqual(token, given)) {
     await ctx.rateLimiter.hit(`admin-fail-${client}`, failures);
     ctx.log.warn({ client, path: event.url.pathname, reqId: event.context.requestId }, 'admin authentication failed');
     throw new AppError('unauthorized', token ? 'Invalid admin token' : 'The admin API is disabled; set ADMIN_TOKEN');

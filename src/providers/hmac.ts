@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual } from '../core/crypto.ts';
 
 /** HMAC-SHA256 over the concatenation of `parts`, fed as bytes (never re-encoded text). */
 export function computeHmacSha256(secret: string, ...parts: Uint8Array[]): Buffer {
@@ -16,9 +17,8 @@ export function isSha256Hex(candidate: string): boolean {
 
 /**
  * Constant-time comparison of a computed digest with a hex digest from a header. Anything that
- * is not 64 hex characters is rejected before `timingSafeEqual`, which throws on unequal lengths.
+ * is not 64 hex characters is rejected without comparing.
  */
 export function matchesHexDigest(expected: Buffer, candidate: string): boolean {
-  if (!isSha256Hex(candidate) || expected.length !== 32) return false;
-  return timingSafeEqual(expected, Buffer.from(candidate, 'hex'));
+  return isSha256Hex(candidate) && constantTimeEqual(expected, Buffer.from(candidate, 'hex'));
 }

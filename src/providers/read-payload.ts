@@ -3,7 +3,7 @@
  * fields go missing), so every reader returns `null` instead of throwing; normalisers turn a
  * `null` into an `ignoredReason`.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../core/crypto.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -94,7 +94,7 @@ export function sanitiseKey(key: string): string {
  */
 export function computeContentKey(event: unknown): string {
   const text = JSON.stringify(event) ?? 'undefined';
-  return `sha256-${createHash('sha256').update(text).digest('hex')}`;
+  return `sha256-${sha256Hex(text)}`;
 }
 
 /** Parses a verified body; `null` unless it is a JSON object. Never throws. */

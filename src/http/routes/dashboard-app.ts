@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../core/crypto.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -89,7 +89,7 @@ export function registerDashboardApp(app: H3, ctx: HttpContext): void {
   const loadIndex = async () => {
     await ensureDashboardBundle(ctx);
     const body = readFileSync(join(DIST, 'index.html'), 'utf8');
-    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    return { body, etag: `"${sha256(body).toString('base64url').slice(0, 27)}"` };
   };
   const page = async (event: H3Event) => {
     index ??= loadIndex().catch((err) => {

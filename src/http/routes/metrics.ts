@@ -1,12 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { H3, type H3Event } from 'h3';
 import type { HttpContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
+import { constantTimeEqual } from '../../core/crypto.ts';
 import { refreshGauges } from '../../metrics/refresh-gauges.ts';
 import { route } from '../route.ts';
 import { defineOperation } from '../openapi/operation.ts';
-
-const sha = (s: string) => createHash('sha256').update(s).digest();
 
 /**
  * GET /metrics: the Prometheus exposition of this process, guarded by its own bearer token
@@ -17,7 +15,7 @@ export function metricsRoute(ctx: HttpContext) {
   return route(ctx, async (event: H3Event) => {
     const token = ctx.config.METRICS_TOKEN;
     const given = /^Bearer (.+)$/.exec(event.req.headers.get('authorization') ?? '')?.[1];
-    if (!token || !given || !timingSafeEqual(sha(token), sha(given))) {
+    if (!token || !given || !constantTimeEqual(token, given)) {
       throw new AppError('unauthorized', token ? 'Invalid metrics token' : 'Metrics are disabled; set METRICS_TOKEN');
     }
     await refreshGauges(ctx);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../core/crypto.ts';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { H3Event } from 'h3';
@@ -22,7 +22,7 @@ export function trackerScriptRoute(ctx: RouteContext) {
       await buildTracker();
     }
     const body = readFileSync(file, 'utf8');
-    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    return { body, etag: `"${sha256(body).toString('base64url').slice(0, 27)}"` };
   };
   return async (event: H3Event) => {
     cached ??= load().catch((err) => {
