@@ -3,6 +3,8 @@ import type { CoreDeps } from './deps.ts';
 import { sha256Hex } from './crypto.ts';
 import { Session, type SessionKind } from './entities/session.ts';
 
+export type { SessionKind };
+
 /** A session as the HTTP edge needs it. `token` (the cookie value) only exists at creation. */
 export type ActiveSession = {
   id: number;

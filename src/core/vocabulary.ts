@@ -41,3 +41,15 @@ export type RefundReasonCode = (typeof REFUND_REASONS)[number];
  */
 export const JOB_ORIGINS = ['api', 'provider', 'test'] as const;
 export type JobOrigin = (typeof JOB_ORIGINS)[number];
+
+/** How recurring sales of an attributed subscription earn commission. */
+export const RECURRING_POLICIES = ['one_time', 'months', 'lifetime'] as const;
+export type RecurringPolicy = (typeof RECURRING_POLICIES)[number];
+
+/** `pending` → `approved` (credited) → `paid`; `refunded` (partial, non-final); `reversed` (final). */
+export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'refunded', 'reversed'] as const;
+export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
+
+/** `open` (requested, reduced to fit a falling balance) → `paid` | `cancelled`. */
+export const PAYOUT_STATUSES = ['open', 'paid', 'cancelled'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

@@ -3,10 +3,9 @@ import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Sale } from './sale.ts';
 import { Payout } from './payout.ts';
+import { COMMISSION_STATUSES, type CommissionStatus } from '../vocabulary.ts';
 
-/** `pending` → `approved` (credited) → `paid`; `refunded` (partial, non-final); `reversed` (final). */
-export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'refunded', 'reversed'] as const;
-export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
+export { COMMISSION_STATUSES, type CommissionStatus };
 
 /** A partner's commission on one sale, in the sale's currency (never converted). */
 export const Commission = defineEntity({

@@ -1,10 +1,9 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
+import { PAYOUT_STATUSES, type PayoutStatus } from '../vocabulary.ts';
 
-/** `open` (requested, reduced to fit a falling balance) → `paid` | `cancelled`. */
-export const PAYOUT_STATUSES = ['open', 'paid', 'cancelled'] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+export { PAYOUT_STATUSES, type PayoutStatus };
 
 /**
  * A payout to a partner in one currency. It pays a set of whole credited commissions (each then

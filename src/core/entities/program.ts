@@ -1,8 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { RECURRING_POLICIES, type RecurringPolicy } from '../vocabulary.ts';
 
-/** How recurring sales of an attributed subscription earn commission. */
-export const RECURRING_POLICIES = ['one_time', 'months', 'lifetime'] as const;
-export type RecurringPolicy = (typeof RECURRING_POLICIES)[number];
+export { RECURRING_POLICIES, type RecurringPolicy };
 
 /** A merchant's affiliate program: the tenant every other row belongs to. */
 export const Program = defineEntity({
