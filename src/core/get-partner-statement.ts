@@ -3,7 +3,7 @@ import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
 import { BalanceEntry } from './entities/balance-entry.ts';
 import { Payout } from './entities/payout.ts';
-import { toWire } from './list-records.ts';
+import { toRecord, type StoredRecord } from './records.ts';
 import { exactAmount as num } from './money.ts';
 
 /**
@@ -25,10 +25,10 @@ export type CurrencyStatement = {
 };
 
 export type PartnerStatement = {
-  partner: Record<string, unknown>;
+  partner: StoredRecord;
   currencies: CurrencyStatement[];
-  ledger: Array<Record<string, unknown>>;
-  payouts: Array<Record<string, unknown>>;
+  ledger: StoredRecord[];
+  payouts: StoredRecord[];
 };
 
 type Sums = { currency: string; credits: string; reversals: string; payouts: string };
@@ -92,5 +92,5 @@ export async function getPartnerStatement(
       reconciles: credits - reversals - paid === balance,
     };
   });
-  return { partner: toWire(partner), currencies, ledger: ledger.map(toWire), payouts: payouts.map(toWire) };
+  return { partner: toRecord(partner), currencies, ledger: ledger.map(toRecord), payouts: payouts.map(toRecord) };
 }

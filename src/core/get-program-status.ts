@@ -3,10 +3,25 @@ import { Program } from './entities/program.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 import { ignoredReasonCode } from './ignored-reasons.ts';
 
-type Activity = { count: number; last_at: string | null };
+/** How many rows of one kind, and when the latest was written. */
+export type Activity = { count: number; lastAt: Date | null };
 
-/** Program health for `GET /api/v1/cli/status`, snake_case as on the wire. */
-export async function getProgramStatus(deps: CoreDeps, programId: number, keyMode: 'live' | 'test') {
+/** Program health (`GET /api/v1/cli/status`): recent activity, ignored provider events, connections. */
+export type ProgramStatus = {
+  program: { id: number; name: string; domain: string | null };
+  keyMode: 'live' | 'test';
+  activity: { clicks: Activity; leads: Activity; sales: Activity; refunds: Activity };
+  /** Provider events that recorded nothing, with their count per reason code. */
+  ignoredProviderEvents: { count: number; lastAt: Date | null; byReason: Record<string, number> };
+  connectedProviders: Array<{ provider: string; connectedAt: Date }>;
+  serverTime: Date;
+};
+
+export async function getProgramStatus(
+  deps: CoreDeps,
+  programId: number,
+  keyMode: 'live' | 'test',
+): Promise<ProgramStatus> {
   const em = deps.em.fork();
   const program = await em.findOneOrFail(Program, { id: programId });
   const activity = async (table: string, column: string): Promise<Activity> => {
@@ -14,7 +29,7 @@ export async function getProgramStatus(deps: CoreDeps, programId: number, keyMod
       `select count(*) as count, max(${column}) as last_at from ${table} where program_id = ?`,
       [programId],
     );
-    return { count: Number(row.count), last_at: row.last_at ? new Date(row.last_at).toISOString() : null };
+    return { count: Number(row.count), lastAt: row.last_at ? new Date(row.last_at) : null };
   };
   // Provider events that recorded nothing, per reason (docs/providers.md lists them).
   const ignoredRows = await em.execute<{ reason: string | null; count: string; last_at: Date | string | null }[]>(
@@ -31,19 +46,19 @@ export async function getProgramStatus(deps: CoreDeps, programId: number, keyMod
   const connections = await em.find(ProviderConnection, { program: programId }, { fields: ['provider', 'updatedAt'] });
   return {
     program: { id: program.id, name: program.name, domain: program.domain ?? null },
-    key_mode: keyMode,
+    keyMode,
     activity: {
       clicks: await activity('click', 'clicked_at'),
       leads: await activity('customer', 'created_at'),
       sales: await activity('sale', 'received_at'),
       refunds: await activity('refund', 'created_at'),
     },
-    ignored_provider_events: {
+    ignoredProviderEvents: {
       count: Object.values(byReason).reduce((a, b) => a + b, 0),
-      last_at: lastIgnored === null ? null : new Date(lastIgnored).toISOString(),
-      by_reason: byReason,
+      lastAt: lastIgnored === null ? null : new Date(lastIgnored),
+      byReason,
     },
-    connected_providers: connections.map((c) => ({ provider: c.provider, connected_at: c.updatedAt.toISOString() })),
-    server_time: deps.clock().toISOString(),
+    connectedProviders: connections.map((c) => ({ provider: c.provider, connectedAt: c.updatedAt })),
+    serverTime: deps.clock(),
   };
 }

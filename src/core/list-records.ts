@@ -1,6 +1,6 @@
-import { wrap } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
+import { toRecord, type StoredRecord } from './records.ts';
 import { Click } from './entities/click.ts';
 import { Customer } from './entities/customer.ts';
 import { Sale } from './entities/sale.ts';
@@ -36,6 +36,8 @@ export const LISTABLE = {
 /** Lists that can be filtered by `partner_id`. */
 const BY_PARTNER = new Set<ListableKind>(['clicks', 'customers', 'sales', 'commissions', 'payouts']);
 export type ListableKind = keyof typeof LISTABLE;
+/** The names of the lists, in the order above. */
+export const LISTABLE_KINDS = Object.keys(LISTABLE) as [ListableKind, ...ListableKind[]];
 /** The lists whose rows have a `status` (the only ones a `status` filter applies to). */
 export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set([
   'commissions',
@@ -48,19 +50,8 @@ export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set([
 export function isListableKind(name: unknown): name is ListableKind {
   return typeof name === 'string' && Object.hasOwn(LISTABLE, name);
 }
-const HIDDEN = new Set(['keyHash', 'signingSecret', 'passwordHash', 'tokenHash', 'csrfToken']);
 /** The lists whose rows name a payment provider (the only ones a `provider` filter applies to). */
 export const PROVIDER_LISTS: ReadonlySet<ListableKind> = new Set(['sales', 'webhook-events']);
-
-/** camelCase entity → snake_case wire object, dates as ISO strings. */
-export function toWire(entity: object): Record<string, unknown> {
-  const plain = wrap(entity as never).toObject() as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.entries(plain)
-      .filter(([k]) => !HIDDEN.has(k))
-      .map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? v.toISOString() : v]),
-  );
-}
 
 /** A page of a program's records, newest first, optionally filtered by status, provider or partner. */
 export async function listRecords(
@@ -68,7 +59,7 @@ export async function listRecords(
   programId: number,
   kind: ListableKind,
   opts: { limit: number; offset: number; status?: string; provider?: string; partnerId?: number },
-) {
+): Promise<StoredRecord[]> {
   if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list "${String(kind)}"`);
   const entity = LISTABLE[kind];
   const where: Record<string, unknown> = { program: programId };
@@ -104,5 +95,5 @@ export async function listRecords(
       where as never,
       { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never, ...exclude } as never,
     );
-  return rows.map((r) => toWire(r as object));
+  return rows.map((r) => toRecord(r as object));
 }

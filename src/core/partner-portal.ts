@@ -28,8 +28,8 @@ export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
       id: program.id,
       name: program.name,
       domain: program.domain ?? null,
-      commission_rate_bps: program.commissionRateBps,
-      cookie_duration_days: program.cookieDurationDays,
+      commissionRateBps: program.commissionRateBps,
+      cookieDurationDays: program.cookieDurationDays,
     },
   };
 }
@@ -62,17 +62,17 @@ export async function listPartnerCommissions(
       id: c.id,
       status: c.status,
       currency: c.currency,
-      amount_cents: c.amountCents,
-      reversed_cents: c.reversedCents,
-      net_cents: c.amountCents - c.reversedCents,
-      rate_bps: c.rateBps,
+      amountCents: c.amountCents,
+      reversedCents: c.reversedCents,
+      netCents: c.amountCents - c.reversedCents,
+      rateBps: c.rateBps,
       reason: c.reason ?? null,
-      sale_amount_cents: sales.get(c.sale)?.amountCents ?? null,
-      sale_refunded_cents: sales.get(c.sale)?.refundedCents ?? null,
-      created_at: c.createdAt.toISOString(),
-      credited_at: c.creditedAt?.toISOString() ?? null,
-      paid_at: c.paidAt?.toISOString() ?? null,
-      payout_id: c.payout ?? null,
+      saleAmountCents: sales.get(c.sale)?.amountCents ?? null,
+      saleRefundedCents: sales.get(c.sale)?.refundedCents ?? null,
+      createdAt: c.createdAt,
+      creditedAt: c.creditedAt ?? null,
+      paidAt: c.paidAt ?? null,
+      payoutId: c.payout ?? null,
     })),
   };
 }
@@ -88,16 +88,16 @@ export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
     em.find(Payout, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
   ]);
   return {
-    balances: balances.map((b) => ({ currency: b.currency, balance_cents: exactAmount(b.balance) })),
+    balances: balances.map((b) => ({ currency: b.currency, balanceCents: exactAmount(b.balance) })),
     payouts: payouts.map((w) => ({
       id: w.id,
       currency: w.currency,
-      amount_cents: w.amountCents,
-      commissions_cents: w.commissionsCents,
-      netted_cents: w.nettedCents,
+      amountCents: w.amountCents,
+      commissionsCents: w.commissionsCents,
+      nettedCents: w.nettedCents,
       status: w.status,
-      created_at: w.createdAt.toISOString(),
-      paid_at: w.paidAt?.toISOString() ?? null,
+      createdAt: w.createdAt,
+      paidAt: w.paidAt ?? null,
     })),
   };
 }
@@ -112,14 +112,14 @@ export async function listPartnerNotifications(deps: CoreDeps, partnerId: number
   ]);
   return {
     total,
-    unread_count: unread,
+    unreadCount: unread,
     notifications: rows.map((n) => ({
       id: n.id,
       kind: n.kind,
-      commission_id: n.commissionId ?? null,
+      commissionId: n.commissionId ?? null,
       payload: n.payload,
-      created_at: n.createdAt.toISOString(),
-      read_at: n.readAt?.toISOString() ?? null,
+      createdAt: n.createdAt,
+      readAt: n.readAt ?? null,
     })),
   };
 }
@@ -129,9 +129,9 @@ export async function markPartnerNotificationsRead(
   deps: CoreDeps,
   partnerId: number,
   ids?: number[],
-): Promise<{ unread_count: number }> {
+): Promise<{ unreadCount: number }> {
   const em = deps.em.fork();
   const where = { partnerId, kind: { $in: PARTNER_NOTIFICATION_KINDS }, readAt: null };
   await em.nativeUpdate(Notification, ids ? { ...where, id: { $in: ids } } : where, { readAt: deps.clock() });
-  return { unread_count: await em.count(Notification, where) };
+  return { unreadCount: await em.count(Notification, where) };
 }

@@ -1,82 +1,40 @@
-import { z } from 'zod';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
-import { Program, RECURRING_POLICIES, type IProgram } from './entities/program.ts';
+import { Program, type IProgram, type RecurringPolicy } from './entities/program.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
 import { settingsCache } from './settings-cache.ts';
 
-const bps = z.number().int().min(0).max(10_000);
-const domain = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)*[a-z0-9-]+$/, 'a host name such as shop.example.com');
-
-/** Every configurable program field (admin API and CLI), snake_case as on the wire. */
-export const programConfigSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  domain: domain.nullable(),
-  commission_rate_bps: bps,
-  product_rates_bps: z.record(z.string().min(1).max(255), bps).nullable(),
-  cookie_duration_days: z.number().int().min(1).max(3650),
-  attribution_window_days: z.number().int().min(1).max(3650),
-  hold_period_days: z.number().int().min(0).max(365),
-  recurring_policy: z.enum(RECURRING_POLICIES),
-  recurring_months: z.number().int().min(1).max(600).nullable(),
-  rate_limit_per_minute: z.number().int().min(1).max(1_000_000),
-  platform_fee_bps: bps,
+/** Every configurable program field (the admin API validates and maps them from its wire form). */
+export type ProgramSettings = {
+  name: string;
+  domain: string | null;
+  commissionRateBps: number;
+  productRatesBps: Record<string, number> | null;
+  cookieDurationDays: number;
+  attributionWindowDays: number;
+  holdPeriodDays: number;
+  recurringPolicy: RecurringPolicy;
+  recurringMonths: number | null;
+  rateLimitPerMinute: number;
+  platformFeeBps: number;
   /** Accept keyless browser leads (tracker `signup`); false leaves only keyed leads. */
-  browser_leads: z.boolean(),
+  browserLeads: boolean;
   /** Commission base of provider sales: true includes the tax the customer paid (default false). */
-  provider_amount_includes_tax: z.boolean(),
-});
-export type ProgramConfig = z.infer<typeof programConfigSchema>;
-export const programCreateSchema = programConfigSchema.partial().required({ name: true });
-export const programUpdateSchema = programConfigSchema.partial();
+  providerAmountIncludesTax: boolean;
+};
+/** A new program: a name, and any settings that differ from the defaults. */
+export type ProgramCreate = Partial<ProgramSettings> & { name: string };
 
-const toEntity = (c: Partial<ProgramConfig>) =>
-  Object.fromEntries(
-    Object.entries({
-      name: c.name,
-      domain: c.domain,
-      commissionRateBps: c.commission_rate_bps,
-      productRatesBps: c.product_rates_bps,
-      cookieDurationDays: c.cookie_duration_days,
-      attributionWindowDays: c.attribution_window_days,
-      holdPeriodDays: c.hold_period_days,
-      recurringPolicy: c.recurring_policy,
-      recurringMonths: c.recurring_months,
-      rateLimitPerMinute: c.rate_limit_per_minute,
-      platformFeeBps: c.platform_fee_bps,
-      browserLeads: c.browser_leads,
-      providerAmountIncludesTax: c.provider_amount_includes_tax,
-    }).filter(([, v]) => v !== undefined),
-  );
+/** A stored program (never includes secrets). */
+export type StoredProgram = IProgram;
 
-/** The wire form of a program (never includes secrets). */
-export function programToJson(p: IProgram): ProgramConfig & { id: number; created_at: string } {
-  return {
-    id: p.id,
-    name: p.name,
-    domain: p.domain ?? null,
-    commission_rate_bps: p.commissionRateBps,
-    product_rates_bps: p.productRatesBps ?? null,
-    cookie_duration_days: p.cookieDurationDays,
-    attribution_window_days: p.attributionWindowDays,
-    hold_period_days: p.holdPeriodDays,
-    recurring_policy: p.recurringPolicy,
-    recurring_months: p.recurringMonths ?? null,
-    rate_limit_per_minute: p.rateLimitPerMinute,
-    platform_fee_bps: p.platformFeeBps,
-    browser_leads: p.browserLeads,
-    provider_amount_includes_tax: p.providerAmountIncludesTax,
-    created_at: p.createdAt.toISOString(),
-  };
-}
+/** Leaves out the settings not given (`undefined`), so they keep their defaults or stored values. */
+const given = <T extends object>(settings: T): Partial<T> =>
+  Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-export async function createProgram(deps: CoreDeps, input: z.infer<typeof programCreateSchema>): Promise<IProgram> {
+export async function createProgram(deps: CoreDeps, input: ProgramCreate): Promise<IProgram> {
   const em = deps.em.fork();
-  const program = em.create(Program, toEntity(input) as { name: string });
+  const program = em.create(Program, given(input) as ProgramCreate);
   await em.flush();
   return program;
 }
@@ -84,32 +42,34 @@ export async function createProgram(deps: CoreDeps, input: z.infer<typeof progra
 export async function updateProgram(
   deps: CoreDeps,
   programId: number,
-  input: z.infer<typeof programUpdateSchema>,
+  input: Partial<ProgramSettings>,
 ): Promise<IProgram> {
   const em = deps.em.fork();
   const program = await em.findOne(Program, { id: programId });
   if (!program) throw new AppError('not_found', 'No such program');
-  em.assign(program, toEntity(input));
+  em.assign(program, given(input));
   await em.flush();
   await em.clearCache(settingsCache.program(programId)[0]);
   return program;
 }
 
-export const partnerCreateSchema = z.strictObject({
-  code: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{2,64}$/, '2-64 letters, digits, "-" or "_"'),
-  name: z.string().trim().min(1).max(200),
-  email: z.email().max(255).nullable().optional(),
-});
+/** Every program, oldest first. */
+export async function listPrograms(deps: CoreDeps): Promise<IProgram[]> {
+  return deps.em.fork().find(Program, {}, { orderBy: { id: 'asc' } });
+}
+
+/** @throws AppError `not_found`. */
+export async function getProgram(deps: CoreDeps, programId: number): Promise<IProgram> {
+  const program = await deps.em.fork().findOne(Program, { id: programId });
+  if (!program) throw new AppError('not_found', 'No such program');
+  return program;
+}
+
+/** A new partner: `code` is the `aff` value of its links. */
+export type PartnerCreate = { code: string; name: string; email?: string | null };
 
 /** Creates a partner; its `code` is the `aff` value of its links, unique across the service. */
-export async function createPartner(
-  deps: CoreDeps,
-  programId: number,
-  input: z.infer<typeof partnerCreateSchema>,
-): Promise<IPartner> {
+export async function createPartner(deps: CoreDeps, programId: number, input: PartnerCreate): Promise<IPartner> {
   const em = deps.em.fork();
   if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
   if (await em.count(Partner, { code: input.code }))

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { COMMISSION_STATUSES } from '../../core/entities/commission.ts';
-import { PAYOUT_STATUSES } from '../../core/entities/payout.ts';
+import { COMMISSION_STATUSES, PAYOUT_STATUSES } from '../../core/vocabulary.ts';
 
 /**
- * Stored rows as the admin API shows them (`toWire`): snake_case columns, related rows by id,
+ * Stored rows as the admin API shows them (`rowToWire`, src/http/wire/records.ts): snake_case columns, related rows by id,
  * dates as ISO strings, secrets left out.
  */
 const int = z.number().int();

@@ -8,7 +8,8 @@ import { getWebhookEventDetail } from '../../core/webhook-event-detail.ts';
 import { json, route } from '../route.ts';
 import { MAX_ROW_ID, validate } from '../validate.ts';
 import { requireOperator } from '../session-auth.ts';
-import { seriesQuery, seriesRange, seriesToWire, seriesWire } from '../activity-series-wire.ts';
+import { seriesQuery, seriesRange, seriesToWire, seriesWire } from '../wire/activity-series.ts';
+import { recordToWire } from '../wire/records.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { webhookEventRow } from '../openapi/entity-rows.ts';
 
@@ -57,7 +58,9 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
   );
   app.get(
     `${P}/webhook-events/:eventId`,
-    guarded(async (e) => ({ webhook_event: await getWebhookEventDetail(ctx.deps(), num(e, 'id'), num(e, 'eventId')) })),
+    guarded(async (e) => ({
+      webhook_event: recordToWire(await getWebhookEventDetail(ctx.deps(), num(e, 'id'), num(e, 'eventId'))),
+    })),
   );
 }
 

@@ -2,26 +2,17 @@ import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { CURRENCIES } from '../../core/vocabulary.ts';
-import { toWire } from '../../core/list-records.ts';
 import { cancelPayout, openPayout } from '../../core/open-payout.ts';
-import { payCommission, payPayout, type PaidPayout } from '../../core/pay-payout.ts';
+import { payCommission, payPayout } from '../../core/pay-payout.ts';
 import { getPayout } from '../../core/get-payout.ts';
-import { getPartnerStatement, type PartnerStatement } from '../../core/get-partner-statement.ts';
+import { getPartnerStatement } from '../../core/get-partner-statement.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { balanceEntryRow, commissionRow, partnerRow, payoutRow } from '../openapi/entity-rows.ts';
-
-export type AdminOn = (
-  method: 'get' | 'post' | 'patch' | 'put',
-  path: string,
-  fn: (e: H3Event) => Promise<object | Response>,
-) => void;
-export type AdminHelpers = {
-  on: AdminOn;
-  num: (e: H3Event, name: string) => number;
-  body: (e: H3Event) => Promise<unknown>;
-};
+import { paidPayoutToWire, statementToWire } from '../wire/payouts.ts';
+import { rowToWire } from '../wire/records.ts';
+import type { AdminHelpers } from './admin-helpers.ts';
 
 const openPayoutSchema = z.strictObject({
   currency: z.enum(CURRENCIES),
@@ -45,7 +36,7 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body }: 
     const b = validate(openPayoutSchema, await body(e));
     return json(
       {
-        payout: toWire(
+        payout: rowToWire(
           await openPayout(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null),
         ),
       },
@@ -53,46 +44,21 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body }: 
     );
   });
   on('post', '/programs/:id/payouts/:payoutId/pay', async (e) =>
-    paidToWire(await payPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+    paidPayoutToWire(await payPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
   );
   on('post', '/programs/:id/payouts/:payoutId/cancel', async (e) => ({
-    payout: toWire(await cancelPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+    payout: rowToWire(await cancelPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
   }));
   on('get', '/programs/:id/payouts/:payoutId', async (e) =>
-    paidToWire(await getPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+    paidPayoutToWire(await getPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
   );
   on('post', '/programs/:id/commissions/:cid/pay', async (e) =>
-    paidToWire(await payCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))),
+    paidPayoutToWire(await payCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))),
   );
   const statement = async (e: H3Event) =>
     statementToWire(await getPartnerStatement(ctx.deps(), num(e, 'id'), num(e, 'partnerId')));
   on('get', '/programs/:id/partners/:partnerId/statement', statement);
   on('get', '/programs/:id/partners/:partnerId/account', statement);
-}
-
-function paidToWire(p: PaidPayout) {
-  return { payout: toWire(p.payout), commissions: p.commissions.map(toWire) };
-}
-
-function statementToWire(s: PartnerStatement) {
-  return {
-    partner: s.partner,
-    currencies: s.currencies.map((c) => ({
-      currency: c.currency,
-      credits_cents: c.creditsCents,
-      reversals_cents: c.reversalsCents,
-      payouts_cents: c.payoutsCents,
-      balance_cents: c.balanceCents,
-      unpaid_commissions_cents: c.unpaidCommissionsCents,
-      owed_cents: c.owedCents,
-      open_payouts_cents: c.openPayoutsCents,
-      reconciles: c.reconciles,
-    })),
-    // Kept from the earlier account view: the balance per currency alone.
-    balances: s.currencies.map((c) => ({ currency: c.currency, balance_cents: c.balanceCents })),
-    ledger: s.ledger,
-    payouts: s.payouts,
-  };
 }
 
 const id = z.number().int().positive();

@@ -9,11 +9,12 @@ import {
   expireProviderSecret,
   listProviderSecrets,
   removeProviderSecret,
-  type ProviderSecretSummary,
 } from '../../core/provider-secrets.ts';
+import { secretToWire } from '../wire/provider-secrets.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
+import type { AdminHelpers } from './admin-helpers.ts';
 
 const secretValue = z.string().min(8).max(500);
 const label = z.enum(['live', 'test']);
@@ -21,24 +22,6 @@ const isoTime = z.iso.datetime({ offset: true });
 const connectSchema = z.strictObject({ signing_secret: secretValue, label: label.default('live') });
 const addSecretSchema = z.strictObject({ secret: secretValue, label, expires_at: isoTime.nullable().default(null) });
 const expireSchema = z.strictObject({ at: isoTime.nullable().default(null) });
-
-type Route = (
-  method: 'get' | 'post' | 'put' | 'delete',
-  path: string,
-  fn: (e: H3Event) => Promise<object | Response>,
-) => void;
-type Helpers = { body: (e: H3Event) => Promise<unknown>; num: (e: H3Event, name: string) => number };
-
-/** Never the secret: id, label, times and a short fingerprint. */
-function secretToWire(s: ProviderSecretSummary) {
-  return {
-    id: s.id,
-    label: s.label,
-    created_at: s.createdAt.toISOString(),
-    expires_at: s.expiresAt?.toISOString() ?? null,
-    fingerprint: s.fingerprint,
-  };
-}
 
 function providerOf(e: H3Event): WebhookProvider {
   const provider = z.enum(WEBHOOK_PROVIDERS).safeParse(e.context.params?.provider);
@@ -51,7 +34,7 @@ function providerOf(e: H3Event): WebhookProvider {
  * (replacing others); the `secrets` routes add, list, expire and remove secrets one by one, for
  * rotations and for live and test endpoints side by side.
  */
-export function registerProviderSecretRoutes(on: Route, ctx: RouteContext, { body, num }: Helpers): void {
+export function registerProviderSecretRoutes(ctx: RouteContext, { on, body, num }: AdminHelpers): void {
   on('put', '/programs/:id/providers/:provider', async (e) => {
     const provider = providerOf(e);
     const input = validate(connectSchema, await body(e));

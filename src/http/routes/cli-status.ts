@@ -1,5 +1,6 @@
 import type { RouteContext } from '../http-context.ts';
 import { getProgramStatus } from '../../core/get-program-status.ts';
+import { programStatusToWire } from '../wire/program-status.ts';
 import { authenticate, keyWarnings } from '../auth.ts';
 import { route } from '../route.ts';
 import { AppError } from '../../core/errors.ts';
@@ -22,7 +23,7 @@ export function cliStatusRoute(ctx: RouteContext) {
         { retry_after_seconds: d.retryAfterSeconds },
       );
     const status = await getProgramStatus(ctx.deps(), auth.programId, auth.mode);
-    return { success: true, ...status, ...keyWarnings(auth) };
+    return { success: true, ...programStatusToWire(status), ...keyWarnings(auth) };
   });
 }
 

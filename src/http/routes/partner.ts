@@ -1,7 +1,7 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { COMMISSION_STATUSES } from '../../core/entities/commission.ts';
+import { COMMISSION_STATUSES, PAYOUT_STATUSES } from '../../core/vocabulary.ts';
 import { getActivitySeries } from '../../core/get-activity-series.ts';
 import {
   getPartnerEarnings,
@@ -14,9 +14,15 @@ import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { rowId, validate } from '../validate.ts';
 import { requireSession } from '../session-auth.ts';
-import { seriesQuery, seriesToWire, seriesRange, seriesWire } from '../activity-series-wire.ts';
+import { seriesQuery, seriesToWire, seriesRange, seriesWire } from '../wire/activity-series.ts';
+import {
+  partnerCommissionsToWire,
+  partnerEarningsToWire,
+  partnerNotificationsToWire,
+  partnerProfileToWire,
+  unreadCountToWire,
+} from '../wire/partner-portal.ts';
 import { defineOperation, type Operation } from '../openapi/operation.ts';
-import { PAYOUT_STATUSES } from '../../core/entities/payout.ts';
 import { referralLink } from '../../core/referral-link.ts';
 
 const page = z.object({
@@ -45,7 +51,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   on('get', '/me', async (e, partnerId) => {
     const profile = await getPartnerProfile(ctx.deps(), partnerId);
     return {
-      ...profile,
+      ...partnerProfileToWire(profile),
       referral_link: referralLink(profile.program, profile.partner.code, ctx.config.PUBLIC_BASE_URL ?? e.url.origin),
     };
   });
@@ -55,17 +61,21 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     return seriesToWire(await getActivitySeries(ctx.deps(), { programId, partnerId, ...range }));
   });
   on('get', '/commissions', async (e, partnerId) =>
-    listPartnerCommissions(ctx.deps(), partnerId, validate(commissionsQuery, query(e))),
+    partnerCommissionsToWire(await listPartnerCommissions(ctx.deps(), partnerId, validate(commissionsQuery, query(e)))),
   );
-  on('get', '/earnings', async (_e, partnerId) => getPartnerEarnings(ctx.deps(), partnerId));
+  on('get', '/earnings', async (_e, partnerId) =>
+    partnerEarningsToWire(await getPartnerEarnings(ctx.deps(), partnerId)),
+  );
   on('get', '/notifications', async (e, partnerId) =>
-    listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e))),
+    partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e)))),
   );
   on('post', '/notifications/read', async (e, partnerId) =>
-    markPartnerNotificationsRead(
-      ctx.deps(),
-      partnerId,
-      validate(markRead, await readJson(e, ctx.config.BODY_LIMIT_BYTES)).ids,
+    unreadCountToWire(
+      await markPartnerNotificationsRead(
+        ctx.deps(),
+        partnerId,
+        validate(markRead, await readJson(e, ctx.config.BODY_LIMIT_BYTES)).ids,
+      ),
     ),
   );
 }

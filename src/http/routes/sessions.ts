@@ -1,9 +1,8 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { endSession, startSession } from '../../core/sessions.ts';
+import { endSession, startSession, type SessionKind } from '../../core/sessions.ts';
 import { acceptPartnerInvite, describePartnerInvite, verifyPartnerPassword } from '../../core/partner-invites.ts';
-import type { SessionKind } from '../../core/entities/session.ts';
 import { AppError } from '../../core/errors.ts';
 import { clientAddress } from '../client-address.ts';
 import { readJson } from '../read-json.ts';

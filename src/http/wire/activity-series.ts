@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteContext } from './http-context.ts';
-import { DAY_MS } from '../core/deps.ts';
-import { MAX_SERIES_DAYS, type ActivitySeries } from '../core/get-activity-series.ts';
+import type { RouteContext } from '../http-context.ts';
+import { DAY_MS } from '../../core/deps.ts';
+import { MAX_SERIES_DAYS, type ActivitySeries } from '../../core/get-activity-series.ts';
 
 /** `?days=N` (default 30, ending today) or `?from=YYYY-MM-DD&to=YYYY-MM-DD`. */
 export const seriesQuery = z.object({

@@ -1,0 +1,45 @@
+import type { H3, H3Event } from 'h3';
+import type { RouteContext } from '../http-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { readJson } from '../read-json.ts';
+import { route } from '../route.ts';
+import { MAX_ROW_ID } from '../validate.ts';
+import { requireOperator } from '../session-auth.ts';
+
+export const ADMIN_PREFIX = '/api/v1/admin';
+
+/** Registers an admin route (under the admin prefix, behind the admin token or the operator session). */
+export type AdminOn = (
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete',
+  path: string,
+  fn: (e: H3Event) => Promise<object | Response>,
+) => void;
+
+/** What every admin resource's routes are registered with. */
+export type AdminHelpers = {
+  on: AdminOn;
+  /** A positive integer path parameter, else 400 `invalid_request`. */
+  num: (e: H3Event, name: string) => number;
+  /** The JSON body; an empty body (`content-length: 0`) is `{}`. */
+  body: (e: H3Event) => Promise<unknown>;
+};
+
+export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
+  const body = async (event: H3Event) =>
+    event.req.headers.get('content-length') === '0' ? {} : readJson(event, ctx.config.BODY_LIMIT_BYTES);
+  const num = (event: H3Event, name: string) => {
+    const v = Number(event.context.params?.[name]);
+    if (!Number.isSafeInteger(v) || v <= 0 || v > MAX_ROW_ID)
+      throw new AppError('invalid_request', `${name} must be a positive integer`);
+    return v;
+  };
+  const on: AdminOn = (method, path, fn) =>
+    app[method](
+      `${ADMIN_PREFIX}${path}`,
+      route(ctx, async (e) => {
+        await requireOperator(ctx, e);
+        return fn(e);
+      }),
+    );
+  return { on, num, body };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { RouteContext } from '../http-context.ts';
+import { createProgram, getProgram, listPrograms, updateProgram } from '../../core/programs.ts';
+import { json } from '../route.ts';
+import { validate } from '../validate.ts';
+import { adminOperation } from '../openapi/admin-operation.ts';
+import {
+  programCreateSchema,
+  programJson,
+  programSettingsFromWire,
+  programToWire,
+  programUpdateSchema,
+} from '../wire/programs.ts';
+import type { AdminHelpers } from './admin-helpers.ts';
+
+/** Programs: create, list, read, change settings. */
+export function registerProgramRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
+  on('post', '/programs', async (e) => {
+    const input = programSettingsFromWire(validate(programCreateSchema, await body(e)));
+    return json({ program: programToWire(await createProgram(ctx.deps(), input)) }, 201);
+  });
+  on('get', '/programs', async () => ({ programs: (await listPrograms(ctx.deps())).map(programToWire) }));
+  on('get', '/programs/:id', async (e) => ({ program: programToWire(await getProgram(ctx.deps(), num(e, 'id'))) }));
+  on('patch', '/programs/:id', async (e) => {
+    const input = programSettingsFromWire(validate(programUpdateSchema, await body(e)));
+    const program = await updateProgram(ctx.deps(), num(e, 'id'), input);
+    // The API-key cache holds each key's program rate limit: a change takes effect at once here.
+    ctx.keyCache.clear();
+    return { program: programToWire(program) };
+  });
+}
+
+const programBody = z.strictObject({ program: programJson });
+const id = z.number().int().positive();
+
+export const programOperations = [
+  adminOperation('post', '/programs', 'createProgram', 'Create a program', {
+    body: programCreateSchema,
+    responses: { 201: { description: 'Created', schema: programBody } },
+  }),
+  adminOperation('get', '/programs', 'listPrograms', 'List programs', {
+    responses: { 200: { description: 'Programs', schema: z.strictObject({ programs: z.array(programJson) }) } },
+  }),
+  adminOperation('get', '/programs/:id', 'getProgram', 'A program', {
+    params: { id },
+    responses: { 200: { description: 'The program', schema: programBody } },
+    errors: ['not_found'],
+  }),
+  adminOperation('patch', '/programs/:id', 'updateProgram', "Change a program's settings", {
+    params: { id },
+    body: programUpdateSchema,
+    responses: { 200: { description: 'Updated', schema: programBody } },
+    errors: ['not_found'],
+  }),
+];

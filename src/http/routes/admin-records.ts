@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { RouteContext } from '../http-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { LISTABLE_KINDS, isListableKind, listRecords } from '../../core/list-records.ts';
+import { MAX_ROW_ID, validate } from '../validate.ts';
+import { adminOperation } from '../openapi/admin-operation.ts';
+import { recordToWire, row } from '../wire/records.ts';
+import type { AdminHelpers } from './admin-helpers.ts';
+
+export const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  status: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/, 'status is a lower-case word')
+    .optional(),
+  provider: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/, 'provider is a lower-case word')
+    .optional(),
+  partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
+});
+
+/** `GET /programs/:id/:list`: one page of any listable kind of a program's records, newest first. */
+export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHelpers): void {
+  on('get', '/programs/:id/:list', async (e) => {
+    const kind = e.context.params?.list;
+    if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list; one of: ${LISTABLE_KINDS.join(', ')}`);
+    const q = validate(listQuerySchema, Object.fromEntries(e.url.searchParams));
+    const records = await listRecords(ctx.deps(), num(e, 'id'), kind, {
+      limit: q.limit,
+      offset: q.offset,
+      status: q.status,
+      provider: q.provider,
+      partnerId: q.partner_id,
+    });
+    return { [kind]: records.map(recordToWire) };
+  });
+}
+
+const id = z.number().int().positive();
+
+export const recordListOperations = [
+  adminOperation('get', '/programs/:id/:list', 'listRecords', "List a program's records (newest first)", {
+    params: { id, list: z.enum(LISTABLE_KINDS) },
+    query: listQuerySchema,
+    errors: ['not_found', 'invalid_request'],
+    responses: {
+      200: {
+        description: "One page of the list, under the list's name",
+        schema: z.partialRecord(z.enum(LISTABLE_KINDS), z.array(row)),
+      },
+    },
+  }),
+];

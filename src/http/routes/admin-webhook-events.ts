@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { RouteContext } from '../http-context.ts';
+import { resetWebhookEventsForReplay } from '../../core/webhook-inbox.ts';
+import { buildWebhookJob } from '../../core/jobs/webhook-job.ts';
+import { webhookJobOptions } from '../../queue/job-options.ts';
+import { rowId, validate } from '../validate.ts';
+import { adminOperation } from '../openapi/admin-operation.ts';
+import type { AdminHelpers } from './admin-helpers.ts';
+
+export const replaySchema = z.strictObject({ id: rowId.optional() });
+
+/** The webhook inbox: replaying one row, or every failed one (one row's detail: admin-dashboard.ts). */
+export function registerWebhookEventAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
+  on('post', '/programs/:id/webhook-events/replay', async (e) => {
+    const { id } = validate(replaySchema, await body(e));
+    const ids = await resetWebhookEventsForReplay(ctx.deps(), num(e, 'id'), id);
+    for (const inboxId of ids) {
+      await ctx.queue.add(
+        'webhook',
+        buildWebhookJob(inboxId),
+        webhookJobOptions(ctx.config, inboxId, { kind: 'replay', at: Date.now() }),
+      );
+    }
+    return { replayed: ids };
+  });
+}
+
+const id = z.number().int().positive();
+
+export const webhookEventAdminOperations = [
+  adminOperation(
+    'post',
+    '/programs/:id/webhook-events/replay',
+    'replayWebhookEvents',
+    'Replay one inbox row, or every failed one',
+    {
+      params: { id },
+      body: replaySchema,
+      bodyOptional: true,
+      errors: ['not_found'],
+      responses: {
+        200: {
+          description: 'Rows put back to pending',
+          schema: z.strictObject({ replayed: z.array(z.number().int()) }),
+        },
+      },
+    },
+  ),
+];

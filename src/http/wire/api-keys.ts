@@ -1,0 +1,20 @@
+import type { IssuedKey } from '../../core/api-keys.ts';
+
+/** A key just issued: shown this once. */
+export const issuedKeyToWire = (k: IssuedKey) => ({
+  id: k.id,
+  key: k.key,
+  prefix: k.prefix,
+  mode: k.mode,
+  note: 'Store this key now; it is not shown again.',
+});
+
+/** The replacement key (shown once) and the deadline of the one it replaces. */
+export const rotatedKeyToWire = (r: IssuedKey & { retiredKeyId: number; rotateBy: Date | null }) => ({
+  id: r.id,
+  key: r.key,
+  prefix: r.prefix,
+  mode: r.mode,
+  retired_key_id: r.retiredKeyId,
+  rotate_by: r.rotateBy?.toISOString() ?? null,
+});

@@ -1,0 +1,78 @@
+import type {
+  getPartnerEarnings,
+  getPartnerProfile,
+  listPartnerCommissions,
+  listPartnerNotifications,
+} from '../../core/partner-portal.ts';
+
+type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** `GET /partner/me` without the referral link. */
+export function partnerProfileToWire({ partner, program }: Result<typeof getPartnerProfile>) {
+  return {
+    partner: { id: partner.id, code: partner.code, name: partner.name, email: partner.email },
+    program: {
+      id: program.id,
+      name: program.name,
+      domain: program.domain,
+      commission_rate_bps: program.commissionRateBps,
+      cookie_duration_days: program.cookieDurationDays,
+    },
+  };
+}
+
+export function partnerCommissionsToWire(r: Result<typeof listPartnerCommissions>) {
+  return {
+    total: r.total,
+    commissions: r.commissions.map((c) => ({
+      id: c.id,
+      status: c.status,
+      currency: c.currency,
+      amount_cents: c.amountCents,
+      reversed_cents: c.reversedCents,
+      net_cents: c.netCents,
+      rate_bps: c.rateBps,
+      reason: c.reason,
+      sale_amount_cents: c.saleAmountCents,
+      sale_refunded_cents: c.saleRefundedCents,
+      created_at: c.createdAt.toISOString(),
+      credited_at: iso(c.creditedAt),
+      paid_at: iso(c.paidAt),
+      payout_id: c.payoutId,
+    })),
+  };
+}
+
+export function partnerEarningsToWire(r: Result<typeof getPartnerEarnings>) {
+  return {
+    balances: r.balances.map((b) => ({ currency: b.currency, balance_cents: b.balanceCents })),
+    payouts: r.payouts.map((w) => ({
+      id: w.id,
+      currency: w.currency,
+      amount_cents: w.amountCents,
+      commissions_cents: w.commissionsCents,
+      netted_cents: w.nettedCents,
+      status: w.status,
+      created_at: w.createdAt.toISOString(),
+      paid_at: iso(w.paidAt),
+    })),
+  };
+}
+
+export function partnerNotificationsToWire(r: Result<typeof listPartnerNotifications>) {
+  return {
+    total: r.total,
+    unread_count: r.unreadCount,
+    notifications: r.notifications.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      commission_id: n.commissionId,
+      payload: n.payload,
+      created_at: n.createdAt.toISOString(),
+      read_at: iso(n.readAt),
+    })),
+  };
+}
+
+export const unreadCountToWire = (r: { unreadCount: number }) => ({ unread_count: r.unreadCount });

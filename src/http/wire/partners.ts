@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** A new partner; `code` is the `aff` value of its links. */
+export const partnerCreateSchema = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{2,64}$/, '2-64 letters, digits, "-" or "_"'),
+  name: z.string().trim().min(1).max(200),
+  email: z.email().max(255).nullable().optional(),
+});

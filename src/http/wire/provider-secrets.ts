@@ -1,0 +1,12 @@
+import type { ProviderSecretSummary } from '../../core/provider-secrets.ts';
+
+/** Never the secret: id, label, times and a short fingerprint. */
+export function secretToWire(s: ProviderSecretSummary) {
+  return {
+    id: s.id,
+    label: s.label,
+    created_at: s.createdAt.toISOString(),
+    expires_at: s.expiresAt?.toISOString() ?? null,
+    fingerprint: s.fingerprint,
+  };
+}
