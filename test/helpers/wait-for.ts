@@ -5,7 +5,7 @@
  */
 export async function waitFor<T>(
   fn: () => Promise<T> | T,
-  timeoutMs = 5_000,
+  timeoutMs = 15_000,
   intervalMs = 20,
 ): Promise<Exclude<T, undefined | false>> {
   const deadline = Date.now() + timeoutMs;

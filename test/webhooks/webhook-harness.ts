@@ -104,7 +104,7 @@ export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> 
     },
     post,
     inbox,
-    async waitForInbox(programId, inboxId, status, extra = () => true, timeoutMs = 5_000) {
+    async waitForInbox(programId, inboxId, status, extra = () => true, timeoutMs = 15_000) {
       return waitFor(async () => {
         const row = (await inbox(programId)).find((r) => r.id === inboxId);
         if (!row) throw new Error(`inbox row ${inboxId} not found`);
