@@ -48,8 +48,11 @@ export async function adjustPartnerBalance(em: EntityManager, change: BalanceCha
   return balance;
 }
 
-/** Spec, Partner balance: open withdrawals (open payouts) are reduced to fit. */
-async function reduceOpenPayoutsToFit(
+/**
+ * Spec, Partner balance: open withdrawals (open payouts) are reduced to fit. Call under the
+ * balance's row lock; the caller flushes.
+ */
+export async function reduceOpenPayoutsToFit(
   em: EntityManager,
   partnerId: number,
   currency: string,

@@ -1,15 +1,11 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { CoreDeps, MoneyEvents } from './deps.ts';
 import type { RefundJob } from './jobs/refund-job.ts';
 import { AppError, RetryableError } from './errors.ts';
 import { computeReversal } from './money.ts';
-import { Sale, type ISale } from './entities/sale.ts';
-import { Commission } from './entities/commission.ts';
-import { Refund } from './entities/refund.ts';
-import { Notification } from './entities/notification.ts';
+import type { NotificationKind } from './entities/notification.ts';
 import { TestEvent } from './entities/test-event.ts';
-import { adjustPartnerBalance } from './adjust-partner-balance.ts';
+import { reduceOpenPayoutsToFit } from './adjust-partner-balance.ts';
 import { findLinkedTransactionId } from './link-payment.ts';
 
 /**
@@ -31,11 +27,44 @@ export type RefundResult =
   /** The sale is a test sale (test key, `livemode: false`, `additional_data.test_mode`): no commission. */
   | { kind: 'test'; eventId: number; programId: number };
 
+/** The sale columns a refund reads, under the sale's row lock. */
+type LockedSale = {
+  id: number;
+  transactionId: string;
+  amountCents: number;
+  refundedCents: number;
+  paidCents: number | null;
+  currency: string;
+  provider: string | null;
+};
+
+/** The sale's commission and the refund's idempotency facts, read after the lock was taken. */
+type RefundContext = {
+  commission: {
+    id: number;
+    partner: number;
+    amountCents: number;
+    reversedCents: number;
+    currency: string;
+    status: string;
+    reason: string | null;
+    credited: boolean;
+    paidAt: Date | null;
+    payout: number | null;
+  } | null;
+  prior: boolean;
+  priorPaidCents: number;
+};
+
 /**
  * Applies one refund to a sale (the one path for API and provider refunds), under the sale's row
  * lock: adds it to the sale's cumulative refunded amount (capped), reduces the commission in
  * proportion, deducts from the partner balance when credited, and writes the notifications, all in
  * one transaction.
+ *
+ * One round trip per step: the lock; the commission with the refund's idempotency check (a
+ * statement of its own, so that it sees what a refund that held the lock before committed); all
+ * writes in one statement; the open-payout check only when a credited balance went down.
  * @throws AppError `not_found` (no such sale in the program); RetryableError when a provider
  * refund arrives before its sale.
  */
@@ -63,22 +92,14 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
         transaction_id: job.transactionId,
       });
     }
-    const commission = await em.findOne(Commission, { sale: sale.id });
-    const plan = planRefund(
-      sale,
-      job,
-      job.origin === 'provider' && sale.paidCents ? await sumProviderRequestedCents(em, sale.id) : 0,
-    );
+    const key = idempotencyKey(job);
+    const { commission, prior, priorPaidCents } = await readRefundContext(em, sale, job, key);
+    const plan = planRefund(sale, job, priorPaidCents);
     if (plan.kind === 'skip') {
       return commission
         ? { kind: 'skipped' as const, reason: plan.reason, commissionId: commission.id }
         : noCommission();
     }
-    const prior = plan.refundId
-      ? await em.findOne(Refund, { sale: sale.id, refundId: plan.refundId })
-      : plan.requestedCents !== null
-        ? await em.findOne(Refund, { sale: sale.id, requestedCents: plan.requestedCents })
-        : null;
     if (prior) {
       const why = plan.refundId
         ? `refund_id ${plan.refundId} already applied`
@@ -91,56 +112,38 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
 
     const now = new Date(job.receivedAt);
     const applied = Math.min(plan.amountCents, sale.amountCents - sale.refundedCents);
-    sale.refundedCents += applied;
-    const refund = em.create(Refund, {
-      program: job.programId,
-      sale: sale.id,
-      commission: commission?.id ?? null,
-      refundId: plan.refundId,
-      requestedCents: plan.requestedCents,
-      appliedCents: applied,
-      deductionCents: 0,
-      reason: job.refundReason || job.reason,
+    const refundedTotal = sale.refundedCents + applied;
+    const refundRow = {
+      program_id: job.programId,
+      sale_id: sale.id,
+      commission_id: commission?.id ?? null,
+      refund_id: plan.refundId,
+      requested_cents: plan.requestedCents,
+      applied_cents: applied,
+      reason: job.refundReason || job.reason || null,
       source: job.origin,
-      createdAt: now,
-    });
-    const money = {
-      provider: sale.provider ?? null,
-      currency: sale.currency,
-      refundedCents: applied,
-      deductionCents: 0,
+      created_at: now,
     };
-    moved = money;
+    moved = { provider: sale.provider, currency: sale.currency, refundedCents: applied, deductionCents: 0 };
     if (!commission) {
-      await em.flush();
+      await writeRefund(em, {
+        sale,
+        applied,
+        refund: { ...refundRow, deduction_cents: 0, balance_deduction_cents: 0 },
+      });
       return noCommission();
     }
 
     const deduction = computeReversal({
       commissionCents: commission.amountCents,
       saleAmountCents: sale.amountCents,
-      refundedTotalCents: sale.refundedCents,
+      refundedTotalCents: refundedTotal,
       alreadyReversedCents: commission.reversedCents,
     });
-    const status = sale.refundedCents >= sale.amountCents ? 'reversed' : 'refunded';
-    money.deductionCents = deduction;
-    commission.reversedCents += deduction;
-    commission.status = status;
-    commission.reason = job.refundReason || job.reason || commission.reason;
-    refund.deductionCents = deduction;
-    await em.flush();
-    if (commission.creditedAt && deduction > 0) {
-      refund.balanceDeductionCents = deduction;
-      await adjustPartnerBalance(em, {
-        partnerId: commission.partner,
-        currency: commission.currency,
-        deltaCents: -deduction,
-        kind: 'refund_deduction',
-        commissionId: commission.id,
-        refundId: refund.id,
-        at: now,
-      });
-    }
+    const status = refundedTotal >= sale.amountCents ? 'reversed' : 'refunded';
+    const reason = job.refundReason || job.reason || commission.reason;
+    moved.deductionCents = deduction;
+    const balanceDeduction = commission.credited && deduction > 0 ? deduction : 0;
     const payload = {
       commission_id: commission.id,
       sale_id: sale.id,
@@ -148,33 +151,38 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       status,
       deduction_cents: deduction,
       currency: commission.currency,
-      refund_reason: commission.reason,
+      refund_reason: reason,
     };
-    const notes = [
-      em.create(Notification, {
-        program: job.programId,
-        kind: 'partner_commission_refunded',
-        partnerId: commission.partner,
-        commissionId: commission.id,
-        payload,
-        createdAt: now,
-      }),
+    const notifications: Array<{ kind: NotificationKind; payload: Record<string, unknown> }> = [
+      { kind: 'partner_commission_refunded', payload },
     ];
     if (commission.paidAt) {
       // Spec: the advertiser gets a manual-review warning when the commission was already paid out.
-      const paidOut = { paid_at: commission.paidAt.toISOString(), payout_id: commission.payout ?? null };
-      notes.push(
-        em.create(Notification, {
-          program: job.programId,
-          kind: 'advertiser_manual_review',
-          partnerId: commission.partner,
-          commissionId: commission.id,
-          payload: { ...payload, ...paidOut },
-          createdAt: now,
-        }),
-      );
+      const paidOut = { paid_at: commission.paidAt.toISOString(), payout_id: commission.payout };
+      notifications.push({ kind: 'advertiser_manual_review', payload: { ...payload, ...paidOut } });
     }
-    await em.flush();
+    const written = await writeRefund(em, {
+      sale,
+      applied,
+      refund: { ...refundRow, deduction_cents: deduction, balance_deduction_cents: balanceDeduction },
+      commission: { id: commission.id, deduction, status, reason, updatedAt: new Date() },
+      balance: balanceDeduction
+        ? { partnerId: commission.partner, currency: commission.currency, deltaCents: -balanceDeduction, at: now }
+        : null,
+      notifications: notifications.map((n) => ({
+        program_id: job.programId,
+        kind: n.kind,
+        partner_id: commission.partner,
+        commission_id: commission.id,
+        payload: n.payload,
+        created_at: now,
+      })),
+    });
+    if (written.balance !== null) {
+      // Still under the balance's row lock (taken by the write): open payouts shrink to fit.
+      await reduceOpenPayoutsToFit(em, commission.partner, commission.currency, written.balance);
+      await em.flush();
+    }
     deps.log.info(
       {
         programId: job.programId,
@@ -182,7 +190,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
         commissionId: commission.id,
         status,
         deduction,
-        refundedCents: sale.refundedCents,
+        refundedCents: refundedTotal,
       },
       'refund applied',
     );
@@ -190,9 +198,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       kind: 'applied' as const,
       status,
       deductionCents: deduction,
-      balanceDeductionCents: refund.balanceDeductionCents,
+      balanceDeductionCents: balanceDeduction,
       commissionId: commission.id,
-      notificationIds: notes.map((n) => n.id),
+      notificationIds: written.notificationIds,
     };
   });
   if (moved) deps.events?.refundApplied(moved);
@@ -203,12 +211,189 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
  * The sale a refund names, locked. Provider refunds may name it by a linked alias (a Stripe
  * PaymentIntent of an invoice recorded under the invoice id); API refunds by `transaction_id` only.
  */
-async function findRefundedSale(em: EntityManager, job: RefundJob): Promise<ISale | null> {
-  const lock = { lockMode: LockMode.PESSIMISTIC_WRITE } as const;
-  const sale = await em.findOne(Sale, { program: job.programId, transactionId: job.transactionId }, lock);
+async function findRefundedSale(em: EntityManager, job: RefundJob): Promise<LockedSale | null> {
+  const sale = await lockSale(em, job.programId, job.transactionId);
   if (sale || job.origin !== 'provider') return sale;
   const linked = await findLinkedTransactionId(em, job.programId, job.transactionId);
-  return linked ? em.findOne(Sale, { program: job.programId, transactionId: linked }, lock) : null;
+  return linked ? lockSale(em, job.programId, linked) : null;
+}
+
+async function lockSale(em: EntityManager, programId: number, transactionId: string): Promise<LockedSale | null> {
+  const [row] = await em.execute<
+    Array<{
+      id: number;
+      transaction_id: string;
+      amount_cents: number;
+      refunded_cents: number;
+      paid_cents: number | null;
+      currency: string;
+      provider: string | null;
+    }>
+  >(
+    `select id, transaction_id, amount_cents::float8 as amount_cents, refunded_cents::float8 as refunded_cents,
+            paid_cents::float8 as paid_cents, currency, provider
+       from sale where program_id = ? and transaction_id = ? for update`,
+    [programId, transactionId],
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    transactionId: row.transaction_id,
+    amountCents: row.amount_cents,
+    refundedCents: row.refunded_cents,
+    paidCents: row.paid_cents,
+    currency: row.currency,
+    provider: row.provider,
+  };
+}
+
+/**
+ * What identifies a retry of this refund (planRefund gives the same key): its `refund_id` (a
+ * cumulative total is keyed by the total), else the amount requested; none for "the rest".
+ */
+function idempotencyKey(job: RefundJob): { refundId: string } | { requestedCents: number } | null {
+  if (job.amount.type === 'cumulative') return { refundId: `cumulative-${job.amount.totalCents}` };
+  if (!job.amount.cents) return null;
+  return job.refundId ? { refundId: job.refundId } : { requestedCents: job.amount.cents };
+}
+
+/**
+ * The commission, whether this refund was already applied and (provider refunds of a sale whose
+ * base excludes tax) what earlier provider refunds asked for, in one statement. It runs after the
+ * sale's lock was granted, so it sees every refund committed by whoever held the lock before.
+ */
+async function readRefundContext(
+  em: EntityManager,
+  sale: LockedSale,
+  job: RefundJob,
+  key: ReturnType<typeof idempotencyKey>,
+): Promise<RefundContext> {
+  const prior =
+    key === null
+      ? 'false'
+      : 'refundId' in key
+        ? 'exists (select 1 from refund r where r.sale_id = ? and r.refund_id = ?)'
+        : 'exists (select 1 from refund r where r.sale_id = ? and r.requested_cents = ?)';
+  const paid =
+    job.origin === 'provider' && sale.paidCents
+      ? `(select coalesce(sum(requested_cents), 0) from refund r where r.sale_id = ? and r.source = 'provider')::float8`
+      : '0::float8';
+  const params: unknown[] = [];
+  if (key !== null) params.push(sale.id, 'refundId' in key ? key.refundId : key.requestedCents);
+  if (paid !== '0::float8') params.push(sale.id);
+  params.push(sale.id);
+  const [row] = await em.execute<
+    Array<{
+      prior: boolean;
+      prior_paid: number;
+      id: number | null;
+      partner_id: number;
+      amount_cents: number;
+      reversed_cents: number;
+      currency: string;
+      status: string;
+      reason: string | null;
+      credited: boolean;
+      paid_ms: number | null;
+      payout_id: number | null;
+    }>
+  >(
+    `select ${prior} as prior, ${paid} as prior_paid, c.id, c.partner_id, c.amount_cents::float8 as amount_cents,
+            c.reversed_cents::float8 as reversed_cents, c.currency, c.status, c.reason, c.credited_at is not null as credited,
+            (extract(epoch from c.paid_at) * 1000)::float8 as paid_ms, c.payout_id
+       from (select 1) one left join commission c on c.sale_id = ?`,
+    params,
+  );
+  const r = row!;
+  return {
+    prior: r.prior,
+    priorPaidCents: Number(r.prior_paid),
+    commission:
+      r.id === null
+        ? null
+        : {
+            id: r.id,
+            partner: r.partner_id,
+            amountCents: r.amount_cents,
+            reversedCents: r.reversed_cents,
+            currency: r.currency,
+            status: r.status,
+            reason: r.reason,
+            credited: r.credited,
+            paidAt: r.paid_ms === null ? null : new Date(r.paid_ms),
+            payout: r.payout_id,
+          },
+  };
+}
+
+type RefundWrite = {
+  sale: LockedSale;
+  applied: number;
+  refund: Record<string, unknown>;
+  commission?: { id: number; deduction: number; status: string; reason: string | null; updatedAt: Date };
+  balance?: { partnerId: number; currency: string; deltaCents: number; at: Date } | null;
+  notifications?: Array<Record<string, unknown>>;
+};
+
+/**
+ * Every write of an applied refund in one statement: the sale's refunded total, the refund row,
+ * the commission's reversal, the partner balance (added in PostgreSQL's bigint, under its row
+ * lock) with its ledger entry, and the outbox rows. Returns the new balance (null when untouched)
+ * and the notification ids.
+ */
+async function writeRefund(
+  em: EntityManager,
+  w: RefundWrite,
+): Promise<{ balance: bigint | null; notificationIds: number[] }> {
+  const params: unknown[] = [w.applied, w.sale.id];
+  const ctes = ['s as (update sale set refunded_cents = refunded_cents + ? where id = ? returning id)'];
+  const cols = Object.keys(w.refund);
+  ctes.push(`r as (insert into refund (${cols.join(', ')}) values (${cols.map(() => '?').join(', ')}) returning id)`);
+  params.push(...cols.map((k) => w.refund[k]));
+  if (w.commission) {
+    ctes.push(
+      'c as (update commission set reversed_cents = reversed_cents + ?, status = ?, reason = ?, updated_at = ? where id = ? returning id)',
+    );
+    params.push(
+      w.commission.deduction,
+      w.commission.status,
+      w.commission.reason,
+      w.commission.updatedAt,
+      w.commission.id,
+    );
+  }
+  if (w.balance) {
+    const b = w.balance;
+    ctes.push(
+      `b as (insert into partner_balance (partner_id, currency, balance_cents) values (?, ?, ?::bigint)
+             on conflict (partner_id, currency) do update set balance_cents = partner_balance.balance_cents + excluded.balance_cents
+             returning balance_cents)`,
+      `e as (insert into balance_entry (partner_id, currency, delta_cents, kind, commission_id, refund_id, created_at)
+             select ?, ?, ?, 'refund_deduction', ?, r.id, ? from r returning id)`,
+    );
+    params.push(b.partnerId, b.currency, String(b.deltaCents));
+    params.push(b.partnerId, b.currency, b.deltaCents, w.commission?.id ?? null, b.at);
+  }
+  const notes = w.notifications ?? [];
+  if (notes.length) {
+    const ncols = ['program_id', 'kind', 'partner_id', 'commission_id', 'payload', 'created_at'];
+    ctes.push(
+      `n as (insert into notification (${ncols.join(', ')}) values ${notes
+        .map(() => `(${ncols.map((k) => (k === 'payload' ? '?::jsonb' : '?')).join(', ')})`)
+        .join(', ')} returning id)`,
+    );
+    for (const n of notes) params.push(...ncols.map((k) => (k === 'payload' ? JSON.stringify(n[k]) : n[k])));
+  }
+  const [row] = await em.execute<Array<{ balance: string | null; notification_ids: number[] | null }>>(
+    `with ${ctes.join(',\n')}
+     select ${w.balance ? '(select balance_cents::text from b)' : 'null::text'} as balance,
+            ${notes.length ? '(select array_agg(id order by id) from n)' : 'null::int[]'} as notification_ids`,
+    params,
+  );
+  return {
+    balance: row?.balance == null ? null : BigInt(row.balance),
+    notificationIds: row?.notification_ids ?? [],
+  };
 }
 
 /** A provider's test sale named directly or through a linked alias. */
@@ -223,15 +408,6 @@ export async function findProviderTestSale(
   return linked ? em.findOne(TestEvent, { program: programId, transactionId: linked }, { fields: ['id'] }) : null;
 }
 
-/** Sum of the amounts provider refunds asked for on this sale, in the provider's paid terms. */
-async function sumProviderRequestedCents(em: EntityManager, saleId: number): Promise<number> {
-  const [row] = await em.execute<Array<{ total: string | number | null }>>(
-    `select coalesce(sum(requested_cents), 0) as total from refund where sale_id = ? and source = 'provider'`,
-    [saleId],
-  );
-  return Number(row?.total ?? 0);
-}
-
 type RefundPlan =
   | { kind: 'skip'; reason: string }
   | { kind: 'apply'; amountCents: number; requestedCents: number | null; refundId: string | null };
@@ -243,7 +419,11 @@ type RefundPlan =
  * refunds never drift and the whole payment refunded is the whole sale.
  * `priorPaidCents`: what earlier provider refunds of this sale asked for, in paid terms.
  */
-function planRefund(sale: ISale, job: RefundJob, priorPaidCents: number): RefundPlan {
+function planRefund(
+  sale: Pick<LockedSale, 'amountCents' | 'refundedCents' | 'paidCents'>,
+  job: RefundJob,
+  priorPaidCents: number,
+): RefundPlan {
   const remaining = sale.amountCents - sale.refundedCents;
   const scaled = job.origin === 'provider' && sale.paidCents ? sale.paidCents : null;
   const toSaleTerms = (paidTotal: number) =>

@@ -70,6 +70,25 @@ test('10 concurrent calls with one refund_id → applied once', async () => {
   expect(commissions.find((c: any) => c.id === s.body.commission_id).reversed_cents).toBe(250);
 });
 
+test('10 concurrent refunds of one amount without a refund_id on a credited commission → one applied (the rest are retries); the balance and its ledger move once', async () => {
+  const s = await sale('tx-same-amount', 10_000);
+  await h.admin('POST', `/programs/${f.programId}/commissions/${s.body.commission_id}/approve`, {});
+  const account = () => h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/account`);
+  const usd = async () => (await account()).balances.find((b: any) => b.currency === 'USD')?.balance_cents ?? 0;
+  const before = await usd();
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => refund({ transaction_id: 'tx-same-amount', refund_amount_cents: 3_000 })),
+  );
+  expect(results.every((r) => r.status === 200)).toBe(true);
+  expect(results.filter((r) => r.body.status === 'refunded')).toHaveLength(1);
+  expect(results.filter((r) => r.body.status === 'skipped')).toHaveLength(9);
+  expect(await usd()).toBe(before - 300);
+  const deductions = (await account()).ledger.filter(
+    (e: any) => e.kind === 'refund_deduction' && e.commission_id === s.body.commission_id,
+  );
+  expect(deductions.map((e: any) => e.delta_cents)).toEqual([-300]);
+});
+
 test('concurrent leads for the same customer create one customer', async () => {
   const click = await h.request('/api/v1/track/click', {
     body: { affiliate_url: `https://x.example/?aff=${f.partnerCode}` },
