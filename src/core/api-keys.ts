@@ -75,27 +75,36 @@ export type AuthenticatedKey = {
   mode: ApiKeyMode;
   /** Set while a retired key is still inside its rotate-by grace period. */
   rotateBy: Date | null;
+  /** The program's per-key request budget. */
+  rateLimitPerMinute: number;
 };
 
-/** Resolves a bearer token to its key, or throws the spec's 401 errors. */
+/** Resolves a bearer token to its key and its program's rate limit, or throws the spec's 401 errors. */
 export async function authenticateApiKey(deps: CoreDeps, token: string, docsUrl: string): Promise<AuthenticatedKey> {
   const hash = hashApiKey(token);
-  const row = await deps.em.fork().findOne(ApiKey, { keyHash: hash });
+  const em = deps.em.fork();
+  const row = await em.findOne(ApiKey, { keyHash: hash });
   // Constant-time comparison: defence in depth after the indexed lookup.
   if (!row || !constantTimeEqual(row.keyHash, hash)) throw new AppError('unauthorized', 'Invalid API key');
-  if (row.status === 'retired') {
-    if (!row.rotateBy || row.rotateBy.getTime() <= deps.clock().getTime()) {
-      throw new AppError(
-        'api_key_rotation_required',
-        'This API key was retired; create a new key in the program settings',
-        {},
-        {
-          hint: 'Issue a new key (admin CLI: keys:issue or keys:rotate) and replace this one in your server configuration.',
-          docs_url: docsUrl,
-        },
-      );
-    }
-    return { keyId: row.id, programId: row.program, mode: row.mode, rotateBy: row.rotateBy };
+  // A retired key still answers inside its rotate-by grace period (the caller warns).
+  const rotateBy = row.status === 'retired' ? (row.rotateBy ?? null) : null;
+  if (row.status === 'retired' && (!rotateBy || rotateBy.getTime() <= deps.clock().getTime())) {
+    throw new AppError(
+      'api_key_rotation_required',
+      'This API key was retired; create a new key in the program settings',
+      {},
+      {
+        hint: 'Issue a new key (admin CLI: keys:issue or keys:rotate) and replace this one in your server configuration.',
+        docs_url: docsUrl,
+      },
+    );
   }
-  return { keyId: row.id, programId: row.program, mode: row.mode, rotateBy: null };
+  const program = await em.findOneOrFail(Program, { id: row.program }, { fields: ['rateLimitPerMinute'] });
+  return {
+    keyId: row.id,
+    programId: row.program,
+    mode: row.mode,
+    rotateBy,
+    rateLimitPerMinute: program.rateLimitPerMinute,
+  };
 }

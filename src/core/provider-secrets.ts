@@ -152,10 +152,11 @@ export async function removeProviderSecret(
  * a cached list still stops accepting an expired secret on time.
  */
 export async function loadVerificationSecrets(
-  em: EntityManager,
+  deps: Pick<CoreDeps, 'em'>,
   programId: number,
   provider: WebhookProvider,
 ): Promise<VerificationSecret[] | null> {
+  const em = deps.em.fork();
   const connection = await em.findOne(
     ProviderConnection,
     { program: programId, provider },

@@ -3,9 +3,8 @@ import { H3 } from 'h3';
 import type { HttpContext, RouteContext } from './http-context.ts';
 import { createKeyCache } from './key-cache.ts';
 import { createRateLimiter } from './rate-limiter.ts';
-import { AppError } from '../core/errors.ts';
-import { renderError } from './error-table.ts';
-import { corsHeaders } from './browser-origin.ts';
+import { errorHook } from './error-table.ts';
+import { trackingCors } from './cors.ts';
 import { trackSaleRoute } from './routes/track-sale.ts';
 import { trackRefundRoute } from './routes/track-refund.ts';
 import { trackLeadRoute } from './routes/track-lead.ts';
@@ -26,7 +25,7 @@ import { metricsRoute } from './routes/metrics.ts';
 import { registerApiDocs } from './routes/api-docs.ts';
 import { OPERATIONS } from './openapi/operations.ts';
 
-/** The HTTP application: every route, one error renderer, a request id and an access log. */
+/** The HTTP application: every route, one error hook, a request id and an access log. */
 export function createHttpApp(http: HttpContext): H3 {
   const ctx: RouteContext = {
     ...http,
@@ -34,30 +33,17 @@ export function createHttpApp(http: HttpContext): H3 {
     keyCache: createKeyCache(5_000),
   };
   const app = new H3({
-    onError(error, event) {
-      // Only reached for errors outside our route wrapper (unknown route, method not allowed...).
-      const status = error.status ?? 500;
-      const code = status === 404 || status === 405 ? 'not_found' : 'internal_error';
-      if (code === 'internal_error')
-        ctx.log.error({ err: error.message, reqId: event.context.requestId }, 'unhandled error');
-      return renderError(
-        new AppError(
-          code,
-          code === 'not_found'
-            ? `No route for ${event.req.method} ${event.url.pathname}`
-            : 'An internal error occurred; it has been logged.',
-        ),
-      );
-    },
+    // Errors are rendered, and the unexpected ones logged, by the one onError hook: h3 prints nothing.
+    silent: true,
+    onError: errorHook(ctx),
     onRequest(event) {
       const given = event.req.headers.get('x-request-id');
       event.context.requestId = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
       event.context.startedAt = performance.now();
-      if (event.url.pathname.startsWith('/api/v1/track/')) event.context.responseHeaders = corsHeaders(event);
     },
     onResponse(response, event) {
-      response.headers.set('x-request-id', event.context.requestId as string);
-      const elapsed = performance.now() - (event.context.startedAt as number);
+      response.headers.set('x-request-id', event.context.requestId);
+      const elapsed = performance.now() - event.context.startedAt;
       // The route pattern, never the raw path: ids in paths would make a series per request.
       const pattern = event.context.matchedRoute?.route ?? 'unmatched';
       ctx.metrics.httpDuration.observe(
@@ -71,7 +57,7 @@ export function createHttpApp(http: HttpContext): H3 {
         path: event.url.pathname,
         status: response.status,
         ms,
-        programId: event.context.programId,
+        programId: event.context.apiKey?.programId,
       };
       if (response.status >= 500) ctx.log.warn(entry, 'request failed');
       else ctx.log.info(entry, 'request');
@@ -83,13 +69,14 @@ export function createHttpApp(http: HttpContext): H3 {
   app.get('/tracker.js', trackerScriptRoute(ctx));
   app.get('/demo', demoPageRoute(ctx));
   app.get('/metrics', metricsRoute(ctx));
-  app.post('/api/v1/track/click', trackClickRoute(ctx));
-  app.post('/api/v1/track/lead', trackLeadRoute(ctx));
-  app.post('/api/v1/track/browser-lead', trackBrowserLeadRoute(ctx));
-  app.post('/api/v1/track/sale', trackSaleRoute(ctx));
-  app.post('/api/v1/track/refund', trackRefundRoute(ctx));
-  app.post('/api/v1/track/test', trackTestRoute(ctx));
-  app.options('/api/v1/track/**', (event) => new Response(null, { status: 204, headers: corsHeaders(event) }));
+  const tracking = { middleware: [trackingCors] };
+  app.post('/api/v1/track/click', trackClickRoute(ctx), tracking);
+  app.post('/api/v1/track/lead', trackLeadRoute(ctx), tracking);
+  app.post('/api/v1/track/browser-lead', trackBrowserLeadRoute(ctx), tracking);
+  app.post('/api/v1/track/sale', trackSaleRoute(ctx), tracking);
+  app.post('/api/v1/track/refund', trackRefundRoute(ctx), tracking);
+  app.post('/api/v1/track/test', trackTestRoute(ctx), tracking);
+  app.options('/api/v1/track/**', () => new Response(null, { status: 204 }), tracking);
   app.get('/api/v1/cli/status', cliStatusRoute(ctx));
   app.post('/api/v1/webhooks/:provider/:programId', webhookRoute(ctx));
   registerAdminDashboardRoutes(app, ctx);

@@ -1,44 +1,49 @@
 import { z } from 'zod';
-import type { H3Event } from 'h3';
+import type { H3Event, Middleware } from 'h3';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { authenticateApiKey, hashApiKey, type AuthenticatedKey } from '../core/api-keys.ts';
-import { Program } from '../core/entities/program.ts';
-
-export type RequestAuth = AuthenticatedKey & { rateLimitPerMinute: number };
+import { stageHeader } from './route.ts';
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9_\-.~+/=]{8,512})$/;
 
-/** Bearer authentication with a short per-process cache of key lookups. */
-export async function authenticate(ctx: RouteContext, event: H3Event): Promise<RequestAuth> {
+/**
+ * Route middleware of the keyed endpoints: authenticates the bearer key, applies its rate limit
+ * and puts it on `event.context.apiKey`. With `optional`, a request without an Authorization
+ * header passes through unauthenticated (keyless browser calls, checked by the route).
+ */
+export function requireApiKey(ctx: RouteContext, opts: { optional?: boolean } = {}): Middleware {
+  return async (event) => {
+    if (opts.optional && !event.req.headers.has('authorization')) return;
+    await enforceRateLimit(ctx, await authenticate(ctx, event));
+  };
+}
+
+/**
+ * Bearer authentication with a short per-process cache of key lookups; the key goes on
+ * `event.context.apiKey`.
+ */
+export async function authenticate(ctx: RouteContext, event: H3Event): Promise<AuthenticatedKey> {
   const m = BEARER.exec(event.req.headers.get('authorization')?.trim() ?? '');
   if (!m) throw new AppError('unauthorized', 'Missing or malformed Authorization header; expected "Bearer <API_KEY>"');
   const now = ctx.clock();
   const hash = hashApiKey(m[1]!);
-  const cached = ctx.keyCache.get(hash, now.getTime()) as RequestAuth | undefined;
-  if (cached && (!cached.rotateBy || cached.rotateBy > now)) return remember(event, cached);
-  const key = await authenticateApiKey(ctx.deps(), m[1]!, ctx.config.DOCS_URL);
-  const program = await ctx.db.em
-    .fork()
-    .findOneOrFail(Program, { id: key.programId }, { fields: ['rateLimitPerMinute'] });
-  const auth: RequestAuth = { ...key, rateLimitPerMinute: program.rateLimitPerMinute };
-  ctx.keyCache.set(hash, auth, now.getTime());
-  return remember(event, auth);
-}
-
-function remember(event: H3Event, auth: RequestAuth): RequestAuth {
-  event.context.programId = auth.programId;
-  if (auth.rotateBy) {
-    // Retired key inside its grace period: still accepted, but every response says so.
-    const headers = (event.context.responseHeaders ??= {}) as Record<string, string>;
-    headers.deprecation = 'true';
-    headers.sunset = auth.rotateBy.toUTCString();
+  let key = ctx.keyCache.get(hash, now.getTime());
+  if (!key || (key.rotateBy && key.rotateBy <= now)) {
+    key = await authenticateApiKey(ctx.deps(), m[1]!, ctx.config.DOCS_URL);
+    ctx.keyCache.set(hash, key, now.getTime());
   }
-  return auth;
+  event.context.apiKey = key;
+  if (key.rotateBy) {
+    // Retired key inside its grace period: still accepted, but every response says so.
+    stageHeader(event, 'deprecation', 'true');
+    stageHeader(event, 'sunset', key.rotateBy.toUTCString());
+  }
+  return key;
 }
 
 /** The `warnings` member added to success bodies while a retired key is still accepted. */
-export function keyWarnings(auth: RequestAuth): { warnings?: Array<Record<string, string>> } {
+export function keyWarnings(auth: AuthenticatedKey): { warnings?: Array<Record<string, string>> } {
   if (!auth.rotateBy) return {};
   return {
     warnings: [
@@ -52,7 +57,7 @@ export function keyWarnings(auth: RequestAuth): { warnings?: Array<Record<string
 }
 
 /** Per-key fixed-window rate limit (spec: 429 `rate_limited` with `retry_after_seconds`). */
-export async function enforceRateLimit(ctx: RouteContext, auth: RequestAuth): Promise<void> {
+async function enforceRateLimit(ctx: RouteContext, auth: AuthenticatedKey): Promise<void> {
   const d = await ctx.rateLimiter.hit(`key${auth.keyId}`, auth.rateLimitPerMinute);
   if (!d.allowed) {
     ctx.metrics.rateLimited.inc({ limiter: 'api_key' });

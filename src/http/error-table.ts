@@ -1,5 +1,8 @@
+import type { H3Event, HTTPError } from 'h3';
+import type { HttpContext } from './http-context.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import { AppError } from '../core/errors.ts';
+import { EnqueueError, JobTimeoutError } from '../queue/job-queue.ts';
 
 type Render = { status: number; name: string; envelope: 'platform' | 'typed' };
 
@@ -21,11 +24,45 @@ export const ERROR_TABLE: Record<ErrorCode, Render> = {
   service_unavailable: { status: 503, name: 'ServiceUnavailableError', envelope: 'typed' },
 };
 
-/** Fixed text for unknown failures; the real error only goes to the log. */
-export const INTERNAL_MESSAGE = 'An internal error occurred; it has been logged.';
+/**
+ * The `onError` hook: renders every error a route, its middleware or the router raises, with the
+ * headers staged for the response (CORS, key deprecation), and logs the unexpected ones. h3 hands
+ * over what a route threw wrapped in an HTTPError whose `cause` is the original.
+ */
+export function errorHook(ctx: HttpContext): (error: HTTPError, event: H3Event) => Response {
+  return (error, event) => renderError(toAppError(ctx, error, event), event.res.errHeaders);
+}
+
+/**
+ * AppErrors render from the table; a queue that cannot take or answer the job becomes a retryable
+ * 503; a path or method without a route is `not_found`; anything else is logged and answered with
+ * the fixed `internal_error`.
+ */
+function toAppError(ctx: HttpContext, error: HTTPError, event: H3Event): AppError {
+  const err = error.unhandled ? error.cause : error;
+  if (err instanceof AppError) return err;
+  const log = ctx.log.child({ reqId: event.context.requestId, path: event.url.pathname });
+  if (err instanceof EnqueueError || err instanceof JobTimeoutError) {
+    log.warn({ err: err.message }, 'queue unavailable or slow; answered 503');
+    return new AppError(
+      'service_unavailable',
+      'The service is temporarily unable to process this request; retry later (retrying is safe).',
+      {},
+      { retry_after_seconds: err instanceof JobTimeoutError ? 2 : 5 },
+    );
+  }
+  if (!error.unhandled && (error.status === 404 || error.status === 405))
+    return new AppError('not_found', `No route for ${event.req.method} ${event.url.pathname}`);
+  log.error(
+    { err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) },
+    'unhandled error',
+  );
+  // Fixed text: the real error only goes to the log.
+  return new AppError('internal_error', 'An internal error occurred; it has been logged.');
+}
 
 /** Renders an AppError as the spec's platform or typed envelope. */
-export function renderError(err: AppError, headers: Record<string, string> = {}): Response {
+function renderError(err: AppError, staged: Headers): Response {
   const r = ERROR_TABLE[err.code];
   const body =
     r.envelope === 'platform'
@@ -34,14 +71,11 @@ export function renderError(err: AppError, headers: Record<string, string> = {})
           error: { status: r.status, name: r.name, message: err.message, details: err.details, code: err.code },
         }
       : { error: { code: err.code, message: err.message, ...err.fields } };
-  const h: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...headers };
-  if (typeof err.fields.retry_after_seconds === 'number') h['retry-after'] = String(err.fields.retry_after_seconds);
+  const h = new Headers(staged);
+  h.set('content-type', 'application/json; charset=utf-8');
+  if (typeof err.fields.retry_after_seconds === 'number') h.set('retry-after', String(err.fields.retry_after_seconds));
   // The rest of an oversized body is left unread, so the connection cannot carry another request:
   // say so, or a keep-alive client reuses a socket the server drops (test/faults/http-limits).
-  if (err.code === 'payload_too_large') h.connection = 'close';
+  if (err.code === 'payload_too_large') h.set('connection', 'close');
   return new Response(JSON.stringify(body), { status: r.status, headers: h });
-}
-
-export function internalError(): AppError {
-  return new AppError('internal_error', INTERNAL_MESSAGE);
 }

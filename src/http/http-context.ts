@@ -1,6 +1,7 @@
 import type { Logger as PinoLogger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
+import type { AuthenticatedKey } from '../core/api-keys.ts';
 import type { Clock, CoreDeps } from '../core/deps.ts';
 import type { Db } from '../core/orm.ts';
 import type { Metrics } from '../metrics/create-metrics.ts';
@@ -8,6 +9,7 @@ import type { ProviderAdapters } from '../providers/registry.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import type { ActiveSession } from '../core/sessions.ts';
 
 /** What the HTTP app is given (the app context satisfies it). */
 export type HttpContext = {
@@ -28,3 +30,17 @@ export type HttpContext = {
 
 /** What routes use: the HTTP context plus the edge's own per-process state, built by the app. */
 export type RouteContext = HttpContext & { rateLimiter: RateLimiter; keyCache: KeyCache };
+
+declare module 'h3' {
+  /** What the app and its middleware put on `event.context`. */
+  interface H3EventContext {
+    /** The caller's X-Request-Id, or a fresh one (the app's onRequest hook). */
+    requestId: string;
+    /** `performance.now()` when the request arrived (the access log's duration). */
+    startedAt: number;
+    /** The API key the request authenticated with (auth.ts). */
+    apiKey?: AuthenticatedKey;
+    /** The browser session the request authenticated with (session-auth.ts). */
+    session?: ActiveSession;
+  }
+}

@@ -1,11 +1,8 @@
-import type { H3Event } from 'h3';
-import type { HttpContext, RouteContext } from './http-context.ts';
-import { AppError } from '../core/errors.ts';
+import { defineHandler, type EventHandler, type H3Event, type Middleware } from 'h3';
+import type { RouteContext } from './http-context.ts';
 import type { TrackJob, TrackJobKind } from '../core/jobs/job.ts';
 import type { JobResults } from '../core/jobs/job-results.ts';
 import { enqueueAndWait } from '../queue/enqueue-and-wait.ts';
-import { EnqueueError, JobTimeoutError } from '../queue/job-queue.ts';
-import { internalError, renderError } from './error-table.ts';
 
 export type Handler = (event: H3Event) => Promise<Response | object>;
 
@@ -17,46 +14,26 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /**
- * Wraps a handler: objects become 200 JSON; AppErrors render from the error table; a queue that
- * cannot take or answer the job becomes a retryable 503; anything else is logged and answered
- * with the fixed `internal_error`.
+ * A route handler: `middleware` (authentication) runs first; a returned object is answered as
+ * JSON; a thrown error is rendered by the app's `onError` hook (error-table.ts).
  */
-export function route(ctx: HttpContext, fn: Handler): (event: H3Event) => Promise<Response> {
-  return async (event) => {
-    // Read after the handler ran: auth may add headers (key rotation warnings).
-    const extra = () => (event.context.responseHeaders ?? {}) as Record<string, string>;
-    try {
+export function route(fn: Handler): EventHandler;
+export function route(middleware: Middleware[], fn: Handler): EventHandler;
+export function route(...args: [Handler] | [Middleware[], Handler]): EventHandler {
+  const [middleware, fn] = args.length === 1 ? [[], args[0]] : args;
+  return defineHandler({
+    middleware,
+    handler: async (event) => {
       const out = await fn(event);
-      if (out instanceof Response) {
-        for (const [k, v] of Object.entries(extra())) out.headers.set(k, v);
-        return out;
-      }
-      return json(out, 200, extra());
-    } catch (err) {
-      return renderError(toAppError(ctx, event, err), extra());
-    }
-  };
+      return out instanceof Response ? out : json(out);
+    },
+  });
 }
 
-function toAppError(ctx: HttpContext, event: H3Event, err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  const log = ctx.log.child({ reqId: event.context.requestId, path: event.url.pathname });
-  if (err instanceof EnqueueError || err instanceof JobTimeoutError) {
-    log.warn({ err: err.message }, 'queue unavailable or slow; answered 503');
-    return new AppError(
-      'service_unavailable',
-      'The service is temporarily unable to process this request; retry later (retrying is safe).',
-      {},
-      {
-        retry_after_seconds: err instanceof JobTimeoutError ? 2 : 5,
-      },
-    );
-  }
-  log.error(
-    { err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) },
-    'unhandled error',
-  );
-  return internalError();
+/** A header on this request's response, success or error (h3 merges staged headers into both). */
+export function stageHeader(event: H3Event, name: string, value: string): void {
+  event.res.headers.set(name, value);
+  event.res.errHeaders.set(name, value);
 }
 
 /** Enqueues a track job and waits for its result (typed by the job); expected errors rethrown as themselves. */

@@ -36,7 +36,7 @@ export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
   const on: AdminOn = (method, path, fn) =>
     app[method](
       `${ADMIN_PREFIX}${path}`,
-      route(ctx, async (e) => {
+      route(async (e) => {
         await requireOperator(ctx, e);
         return fn(e);
       }),

@@ -10,7 +10,7 @@ import { keyWarningsSchema } from '../auth.ts';
 
 /** GET /api/v1/cli/status: program health for the merchant CLI. */
 export function cliStatusRoute(ctx: RouteContext) {
-  return route(ctx, async (event) => {
+  return route(async (event) => {
     const auth = await authenticate(ctx, event);
     // Four counts per call: a budget of its own per key, apart from the tracking calls'.
     const d = await ctx.rateLimiter.hit(`status-key${auth.keyId}`, ctx.config.STATUS_LIMIT_PER_MINUTE);

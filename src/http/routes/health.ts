@@ -1,5 +1,6 @@
 import type { HttpContext } from '../http-context.ts';
 import { QUEUE_NAMES } from '../../queue/job-queue.ts';
+import { pingDatabase } from '../../core/ping-database.ts';
 import { json } from '../route.ts';
 import { z } from 'zod';
 import { defineOperation } from '../openapi/operation.ts';
@@ -17,13 +18,7 @@ export const healthz = () => ({ status: 'ok' });
 export function readyz(ctx: HttpContext) {
   return async () => {
     const [database, queue, consumers] = await Promise.all([
-      ctx.db.em
-        .fork()
-        .execute('select 1')
-        .then(
-          () => true,
-          () => false,
-        ),
+      pingDatabase(ctx.deps()),
       ctx.queue.ping().catch(() => false),
       ctx.queue.consumers().catch(() => null),
     ]);

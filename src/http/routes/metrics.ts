@@ -1,9 +1,10 @@
-import { H3, type H3Event } from 'h3';
+import { H3, onError, type H3Event } from 'h3';
 import type { HttpContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { constantTimeEqual } from '../../core/crypto.ts';
 import { refreshGauges } from '../../metrics/refresh-gauges.ts';
 import { route } from '../route.ts';
+import { errorHook } from '../error-table.ts';
 import { defineOperation } from '../openapi/operation.ts';
 
 /**
@@ -12,7 +13,7 @@ import { defineOperation } from '../openapi/operation.ts';
  * nothing else). Unset = disabled. The queue, inbox and outbox gauges are read now.
  */
 export function metricsRoute(ctx: HttpContext) {
-  return route(ctx, async (event: H3Event) => {
+  return route(async (event: H3Event) => {
     const token = ctx.config.METRICS_TOKEN;
     const given = /^Bearer (.+)$/.exec(event.req.headers.get('authorization') ?? '')?.[1];
     if (!token || !given || !constantTimeEqual(token, given)) {
@@ -28,7 +29,8 @@ export function metricsRoute(ctx: HttpContext) {
 /** The listener of METRICS_PORT: /metrics alone, for the worker role (which serves no API). */
 export function createMetricsApp(ctx: HttpContext): H3 {
   const app = new H3();
-  app.get('/metrics', metricsRoute(ctx));
+  // The route's errors in the API's envelope; other paths keep h3's own 404.
+  app.get('/metrics', metricsRoute(ctx), { middleware: [onError(errorHook(ctx))] });
   return app;
 }
 

@@ -42,7 +42,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   const on = (method: 'get' | 'post', path: string, fn: (e: H3Event, partnerId: number) => Promise<object>) =>
     app[method](
       `${P}${path}`,
-      route(ctx, async (e) => {
+      route(async (e) => {
         const s = await requireSession(ctx, e, 'partner');
         return fn(e, s.partnerId as number);
       }),

@@ -38,14 +38,14 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
     });
   };
   const describe = (kind: SessionKind) =>
-    route(ctx, async (e) => {
+    route(async (e) => {
       const s = await requireSession(ctx, e, kind);
       return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 200, {
         'cache-control': 'no-store',
       });
     });
   const close = (kind: SessionKind) =>
-    route(ctx, async (e) => {
+    route(async (e) => {
       await requireSession(ctx, e, kind);
       await endSession(ctx.deps(), sessionToken(e, kind) as string);
       return json({ signed_out: true }, 200, { 'set-cookie': sessionCookieHeader(ctx, e, kind, '', 0) });
@@ -53,7 +53,7 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
 
   app.post(
     '/api/v1/dashboard/session',
-    route(ctx, async (e) => {
+    route(async (e) => {
       const { token } = validate(operatorSignIn, await body(e));
       await requireAdminToken(ctx, e, token);
       return open(e, 'operator');
@@ -64,7 +64,7 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
 
   app.post(
     '/api/v1/partner/session',
-    route(ctx, async (e) => {
+    route(async (e) => {
       const { login, password } = validate(partnerSignIn, await body(e));
       // Failed sign-ins share the admin token's per-client budget, so passwords cannot be guessed at speed.
       const failures = ctx.config.ADMIN_AUTH_FAILURES_PER_MINUTE;
@@ -97,14 +97,14 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   };
   app.get(
     '/api/v1/partner/invites/:token',
-    route(ctx, async (e) => {
+    route(async (e) => {
       const d = await describePartnerInvite(ctx.deps(), inviteToken(e));
       return { partner_name: d.partnerName, partner_code: d.partnerCode, expires_at: d.expiresAt.toISOString() };
     }),
   );
   app.post(
     '/api/v1/partner/invites/:token',
-    route(ctx, async (e) => {
+    route(async (e) => {
       const { password } = validate(acceptInvite, await body(e));
       const { partnerId } = await acceptPartnerInvite(ctx.deps(), bcryptHasher, inviteToken(e), password);
       return open(e, 'partner', partnerId);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildLeadJob } from '../../core/jobs/lead-job.ts';
 import type { RouteContext } from '../http-context.ts';
-import { checkBrowserOrigin } from '../browser-origin.ts';
+import { authorizeBrowserOrigin } from '../../core/authorize-browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
@@ -24,12 +24,12 @@ export const browserLeadSchema = z.strictObject({
  * program's domain, and a browser lead never rebinds an existing customer.
  */
 export function trackBrowserLeadRoute(ctx: RouteContext) {
-  return route(ctx, async (event) => {
+  return route(async (event) => {
     await enforceClientLimit(ctx, event, 'browser-lead');
     const body = validate(browserLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
-    const programId = (await checkBrowserOrigin(ctx, event, body.program_id)).id;
+    await authorizeBrowserOrigin(ctx.deps(), body.program_id, event.req.headers.get('origin'));
     const job = buildLeadJob({
-      programId,
+      programId: body.program_id,
       customerKey: body.customer_key,
       clickId: body.click_id,
       emailHash: ctx.hashEmail(body.email),

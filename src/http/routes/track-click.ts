@@ -19,7 +19,7 @@ export const clickSchema = z.strictObject({
 
 /** POST /api/v1/track/click (no authentication). */
 export function trackClickRoute(ctx: RouteContext) {
-  return route(ctx, async (event) => {
+  return route(async (event) => {
     await enforceClientLimit(ctx, event, 'click');
     const body = validate(clickSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const aff = new URL(body.affiliate_url).searchParams.get('aff')?.trim();

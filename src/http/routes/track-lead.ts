@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { buildLeadJob } from '../../core/jobs/lead-job.ts';
-import { authenticate, enforceRateLimit, keyWarnings } from '../auth.ts';
+import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
 import { trackTestEvent } from './track-test.ts';
 import { defineOperation } from '../openapi/operation.ts';
 import { testModeResponseSchema } from './track-sale.ts';
-import { keyWarningsSchema } from '../auth.ts';
 
 const id = z.string().trim().min(1).max(255);
 /** Fields shared by the keyed lead and the keyless browser lead. */
@@ -30,9 +29,8 @@ export const serverLeadSchema = z.strictObject(leadFields).refine(atLeastOne, on
  * malformed header is 401 `unauthorized`). Keyless browser leads use /api/v1/track/browser-lead.
  */
 export function trackLeadRoute(ctx: RouteContext) {
-  return route(ctx, async (event) => {
-    const auth = await authenticate(ctx, event);
-    await enforceRateLimit(ctx, auth);
+  return route([requireApiKey(ctx)], async (event) => {
+    const auth = event.context.apiKey!;
     const body = validate(serverLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     if (auth.mode === 'test') {
       // Test traffic never touches production data: a test key's lead is a test event.

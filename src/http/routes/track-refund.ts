@@ -3,7 +3,7 @@ import type { RouteContext } from '../http-context.ts';
 import { REFUND_REASONS } from '../../core/vocabulary.ts';
 import { buildRefundJob } from '../../core/jobs/refund-job.ts';
 import type { RefundResult } from '../../core/apply-refund.ts';
-import { authenticate, enforceRateLimit, keyWarnings, keyWarningsSchema } from '../auth.ts';
+import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
@@ -20,9 +20,8 @@ export const refundSchema = z.strictObject({
 
 /** POST /api/v1/track/refund */
 export function trackRefundRoute(ctx: RouteContext) {
-  return route(ctx, async (event) => {
-    const auth = await authenticate(ctx, event);
-    await enforceRateLimit(ctx, auth);
+  return route([requireApiKey(ctx)], async (event) => {
+    const auth = event.context.apiKey!;
     const body = validate(refundSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const cents = body.refund_amount_cents || null;
     const job = buildRefundJob({

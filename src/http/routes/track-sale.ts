@@ -5,7 +5,7 @@ import { DAY_MS } from '../../core/deps.ts';
 import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../../core/vocabulary.ts';
 import { buildSaleJob } from '../../core/jobs/sale-job.ts';
 import type { SaleResult } from '../../core/record-sale.ts';
-import { authenticate, enforceRateLimit, keyWarnings, keyWarningsSchema } from '../auth.ts';
+import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';
 import { validate } from '../validate.ts';
@@ -46,9 +46,8 @@ const MAX_FUTURE_MS = 5 * 60_000;
 
 /** POST /api/v1/track/sale */
 export function trackSaleRoute(ctx: RouteContext) {
-  return route(ctx, async (event) => {
-    const auth = await authenticate(ctx, event);
-    await enforceRateLimit(ctx, auth);
+  return route([requireApiKey(ctx)], async (event) => {
+    const auth = event.context.apiKey!;
     const body = validate(saleSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     const now = ctx.clock();
     const test = auth.mode === 'test' || body.livemode === false || body.additional_data?.test_mode === true;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { buildTestEventJob } from '../../core/jobs/test-event-job.ts';
-import { authenticate, enforceRateLimit } from '../auth.ts';
-import { checkBrowserOrigin } from '../browser-origin.ts';
+import { requireApiKey } from '../auth.ts';
+import { authorizeBrowserOrigin } from '../../core/authorize-browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';
@@ -20,13 +20,12 @@ export const testEventSchema = z.strictObject({
  * browser (program id + Origin check) or with a key; always test traffic, never production data.
  */
 export function trackTestRoute(ctx: RouteContext) {
-  return route(ctx, async (event) => {
-    const keyed = event.req.headers.has('authorization');
-    const auth = keyed ? await authenticate(ctx, event) : null;
-    if (auth) await enforceRateLimit(ctx, auth);
-    else await enforceClientLimit(ctx, event, 'browser-test');
+  return route([requireApiKey(ctx, { optional: true })], async (event) => {
+    const auth = event.context.apiKey;
+    if (!auth) await enforceClientLimit(ctx, event, 'browser-test');
     const body = validate(testEventSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
-    const programId = auth ? auth.programId : (await checkBrowserOrigin(ctx, event, body.program_id ?? 0)).id;
+    const programId = auth ? auth.programId : (body.program_id ?? 0);
+    if (!auth) await authorizeBrowserOrigin(ctx.deps(), programId, event.req.headers.get('origin'));
     return trackTestEvent(ctx, programId, body.data ?? null);
   });
 }

@@ -25,7 +25,7 @@ const WEBHOOK_BODY_LIMIT = 1_048_576;
  * work happens here.
  */
 export function webhookRoute(ctx: RouteContext) {
-  return route(ctx, async (event: H3Event) => {
+  return route(async (event: H3Event) => {
     const provider = event.context.params?.provider as WebhookProvider;
     const programId = Number(event.context.params?.programId);
     if (
@@ -37,7 +37,7 @@ export function webhookRoute(ctx: RouteContext) {
       throw new AppError('not_found', 'Unknown webhook endpoint');
     }
     await enforceClientLimit(ctx, event, 'webhook');
-    const secrets = await loadVerificationSecrets(ctx.db.em.fork(), programId, provider);
+    const secrets = await loadVerificationSecrets(ctx.deps(), programId, provider);
     if (!secrets) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
     const raw = await readLimited(event, WEBHOOK_BODY_LIMIT);
     const now = ctx.clock();

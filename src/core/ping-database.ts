@@ -1,0 +1,9 @@
+import type { CoreDeps } from './deps.ts';
+
+/** True when the database answers a trivial query (readiness); never throws. */
+export function pingDatabase(deps: Pick<CoreDeps, 'em'>): Promise<boolean> {
+  return deps.em.execute('select 1').then(
+    () => true,
+    () => false,
+  );
+}
