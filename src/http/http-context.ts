@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { AuthenticatedKey } from '../core/api-keys.ts';
 import type { Clock, CoreDeps } from '../core/deps.ts';
-import type { Db } from '../core/orm.ts';
 import type { Metrics } from '../metrics/create-metrics.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
@@ -14,7 +13,6 @@ import type { ActiveSession } from '../core/sessions.ts';
 /** What the HTTP app is given (the app context satisfies it). */
 export type HttpContext = {
   config: Config;
-  db: Db;
   queue: JobQueue;
   log: PinoLogger;
   clock: Clock;

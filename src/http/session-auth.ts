@@ -2,8 +2,7 @@ import { getCookie, type H3Event } from 'h3';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { constantTimeEqual } from '../core/crypto.ts';
-import { findSession, type ActiveSession } from '../core/sessions.ts';
-import type { SessionKind } from '../core/entities/session.ts';
+import { findSession, type ActiveSession, type SessionKind } from '../core/sessions.ts';
 import { clientAddress } from './client-address.ts';
 
 /** Cookie of each kind of browser session; scoped to the API paths that read it. */

@@ -1,5 +1,4 @@
-import type { Clock } from '../core/deps.ts';
-import type { Db } from '../core/orm.ts';
+import type { Clock, CoreDeps } from '../core/deps.ts';
 import { QUEUE_NAMES, type JobQueue } from '../queue/job-queue.ts';
 import type { Metrics } from './create-metrics.ts';
 
@@ -12,7 +11,7 @@ const INBOX_SQL = `select count(*) filter (where status = 'pending')::int as pen
   from webhook_event where status in ('pending', 'failed')`;
 const OUTBOX_SQL = `select count(*)::int as pending, extract(epoch from min(created_at))::float8 as oldest from notification where delivered_at is null`;
 
-type Sources = { db: Db; queue: JobQueue; clock: Clock; metrics: Metrics };
+type Sources = { deps(): Pick<CoreDeps, 'em'>; queue: JobQueue; clock: Clock; metrics: Metrics };
 
 /**
  * Sets the scrape-time gauges: queue depth per queue and state, webhook inbox backlog and the age
@@ -35,13 +34,12 @@ export async function refreshGauges(s: Sources): Promise<void> {
     }),
     (async () => {
       try {
-        const [inbox] = await s.db.em
-          .fork()
-          .execute<Array<{ pending: number; failed: number; oldest: number | null }>>(INBOX_SQL);
+        const { em } = s.deps();
+        const [inbox] = await em.execute<Array<{ pending: number; failed: number; oldest: number | null }>>(INBOX_SQL);
         m.webhookInboxRows.set({ status: 'pending' }, inbox?.pending ?? 0);
         m.webhookInboxRows.set({ status: 'failed' }, inbox?.failed ?? 0);
         m.webhookOldestPending.set(age(inbox?.oldest ?? null));
-        const [outbox] = await s.db.em.fork().execute<Array<{ pending: number; oldest: number | null }>>(OUTBOX_SQL);
+        const [outbox] = await em.execute<Array<{ pending: number; oldest: number | null }>>(OUTBOX_SQL);
         m.outboxPending.set(outbox?.pending ?? 0);
         m.outboxLag.set(age(outbox?.oldest ?? null));
       } catch {
