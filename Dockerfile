@@ -13,7 +13,9 @@ COPY . .
 RUN node tracker/build.ts && node dashboard/build.ts
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data LOG_FORMAT=json
+# A 16 MiB young-generation semi-space: V8 grows it to 64 MiB under load, about 80 MiB of RSS for no
+# measurable CPU (npm run bench).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data LOG_FORMAT=json NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

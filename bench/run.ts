@@ -18,7 +18,7 @@
  * runs the raw-pg sale and, with `refund`, the raw-pg refund), DATABASE_URL / REDIS_URL
  * (the servers to use; a fresh database and a unique prefix are created and removed), and the
  * service's own tuning variables (WORKER_CONCURRENCY, DB_POOL_MAX, ...) passed through;
- * BENCH_NODE_OPTIONS becomes the service's NODE_OPTIONS (profiling); BENCH_TOPOLOGY=split runs one
+ * BENCH_NODE_OPTIONS is added to the service's NODE_OPTIONS (profiling); BENCH_TOPOLOGY=split runs one
  * `http` and one `worker` process instead of `serve`; BENCH_LABEL is appended to the file name;
  * BENCH_QUIET_WAIT (seconds, default 60) bounds the wait for an idle host before starting.
  */
@@ -54,6 +54,8 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,8,32,128').split(',').map(Nu
 const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click';
 const CASES = (process.env.BENCH_CASES ?? DEFAULT_CASES).split(',');
 const METRICS_OFF = process.env.BENCH_METRICS === 'off';
+/** As the Dockerfile's NODE_OPTIONS and the `start` scripts: a bounded young generation (RSS). */
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
 const RATE_BPS = 1_000;
 const FEE_BPS = 200;
 const REFUND_CENTS = 50;
@@ -112,8 +114,9 @@ async function main(): Promise<void> {
       ...(METRICS_OFF ? { METRICS_ENABLED: 'false' } : {}),
     };
     for (const k of PASS_THROUGH) if (process.env[k]) env[k] = process.env[k] as string;
-    // e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service.
-    if (process.env.BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS;
+    // The V8 options of the image and `npm start` (Dockerfile); BENCH_NODE_OPTIONS adds to them,
+    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service.
+    env.NODE_OPTIONS = [SERVICE_NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS].filter(Boolean).join(' ');
     // serve: HTTP and workers in one process (the default deployment); split: one `http` and one
     // `worker` process (the scale-out path), to show what a second process buys on this machine.
     if (TOPOLOGY === 'split') {
