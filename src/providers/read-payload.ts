@@ -4,6 +4,7 @@
  * `null` into an `ignoredReason`.
  */
 import { sha256Hex } from '../core/crypto.ts';
+import type { VerifyResult } from './adapter.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -97,11 +98,16 @@ export function computeContentKey(event: unknown): string {
   return `sha256-${sha256Hex(text)}`;
 }
 
-/** Parses a verified body; `null` unless it is a JSON object. Never throws. */
-export function parseJsonObject(rawBody: Uint8Array): JsonObject | null {
+/**
+ * The last step of every verification: a body whose signature matched is accepted if it is a
+ * JSON object. Never throws.
+ */
+export function acceptVerifiedBody(rawBody: Uint8Array): VerifyResult {
+  let event: JsonObject | null = null;
   try {
-    return asRecord(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(rawBody)));
+    event = asRecord(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(rawBody)));
   } catch {
-    return null;
+    /* not UTF-8 or not JSON */
   }
+  return event ? { ok: true, event } : { ok: false, reason: 'invalid_json' };
 }

@@ -6,8 +6,10 @@
  * it against `Date.now()` and the service measures every tolerance against its injected clock.
  */
 import { Webhook } from 'standardwebhooks';
-import type { VerifyResult } from './adapter.ts';
-import { parseJsonObject } from './read-payload.ts';
+import type { WebhookProvider } from '../core/vocabulary.ts';
+import type { EventHandler, ProviderAdapter, VerifyResult } from './adapter.ts';
+import { defineProviderAdapter } from './define-adapter.ts';
+import { acceptVerifiedBody, asRecord, isoFromString, readString, type JsonObject } from './read-payload.ts';
 
 /** The Standard Webhooks default (and the package's): five minutes either way. */
 export const STANDARD_WEBHOOKS_TOLERANCE_SECONDS = 300;
@@ -67,6 +69,42 @@ export async function verifyStandardWebhook(
   const ageSeconds = Math.floor(now.getTime() / 1000) - Number(timestamp);
   if (Math.abs(ageSeconds) > STANDARD_WEBHOOKS_TOLERANCE_SECONDS)
     return { ok: false, reason: 'timestamp_outside_tolerance' };
-  const event = parseJsonObject(rawBody);
-  return event ? { ok: true, event } : { ok: false, reason: 'invalid_json' };
+  return acceptVerifiedBody(rawBody);
+}
+
+export type StandardWebhooksProvider = {
+  name: WebhookProvider;
+  handlers: Readonly<Record<string, EventHandler>>;
+  encoding: SecretEncoding;
+  /**
+   * What follows the event type in the dedupe key, read from `data`; `null` when the payload lacks
+   * it (the key is then a digest of the JSON). The body carries no event id: the `webhook-id`
+   * header does, outside the JSON.
+   */
+  dedupeParts(data: JsonObject | null): string[] | null;
+};
+
+/**
+ * An adapter for a provider signing with Standard Webhooks and sending the envelope
+ * `{ type, timestamp, data }` (Polar, Dodo): the handlers receive `data`. The scheme says nothing
+ * of test mode, so only the connection's `test` secrets make test traffic.
+ */
+export function defineStandardWebhooksAdapter(provider: StandardWebhooksProvider): ProviderAdapter {
+  return defineProviderAdapter({
+    name: provider.name,
+    handlers: provider.handlers,
+    verify: (rawBody, headers, secret, now) => verifyStandardWebhook(rawBody, headers, secret, now, provider.encoding),
+    readEnvelope(event) {
+      const envelope = asRecord(event);
+      const type = readString(envelope?.type);
+      const data = asRecord(envelope?.data);
+      const parts = provider.dedupeParts(data);
+      return {
+        eventType: type,
+        dedupeKey: type && parts ? [type, ...parts].join('-') : null,
+        object: data,
+        occurredAt: isoFromString(envelope?.timestamp),
+      };
+    },
+  });
 }

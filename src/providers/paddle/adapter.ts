@@ -10,11 +10,10 @@
  * rotated) and takes the body as a string rather than bytes.
  * Scheme: https://developer.paddle.com/webhooks/signature-verification
  */
-import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
-import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyResult } from '../adapter.ts';
-import { dispatchEvent } from '../dispatch-event.ts';
+import type { EventHandler, ProviderAdapter, VerifyResult } from '../adapter.ts';
+import { defineProviderAdapter, type EnvelopeFields } from '../define-adapter.ts';
 import { computeHmacSha256, matchesHexDigest } from '../hmac.ts';
-import { asRecord, computeContentKey, isoFromString, parseJsonObject, readString } from '../read-payload.ts';
+import { acceptVerifiedBody, asRecord, isoFromString, readString } from '../read-payload.ts';
 import { adjustment } from './events/adjustment.ts';
 import { transactionCompleted } from './events/transaction-completed.ts';
 
@@ -34,12 +33,12 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 };
 
 export function createPaddleAdapter(): ProviderAdapter {
-  return {
+  return defineProviderAdapter({
     name: 'paddle',
-    eventTypes: Object.keys(handlers),
+    handlers,
     verify: verifyPaddleWebhook,
-    normalise: normalisePaddleEvent,
-  };
+    readEnvelope: readPaddleEnvelope,
+  });
 }
 
 async function verifyPaddleWebhook(
@@ -62,8 +61,7 @@ async function verifyPaddleWebhook(
   const ageSeconds = Math.floor(now.getTime() / 1000) - Number(signature.ts);
   if (Math.abs(ageSeconds) > TOLERANCE_SECONDS) return { ok: false, reason: 'timestamp_outside_tolerance' };
 
-  const event = parseJsonObject(rawBody);
-  return event ? { ok: true, event } : { ok: false, reason: 'invalid_json' };
+  return acceptVerifiedBody(rawBody);
 }
 
 /** `ts=1671552777;h1=<hex>[;h1=<hex>...]`; `null` unless there is one numeric `ts` and an `h1`. */
@@ -85,21 +83,13 @@ function parsePaddleSignature(header: string): { ts: string; h1: string[] } | nu
   return ts !== null && h1.length > 0 ? { ts, h1 } : null;
 }
 
-function normalisePaddleEvent(event: unknown, ctx: NormaliseContext): NormalisedEvent {
+function readPaddleEnvelope(event: unknown): EnvelopeFields {
   const envelope = asRecord(event);
-  return dispatchEvent({
-    handlers,
+  return {
     eventType: readString(envelope?.event_type),
-    dedupeKey: readString(envelope?.event_id) ?? computeContentKey(event),
+    dedupeKey: readString(envelope?.event_id),
     object: envelope?.data,
-    ctx: {
-      provider: 'paddle',
-      programId: ctx.programId,
-      receivedAt: ctx.receivedAt,
-      // Paddle payloads do not say sandbox or live; handlers add the `custom_data` flags.
-      test: ctx.testConnection === true,
-      occurredAt: isoFromString(envelope?.occurred_at),
-      envelopeMetadata: null,
-    },
-  });
+    // Paddle payloads do not say sandbox or live (no `test`); handlers add the `custom_data` flags.
+    occurredAt: isoFromString(envelope?.occurred_at),
+  };
 }

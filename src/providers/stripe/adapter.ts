@@ -18,10 +18,9 @@
  * PaymentIntent); `invoice.paid` records the first payment and every later one.
  */
 import Stripe from 'stripe';
-import type { NormalisedEvent } from '../../core/jobs/normalised-event.ts';
-import type { EventHandler, NormaliseContext, ProviderAdapter, VerifyFailureReason, VerifyResult } from '../adapter.ts';
-import { dispatchEvent } from '../dispatch-event.ts';
-import { asRecord, computeContentKey, isoFromUnixSeconds, readString } from '../read-payload.ts';
+import type { EventHandler, ProviderAdapter, VerifyFailureReason, VerifyResult } from '../adapter.ts';
+import { defineProviderAdapter, type EnvelopeFields } from '../define-adapter.ts';
+import { asRecord, isoFromUnixSeconds, readString } from '../read-payload.ts';
 import { chargeDisputeFundsWithdrawn, chargeDisputeWon } from './events/charge-dispute.ts';
 import { chargeRefunded } from './events/charge-refunded.ts';
 import { checkoutSessionCompleted } from './events/checkout-session-completed.ts';
@@ -53,12 +52,12 @@ const handlers: Readonly<Record<string, EventHandler>> = {
 };
 
 export function createStripeAdapter(): ProviderAdapter {
-  return {
+  return defineProviderAdapter({
     name: 'stripe',
-    eventTypes: Object.keys(handlers),
+    handlers,
     verify: verifyStripeWebhook,
-    normalise: normaliseStripeEvent,
-  };
+    readEnvelope: readStripeEnvelope,
+  });
 }
 
 /**
@@ -122,21 +121,14 @@ function classifyStripeError(error: unknown): VerifyFailureReason {
   return 'verification_failed';
 }
 
-function normaliseStripeEvent(event: unknown, ctx: NormaliseContext): NormalisedEvent {
+function readStripeEnvelope(event: unknown): EnvelopeFields {
   const envelope = asRecord(event);
   const object = asRecord(asRecord(envelope?.data)?.object);
-  return dispatchEvent({
-    handlers,
+  return {
     eventType: readString(envelope?.type),
-    dedupeKey: readString(envelope?.id) ?? computeContentKey(event),
+    dedupeKey: readString(envelope?.id),
     object,
-    ctx: {
-      provider: 'stripe',
-      programId: ctx.programId,
-      receivedAt: ctx.receivedAt,
-      test: ctx.testConnection === true || envelope?.livemode === false || object?.livemode === false,
-      occurredAt: isoFromUnixSeconds(envelope?.created),
-      envelopeMetadata: null,
-    },
-  });
+    test: envelope?.livemode === false || object?.livemode === false,
+    occurredAt: isoFromUnixSeconds(envelope?.created),
+  };
 }
