@@ -4,10 +4,9 @@
  * its limit and is answered 429; another client (127.0.0.2, a second loopback address) keeps being
  * served normally meanwhile. Production mode: the counts live in Redis.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { adminCall, signedStripeCheckout } from '../helpers/load-fixture.ts';
-import { createFaultEnv, type FaultEnv } from './fault-env.ts';
+import { createFaultEnv, rawRequest, type FaultEnv, type RawReply } from './fault-env.ts';
 
 const LIMIT = 6;
 let env: FaultEnv;
@@ -38,45 +37,14 @@ function from(
   path: string,
   body: string | null,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
-  const { port } = new URL(env.http.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: Number(port),
-        localAddress,
-        method,
-        path,
-        agent: false,
-        headers: { ...(body !== null ? { 'content-type': 'application/json' } : {}), ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => {
-          text += c;
-        });
-        res.on('end', () => {
-          let b: unknown = text;
-          try {
-            b = JSON.parse(text);
-          } catch {
-            /* not JSON */
-          }
-          resolve({ status: res.statusCode ?? 0, body: b });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body ?? undefined);
-  });
+): Promise<RawReply> {
+  return rawRequest(env.http.url, path, { method, body, headers, localAddress });
 }
 
 const FLOODER = '127.0.0.1';
 const OTHER = '127.0.0.2';
 
-async function flood(n: number, send: (i: number) => Promise<{ status: number; body: any }>): Promise<number[]> {
+async function flood(n: number, send: (i: number) => Promise<RawReply>): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push((await send(i)).status);
   return out;

@@ -4,6 +4,7 @@
  * database invariants every scenario ends with.
  */
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import {
   SHARED_REDIS_URL,
   createTempDatabase,
@@ -133,6 +134,56 @@ export async function send(
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+export type RawReply = { status: number; body: any; error?: string };
+
+/**
+ * One request on its own connection (no agent, no keep-alive) with node:http, for what `fetch`
+ * cannot do: pick the local address (`localAddress`, to act as another client), or tell a refused
+ * connection from a dropped request. A network failure is status 0 with the error code
+ * (ECONNREFUSED, ECONNRESET...), never a throw. A body is sent as JSON.
+ */
+export function rawRequest(
+  url: string,
+  path: string,
+  init: { method?: string; body?: string | null; headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<RawReply> {
+  const body = init.body ?? null;
+  return new Promise((resolve) => {
+    const failed = (err: Error) =>
+      resolve({ status: 0, body: null, error: (err as NodeJS.ErrnoException).code ?? err.message });
+    const req = request(
+      `${url}${path}`,
+      {
+        method: init.method ?? 'POST',
+        agent: false,
+        localAddress: init.localAddress,
+        headers: { ...(body !== null ? { 'content-type': 'application/json' } : {}), ...init.headers },
+        timeout: 30_000,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', failed);
+      },
+    );
+    req.on('error', failed);
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.end(body ?? undefined);
+  });
+}
 
 /**
  * A client that does what the spec tells merchants to do: retry a sale after a network failure or

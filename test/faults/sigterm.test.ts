@@ -4,7 +4,6 @@
  * Every 2xx has its row; jobs still queued are processed by the next process. With a drain period
  * (SHUTDOWN_DRAIN_MS) readiness turns 503 at once while new connections are still served.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { signedStripeCheckout } from '../helpers/load-fixture.ts';
 import {
@@ -12,10 +11,12 @@ import {
   ledgerViolations,
   loadFor,
   pendingWebhooks,
+  rawRequest,
   send,
   sleep,
   waitFor,
   type FaultEnv,
+  type RawReply,
 } from './fault-env.ts';
 
 let env: FaultEnv;
@@ -26,48 +27,16 @@ afterAll(async () => {
   await env?.close();
 });
 
-type Outcome = { status: number; body: any; error?: string };
-
-/** One request on its own connection (no keep-alive), so a refused connection is told apart from a dropped request. */
-function post(url: string, path: string, body: string, headers: Record<string, string>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const req = request(
-      `${url}${path}`,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers }, timeout: 30_000 },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => {
-          text += c;
-        });
-        res.on('end', () => {
-          let b: unknown = text;
-          try {
-            b = JSON.parse(text);
-          } catch {
-            /* not JSON */
-          }
-          resolve({ status: res.statusCode ?? 0, body: b });
-        });
-        res.on('error', (err) =>
-          resolve({ status: 0, body: null, error: (err as NodeJS.ErrnoException).code ?? err.message }),
-        );
-      },
-    );
-    req.on('error', (err) =>
-      resolve({ status: 0, body: null, error: (err as NodeJS.ErrnoException).code ?? err.message }),
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.end(body);
-  });
-}
+/** One POST on its own connection, so a refused connection is told apart from a dropped request. */
+const post = (url: string, path: string, body: string, headers: Record<string, string>) =>
+  rawRequest(url, path, { body, headers });
 
 test('SIGTERM under load: accepted requests finish, running jobs complete, nothing is lost', async () => {
   const f = env.fixture;
   const svc = env.http;
   const url = svc.url;
-  const sales = new Map<number, Outcome>();
-  const hooks = new Map<number, Outcome>();
+  const sales = new Map<number, RawReply>();
+  const hooks = new Map<number, RawReply>();
   let termAt = 0;
   let exitAt = 0;
   void svc.exited.then(() => {
