@@ -6,7 +6,7 @@ import { sweepOutbox } from './sweep-outbox.ts';
 import { sweepSessions } from './sweep-sessions.ts';
 import { sweepPayloads } from './sweep-payloads.ts';
 import { createTrackProcessor } from './track-processor.ts';
-import { createWebhookProcessor } from './webhook-processor.ts';
+import { createWebhookProcessor, WEBHOOK_BATCH } from './webhook-processor.ts';
 import type { WorkerContext } from './worker-context.ts';
 
 const SWEEPERS = {
@@ -38,10 +38,12 @@ export async function runSweepers(w: WorkerContext): Promise<void> {
 export function startWorkers(w: WorkerContext): { stop(): Promise<void> } {
   const c = w.config.WORKER_CONCURRENCY;
   w.queue.process('track', instrumentJobHandler(w.metrics, 'track', createTrackProcessor(w)), c);
+  // Webhook jobs run in batches (webhook-processor.ts): twice the batch size in flight lets one
+  // batch form while the previous one waits on the database.
   w.queue.process(
     'webhook',
     instrumentJobHandler(w.metrics, 'webhook', createWebhookProcessor(w)),
-    Math.max(1, Math.ceil(c / 2)),
+    2 * WEBHOOK_BATCH.maxSize,
   );
   w.queue.process('notify', instrumentJobHandler(w.metrics, 'notify', createNotifyProcessor(w)), 4);
   let sweeping: Promise<void> | null = null;

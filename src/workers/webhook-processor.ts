@@ -1,18 +1,32 @@
 import { webhookJobSchema } from '../core/jobs/webhook-job.ts';
-import { markWebhookFailed, processWebhookEvent } from '../core/webhook-inbox.ts';
+import { type ProcessedWebhook, processWebhookEvents } from '../core/process-webhook-events.ts';
+import { markWebhookFailed } from '../core/webhook-inbox.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
+import { createMicroBatcher, type MicroBatchOptions } from '../queue/micro-batch.ts';
 import { enqueueNotifications } from './enqueue-notifications.ts';
 import { readJob, type WorkerContext } from './worker-context.ts';
 
 /**
- * The `webhook` queue: runs one inbox row. Failures are retried with backoff (a refund before its
- * sale); after the last attempt the row is marked failed, visible and replayable.
+ * Inbox rows run together when their jobs arrive within a couple of milliseconds of each other:
+ * one read and one write of the rows per batch instead of per row (drain rate, `npm run bench`).
  */
-export function createWebhookProcessor(w: WorkerContext): JobHandler {
+export const WEBHOOK_BATCH: MicroBatchOptions = { maxSize: 16, lingerMs: 2 };
+
+/**
+ * The `webhook` queue: runs one inbox row per job, batched with the rows of the jobs running
+ * beside it. Failures are retried with backoff (a refund before its sale); after the last attempt
+ * the row is marked failed, visible and replayable. Each job keeps its own outcome: one row
+ * failing in a batch fails only its job.
+ */
+export function createWebhookProcessor(w: WorkerContext, batch: MicroBatchOptions = WEBHOOK_BATCH): JobHandler {
+  const processRow = createMicroBatcher<number, ProcessedWebhook>(
+    (inboxIds) => processWebhookEvents(w.deps(), inboxIds),
+    batch,
+  );
   return async (data, jc) => {
     const { inboxId } = readJob(w, 'webhook', webhookJobSchema, data);
     try {
-      const res = await processWebhookEvent(w.deps(), inboxId);
+      const res = await processRow(inboxId);
       await enqueueNotifications(w, res.notificationIds);
       return { status: res.status, outcome: res.outcome };
     } catch (err) {
