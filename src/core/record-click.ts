@@ -3,10 +3,11 @@ import type { CoreDeps } from './deps.ts';
 import type { ClickJob } from './jobs/click-job.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
-import { Program } from './entities/program.ts';
+import { Program, type IProgram } from './entities/program.ts';
 import { Click } from './entities/click.ts';
 import { hostMatchesDomain } from './host-matches-domain.ts';
 import { settingsCache } from './settings-cache.ts';
+import { settleEach, type Settled } from '../queue/micro-batch.ts';
 
 export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDays: number; programId: number };
 
@@ -17,37 +18,142 @@ export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDa
  * URL's host does not match the program's domain.
  */
 export async function recordClick(deps: CoreDeps, job: ClickJob): Promise<ClickResult> {
+  const [r] = await recordClicks(deps, [job]);
+  if (!r?.ok) throw r?.error;
+  return r.value;
+}
+
+/**
+ * Records several clicks (the track worker batches the click jobs it holds), each answered on its
+ * own as `recordClick` would: one read of the partners, then the new clicks in one multi-row
+ * insert (their ids are drawn here, before it). Overwrites of an existing click are one update
+ * each. When the insert fails (a value PostgreSQL refuses in one of them), every new click is
+ * inserted again on its own, so that only the offending one fails.
+ */
+export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Array<Settled<ClickResult>>> {
   const em = deps.em;
-  const partner = await em.findOne(Partner, { code: job.partnerCode });
-  if (!partner) throw new AppError('not_found', `No partner with referral code "${job.partnerCode}"`, { field: 'aff' });
-  const program = await em.findOneOrFail(
-    Program,
-    { id: partner.program },
-    { cache: settingsCache.program(partner.program) },
+  const codes = [...new Set(jobs.map((j) => j.partnerCode))];
+  const partners = await em.find(Partner, { code: { $in: codes } }, { fields: ['id', 'code', 'program'] });
+  const partnerByCode = new Map(partners.map((p) => [p.code, p]));
+  const programs = new Map<number, Promise<IProgram>>();
+  const programOf = (id: number) => {
+    let p = programs.get(id);
+    if (!p) {
+      p = em.findOneOrFail(Program, { id }, { cache: settingsCache.program(id) });
+      programs.set(id, p);
+    }
+    return p;
+  };
+
+  type Planned = { job: ClickJob; row: ClickRow; result: ClickResult };
+  const planned = await settleEach(jobs, async (job): Promise<Planned> => {
+    const partner = partnerByCode.get(job.partnerCode);
+    if (!partner)
+      throw new AppError('not_found', `No partner with referral code "${job.partnerCode}"`, { field: 'aff' });
+    const program = await programOf(partner.program);
+    if (program.domain && !hostMatchesDomain(new URL(job.affiliateUrl).hostname, program.domain)) {
+      throw new AppError('invalid_request', 'affiliate_url host does not match the program domain', {
+        field: 'affiliate_url',
+        program_domain: program.domain,
+      });
+    }
+    const row = clickRow(job, partner.id, program.id);
+    return {
+      job,
+      row,
+      result: {
+        clickId: row.id,
+        partnerCode: partner.code,
+        cookieWindowDays: program.cookieDurationDays,
+        programId: program.id,
+      },
+    };
+  });
+
+  // Overwrites first (rare: a returning visitor with a click cookie); one that names no click of
+  // this program records a new click instead.
+  const out: Array<Settled<ClickResult>> = await Promise.all(
+    planned.map(async (p): Promise<Settled<ClickResult>> => {
+      if (!p.ok || !p.value.job.existingClickId) return p.ok ? { ok: true, value: p.value.result } : p;
+      const { job, row, result } = p.value;
+      try {
+        const updated = await em.nativeUpdate(
+          Click,
+          { id: job.existingClickId, program: row.program },
+          {
+            partner: row.partner,
+            affiliateUrl: row.affiliateUrl,
+            pageUrl: row.pageUrl,
+            referrerUrl: row.referrerUrl,
+            visitorId: row.visitorId,
+            clickedAt: row.clickedAt,
+          },
+        );
+        if (updated > 0) return { ok: true, value: { ...result, clickId: job.existingClickId as string } };
+        return { ok: true, value: result };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
   );
-  if (program.domain && !hostMatchesDomain(new URL(job.affiliateUrl).hostname, program.domain)) {
-    throw new AppError('invalid_request', 'affiliate_url host does not match the program domain', {
-      field: 'affiliate_url',
-      program_domain: program.domain,
-    });
+  const inserts = planned.flatMap((p, i) => {
+    const r = out[i];
+    if (!p.ok || !r?.ok || r.value.clickId !== p.value.row.id) return [];
+    return [{ i, row: p.value.row }];
+  });
+  if (inserts.length === 1) {
+    const [only] = inserts as [{ i: number; row: ClickRow }];
+    try {
+      await em.insert(Click, only.row);
+    } catch (error) {
+      out[only.i] = { ok: false, error };
+    }
+  } else if (inserts.length > 1) {
+    try {
+      await em.insertMany(
+        Click,
+        inserts.map((x) => x.row),
+      );
+    } catch {
+      // Nothing of the statement was written: each click on its own, so only a bad one fails.
+      await Promise.all(
+        inserts.map(async (x) => {
+          try {
+            await em.insert(Click, x.row);
+          } catch (error) {
+            out[x.i] = { ok: false, error };
+          }
+        }),
+      );
+    }
   }
+  return out;
+}
+
+type ClickRow = {
+  id: string;
+  program: number;
+  partner: number;
+  affiliateUrl: string;
+  pageUrl: string | null;
+  referrerUrl: string | null;
+  visitorId: string | null;
+  clickedAt: Date;
+  createdAt: Date;
+};
+
+/** A new click's row; its id (the `tracker_click_id` cookie) is drawn here, before the insert. */
+function clickRow(job: ClickJob, partnerId: number, programId: number): ClickRow {
   const now = new Date(job.receivedAt);
-  const fields = {
-    partner: partner.id,
+  return {
+    id: randomUUID(),
+    program: programId,
+    partner: partnerId,
     affiliateUrl: job.affiliateUrl,
     pageUrl: job.pageUrl,
     referrerUrl: job.referrerUrl,
     visitorId: job.visitorId,
     clickedAt: now,
-  };
-  let click = job.existingClickId ? await em.findOne(Click, { id: job.existingClickId, program: program.id }) : null;
-  if (click) em.assign(click, fields);
-  else click = em.create(Click, { id: randomUUID(), program: program.id, ...fields, createdAt: now });
-  await em.flush();
-  return {
-    clickId: click.id,
-    partnerCode: partner.code,
-    cookieWindowDays: program.cookieDurationDays,
-    programId: program.id,
+    createdAt: now,
   };
 }

@@ -3,20 +3,29 @@ import { bindLead } from '../core/bind-lead.ts';
 import { isDataError } from '../core/data-error.ts';
 import { AppError } from '../core/errors.ts';
 import { type TrackJob, trackJobSchema } from '../core/jobs/job.ts';
+import type { ClickJob } from '../core/jobs/click-job.ts';
 import type { JobResults, TrackOutcome } from '../core/jobs/job-results.ts';
-import { recordClick } from '../core/record-click.ts';
+import { type ClickResult, recordClicks } from '../core/record-click.ts';
 import { recordSale } from '../core/record-sale.ts';
 import { recordTestEvent } from '../core/record-test-event.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
+import { createMicroBatcher, type MicroBatchOptions } from '../queue/micro-batch.ts';
 import { enqueueNotifications } from './enqueue-notifications.ts';
 import { readJob, type WorkerContext } from './worker-context.ts';
 
+/**
+ * Click jobs running at the same time are recorded together (one partner read, one insert); each
+ * keeps its own answer. Clicks are the highest-volume API call (`npm run bench`).
+ */
+export const CLICK_BATCH: MicroBatchOptions = { maxSize: 16, lingerMs: 1 };
+
 /** The `track` queue: API calls awaited by HTTP. Expected errors are outcomes (never retried); others throw. */
-export function createTrackProcessor(w: WorkerContext): JobHandler {
+export function createTrackProcessor(w: WorkerContext, clickBatch: MicroBatchOptions = CLICK_BATCH): JobHandler {
+  const recordClick = createMicroBatcher<ClickJob, ClickResult>((jobs) => recordClicks(w.deps(), jobs), clickBatch);
   return async (data): Promise<TrackOutcome> => {
     const job = readJob(w, 'track', trackJobSchema, data);
     try {
-      return { ok: true, result: await runTrackJob(w, job) };
+      return { ok: true, result: job.kind === 'click' ? await recordClick(job) : await runTrackJob(w, job) };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toJSON() };
       if (isDataError(err)) {
@@ -36,8 +45,8 @@ export function createTrackProcessor(w: WorkerContext): JobHandler {
   };
 }
 
-/** Runs the one use-case of a track job. */
-async function runTrackJob(w: WorkerContext, job: TrackJob): Promise<JobResults[TrackJob['kind']]> {
+/** Runs the one use-case of a track job (clicks are batched above). */
+async function runTrackJob(w: WorkerContext, job: Exclude<TrackJob, ClickJob>): Promise<JobResults[TrackJob['kind']]> {
   const deps = w.deps();
   switch (job.kind) {
     case 'sale':
@@ -49,8 +58,6 @@ async function runTrackJob(w: WorkerContext, job: TrackJob): Promise<JobResults[
     }
     case 'lead':
       return bindLead(deps, job);
-    case 'click':
-      return recordClick(deps, job);
     case 'test_event':
       return recordTestEvent(deps, job);
   }
