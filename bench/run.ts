@@ -833,6 +833,7 @@ async function webhookCase(
   const l = ledger();
   const bad = sampler();
   const t0 = performance.now();
+  const cpu0 = cpuTimes(svc);
   const k = await cannon(svc, c, seconds, {
     method: 'POST',
     path: `/api/v1/webhooks/stripe/${f.programId}`,
@@ -870,6 +871,7 @@ async function webhookCase(
     await sleep(100);
   }
   const tDone = performance.now();
+  const cpu1 = cpuTimes(svc);
   const drainSeconds = (tDone - t0) / 1000;
   const { rows: events } = await db.pool.query<{ dedupe_key: string; status: string }>(
     `select dedupe_key, status from webhook_event where program_id = $1 and dedupe_key like $2`,
@@ -895,7 +897,17 @@ async function webhookCase(
     errors: pending === 0 ? 0 : pending,
     peakRssMiB: peak || null,
     consistent: ok,
-    note: 'max = ms until all processed',
+    note: 'max = ms until all processed; CPU = acknowledging and processing, per event',
+    // Service CPU from the first request until the inbox is drained, per event.
+    cpu:
+      cpu0 && cpu1
+        ? {
+            serviceMsPerRequest: perRequest(cpu1.user + cpu1.system - cpu0.user - cpu0.system, events.length),
+            serviceSystemMsPerRequest: perRequest(cpu1.system - cpu0.system, events.length),
+            hostBusyPct: NaN,
+            cores: {},
+          }
+        : undefined,
     extra: {
       processed: events.length - notProcessed,
       drainSeconds: Math.round(drainSeconds * 100) / 100,
