@@ -8,22 +8,25 @@ import { stageHeader } from './route.ts';
 const BEARER = /^Bearer[ ]+([A-Za-z0-9_\-.~+/=]{8,512})$/;
 
 /**
- * Route middleware of the keyed endpoints: authenticates the bearer key, applies its rate limit
- * and puts it on `event.context.apiKey`. With `optional`, a request without an Authorization
- * header passes through unauthenticated (keyless browser calls, checked by the route).
+ * Per-key budgets: `requests` is the program's rate limit of the tracking calls; `status` the
+ * status call's own (four counts per call), apart from the tracking calls'.
  */
-export function requireApiKey(ctx: RouteContext, opts: { optional?: boolean } = {}): Middleware {
+type KeyBudget = 'requests' | 'status';
+
+/**
+ * Route middleware of the keyed endpoints: authenticates the bearer key, spends one unit of its
+ * `budget` and puts the key on `event.context.apiKey`. With `optional`, a request without an
+ * Authorization header passes through unauthenticated (keyless browser calls, checked by the route).
+ */
+export function requireApiKey(ctx: RouteContext, opts: { optional?: boolean; budget?: KeyBudget } = {}): Middleware {
   return async (event) => {
     if (opts.optional && !event.req.headers.has('authorization')) return;
-    await enforceRateLimit(ctx, await authenticate(ctx, event));
+    await enforceRateLimit(ctx, await authenticate(ctx, event), opts.budget ?? 'requests');
   };
 }
 
-/**
- * Bearer authentication with a short per-process cache of key lookups; the key goes on
- * `event.context.apiKey`.
- */
-export async function authenticate(ctx: RouteContext, event: H3Event): Promise<AuthenticatedKey> {
+/** Bearer authentication with a short per-process cache of key lookups. */
+async function authenticate(ctx: RouteContext, event: H3Event): Promise<AuthenticatedKey> {
   const m = BEARER.exec(event.req.headers.get('authorization')?.trim() ?? '');
   if (!m) throw new AppError('unauthorized', 'Missing or malformed Authorization header; expected "Bearer <API_KEY>"');
   const now = ctx.clock();
@@ -57,13 +60,17 @@ export function keyWarnings(auth: AuthenticatedKey): { warnings?: Array<Record<s
 }
 
 /** Per-key fixed-window rate limit (spec: 429 `rate_limited` with `retry_after_seconds`). */
-async function enforceRateLimit(ctx: RouteContext, auth: AuthenticatedKey): Promise<void> {
-  const d = await ctx.rateLimiter.hit(`key${auth.keyId}`, auth.rateLimitPerMinute);
+async function enforceRateLimit(ctx: RouteContext, auth: AuthenticatedKey, budget: KeyBudget): Promise<void> {
+  const [bucket, perMinute, limiter] =
+    budget === 'status'
+      ? [`status-key${auth.keyId}`, ctx.config.STATUS_LIMIT_PER_MINUTE, 'status']
+      : [`key${auth.keyId}`, auth.rateLimitPerMinute, 'api_key'];
+  const d = await ctx.rateLimiter.hit(bucket, perMinute);
   if (!d.allowed) {
-    ctx.metrics.rateLimited.inc({ limiter: 'api_key' });
+    ctx.metrics.rateLimited.inc({ limiter });
     throw new AppError(
       'rate_limited',
-      `Rate limit of ${auth.rateLimitPerMinute} requests per minute exceeded`,
+      `Rate limit of ${perMinute} ${budget === 'status' ? 'status calls' : 'requests'} per minute exceeded`,
       {},
       { retry_after_seconds: d.retryAfterSeconds },
     );

@@ -1,8 +1,8 @@
-import { getCookie, type H3Event } from 'h3';
+import { getCookie, type H3Event, type Middleware } from 'h3';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { constantTimeEqual } from '../core/crypto.ts';
-import { findSession, type ActiveSession, type SessionKind } from '../core/sessions.ts';
+import { findSession, type SessionKind } from '../core/sessions.ts';
 import { clientAddress } from './client-address.ts';
 
 /** Cookie of each kind of browser session; scoped to the API paths that read it. */
@@ -39,38 +39,39 @@ export function sessionToken(event: H3Event, kind: SessionKind): string | undefi
 }
 
 /**
- * Authenticates a request by its session cookie and, for writes, its CSRF header.
+ * Route middleware: a live session of `kind` from the request's cookie (and, for writes, its CSRF
+ * header), put on `event.context.session`.
  * @throws AppError `unauthorized` (no live session), `forbidden` (write without the CSRF token).
  */
-export async function requireSession(ctx: RouteContext, event: H3Event, kind: SessionKind): Promise<ActiveSession> {
+export function requireSession(ctx: RouteContext, kind: SessionKind): Middleware {
+  return async (event) => {
+    await authenticateSession(ctx, event, kind);
+  };
+}
+
+/**
+ * Route middleware of the admin API: the operator's admin token as a bearer (CLI, scripts), or
+ * the dashboard's operator session cookie (with the CSRF header on writes).
+ */
+export function requireOperator(ctx: RouteContext): Middleware {
+  return async (event) => {
+    const header = event.req.headers.get('authorization');
+    if (header) return requireAdminToken(ctx, event, /^Bearer (.+)$/.exec(header)?.[1]);
+    if (!ctx.config.ADMIN_TOKEN) throw new AppError('unauthorized', 'The admin API is disabled; set ADMIN_TOKEN');
+    await authenticateSession(ctx, event, 'operator');
+  };
+}
+
+async function authenticateSession(ctx: RouteContext, event: H3Event, kind: SessionKind): Promise<void> {
   const token = sessionToken(event, kind);
   const session = token ? await findSession(ctx.deps(), token) : null;
   if (!session || session.kind !== kind)
     throw new AppError('unauthorized', 'Sign in first (no session, or it expired)');
-  if (!SAFE_METHODS.has(event.req.method)) checkCsrf(event, session);
-  event.context.session = session;
-  return session;
-}
-
-/** Writes made with a cookie must carry the session's CSRF token, which a cross-site form cannot know. */
-export function checkCsrf(event: H3Event, session: ActiveSession): void {
-  const given = event.req.headers.get(CSRF_HEADER);
-  if (!given || !constantTimeEqual(given, session.csrfToken))
+  // Writes made with a cookie must carry the session's CSRF token, which a cross-site form cannot know.
+  const csrf = event.req.headers.get(CSRF_HEADER);
+  if (!SAFE_METHODS.has(event.req.method) && (!csrf || !constantTimeEqual(csrf, session.csrfToken)))
     throw new AppError('forbidden', `Missing or wrong ${CSRF_HEADER} header`);
-}
-
-/**
- * The admin API guard: the operator's admin token as a bearer (CLI, scripts), or the dashboard's
- * operator session cookie (with the CSRF header on writes).
- */
-export async function requireOperator(ctx: RouteContext, event: H3Event): Promise<void> {
-  const header = event.req.headers.get('authorization');
-  if (header) {
-    await requireAdminToken(ctx, event, /^Bearer (.+)$/.exec(header)?.[1]);
-    return;
-  }
-  if (!ctx.config.ADMIN_TOKEN) throw new AppError('unauthorized', 'The admin API is disabled; set ADMIN_TOKEN');
-  await requireSession(ctx, event, 'operator');
+  event.context.session = session;
 }
 
 /**

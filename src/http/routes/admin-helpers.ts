@@ -33,13 +33,7 @@ export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
       throw new AppError('invalid_request', `${name} must be a positive integer`);
     return v;
   };
-  const on: AdminOn = (method, path, fn) =>
-    app[method](
-      `${ADMIN_PREFIX}${path}`,
-      route(async (e) => {
-        await requireOperator(ctx, e);
-        return fn(e);
-      }),
-    );
+  const operator = [requireOperator(ctx)];
+  const on: AdminOn = (method, path, fn) => app[method](`${ADMIN_PREFIX}${path}`, route(operator, fn));
   return { on, num, body };
 }

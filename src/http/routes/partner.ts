@@ -39,13 +39,11 @@ const markRead = z.strictObject({ ids: z.array(rowId).max(500).optional() });
 export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   const P = '/api/v1/partner';
   const query = (e: H3Event) => Object.fromEntries(e.url.searchParams);
+  const partner = [requireSession(ctx, 'partner')];
   const on = (method: 'get' | 'post', path: string, fn: (e: H3Event, partnerId: number) => Promise<object>) =>
     app[method](
       `${P}${path}`,
-      route(async (e) => {
-        const s = await requireSession(ctx, e, 'partner');
-        return fn(e, s.partnerId as number);
-      }),
+      route(partner, (e) => fn(e, e.context.session!.partnerId as number)),
     );
 
   on('get', '/me', async (e, partnerId) => {

@@ -38,15 +38,14 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
     });
   };
   const describe = (kind: SessionKind) =>
-    route(async (e) => {
-      const s = await requireSession(ctx, e, kind);
+    route([requireSession(ctx, kind)], async (e) => {
+      const s = e.context.session!;
       return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 200, {
         'cache-control': 'no-store',
       });
     });
   const close = (kind: SessionKind) =>
-    route(async (e) => {
-      await requireSession(ctx, e, kind);
+    route([requireSession(ctx, kind)], async (e) => {
       await endSession(ctx.deps(), sessionToken(e, kind) as string);
       return json({ signed_out: true }, 200, { 'set-cookie': sessionCookieHeader(ctx, e, kind, '', 0) });
     });
