@@ -367,6 +367,9 @@ async function main(): Promise<void> {
 }
 
 function report(r: Run): void {
+  const withDelivery = (r.extra as Extra | undefined)?.serviceCpuMsPerRefundWithDelivery;
+  if (withDelivery !== undefined)
+    console.log(`  service CPU per refund including its notification delivery: ${withDelivery} ms`);
   const ratio = r.ratio === null ? '' : ` (${(r.ratio * 100).toFixed(0)}% of raw pg)`;
   console.log(
     `${r.case.padEnd(16)} c=${String(r.concurrency).padEnd(4)} ${r.rps.toFixed(0).padStart(6)} req/s${ratio}  p50 ${r.latency.p50} p90 ${r.latency.p90} p99 ${r.latency.p99} max ${r.latency.max} ms  errors ${r.errors}  rss ${r.peakRssMiB ?? '–'} MiB  cpu ${r.cpu?.serviceMsPerRequest ?? '–'} ms/req (sys ${r.cpu?.serviceSystemMsPerRequest ?? '–'}), host ${r.cpu?.hostBusyPct ?? '–'}%${r.cpu?.cores ? ` ${JSON.stringify(r.cpu.cores)}` : ''}  consistent ${r.consistent}`,
@@ -655,6 +658,7 @@ async function refundCase(
   const deductions = new Map<number, number>();
   let skipped = 0;
   const bad = sampler();
+  const cpuStart = cpuTimes(svc);
   const k = await cannon(svc, c, seconds, {
     method: 'POST',
     path: '/api/v1/track/refund',
@@ -690,6 +694,13 @@ async function refundCase(
     },
   });
   await waitForNotificationsDelivered(db, 60_000);
+  // The refunds' notifications may still be delivering when the load stops: service CPU per
+  // applied refund up to the last delivery, so moving delivery between jobs cannot hide its cost.
+  const cpuEnd = cpuTimes(svc);
+  const withDeliveryMsPerRefund =
+    cpuStart && cpuEnd && l.ok.size
+      ? Math.round((100 * (cpuEnd.user + cpuEnd.system - cpuStart.user - cpuStart.system)) / l.ok.size) / 100
+      : null;
   const { rows: mineRows } = await db.pool.query<{ refund_id: string; deduction_cents: string }>(
     `select r.refund_id, r.deduction_cents from refund r join sale s on s.id = r.sale_id where s.program_id = $1 and r.refund_id like $2`,
     [f.programId, `${prefix}%`],
@@ -707,6 +718,7 @@ async function refundCase(
     consistent: ok,
     extra: {
       check: { ok, ...cmp, skipped, wrongDeduction, refundedSales: inv },
+      serviceCpuMsPerRefundWithDelivery: withDeliveryMsPerRefund,
       sent: l.built,
       statusCodes: k.res.statusCodeStats,
       unexpected: bad.samples,
