@@ -1,3 +1,4 @@
+import { deliverNotification } from '../core/deliver-notification.ts';
 import { buildNotifyJob } from '../core/jobs/notify-job.ts';
 import { notifyJobOptions } from '../queue/job-options.ts';
 import type { WorkerContext } from './worker-context.ts';
@@ -25,4 +26,30 @@ export async function enqueueNotifications(
         ),
       );
   }
+}
+
+/**
+ * Delivers notifications just committed by the job that wrote them, after that job's result went
+ * out (never delaying its answer); a notify job per notification only when a delivery fails, which
+ * then retries with backoff. A process that stops first leaves the rows to the outbox sweeper, as
+ * a lost enqueue would.
+ */
+export function deliverAfterCommit(
+  w: Pick<WorkerContext, 'queue' | 'log' | 'config' | 'instanceNonce' | 'deps' | 'notificationSender'>,
+  ids: number[],
+): void {
+  if (!ids.length) return;
+  void (async () => {
+    for (const id of ids) {
+      try {
+        await deliverNotification(w.deps(), w.notificationSender, id);
+      } catch (err) {
+        w.log.warn(
+          { notificationId: id, err: err instanceof Error ? err.message : String(err) },
+          'notification delivery failed; retried by a notify job',
+        );
+        await enqueueNotifications(w, [id]);
+      }
+    }
+  })();
 }

@@ -10,7 +10,7 @@ import { recordSale } from '../core/record-sale.ts';
 import { recordTestEvent } from '../core/record-test-event.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
 import { createMicroBatcher, type MicroBatchOptions } from '../queue/micro-batch.ts';
-import { enqueueNotifications } from './enqueue-notifications.ts';
+import { deliverAfterCommit } from './enqueue-notifications.ts';
 import { readJob, type WorkerContext } from './worker-context.ts';
 
 /**
@@ -53,7 +53,8 @@ async function runTrackJob(w: WorkerContext, job: Exclude<TrackJob, ClickJob>): 
       return recordSale(deps, job);
     case 'refund': {
       const result = await applyRefund(deps, job);
-      if (result.kind === 'applied') await enqueueNotifications(w, result.notificationIds);
+      // Delivered from here, not by a second job: the notify queue only retries a failed delivery.
+      if (result.kind === 'applied') deliverAfterCommit(w, result.notificationIds);
       return result;
     }
     case 'lead':
