@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
+import { sha256Hex } from './crypto.ts';
+import { isUniqueViolation } from './data-error.ts';
 import type { NormalisedEvent } from './jobs/normalised-event.ts';
 import type { WebhookProvider } from './vocabulary.ts';
 import { AppError } from './errors.ts';
@@ -14,7 +14,7 @@ const ID_COLUMN_CHARS = 255;
  * practice, stable across redeliveries), never truncated into a collision with another event.
  */
 export function storableDedupeKey(key: string): string {
-  return key.length <= ID_COLUMN_CHARS ? key : `sha256-${createHash('sha256').update(key).digest('hex')}`;
+  return key.length <= ID_COLUMN_CHARS ? key : `sha256-${sha256Hex(key)}`;
 }
 
 /**
@@ -85,7 +85,7 @@ export async function storeWebhookEvent(
     );
     return { inboxId: row!.id, duplicate: false, status, ignoredReason: event.ignoredReason };
   } catch (err) {
-    if (!(err instanceof UniqueConstraintViolationException)) throw err;
+    if (!isUniqueViolation(err)) throw err;
     const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
     return { inboxId: first.id, duplicate: true, status: first.status };
   }
