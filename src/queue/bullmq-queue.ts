@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
+import { type Job as BullJob, type JobsOptions, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Job } from '../core/jobs/job.ts';
 import type { Logger } from '../core/deps.ts';
@@ -14,6 +14,7 @@ import {
   type JobQueue,
   type QueueName,
 } from './job-queue.ts';
+import { createMicroBatcher } from './micro-batch.ts';
 
 export type BullOptions = { redisUrl: string; prefix: string; log: Logger };
 
@@ -79,6 +80,21 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     }
     return e;
   };
+  // Jobs added in the same turn of the event loop (concurrent requests) go to Redis as one bulk
+  // add: one round trip instead of one per job (acknowledgement CPU, `npm run bench`).
+  type Added = { name: string; data: Job; opts: JobsOptions };
+  const adders = new Map<QueueName, (item: Added) => Promise<BullJob>>();
+  const bulkAdd = (name: QueueName) => {
+    let add = adders.get(name);
+    if (!add) {
+      add = createMicroBatcher<Added, BullJob>(
+        async (items) => (await queue(name).addBulk(items)).map((j) => ({ ok: true, value: j })),
+        { maxSize: 64, lingerMs: 0 },
+      );
+      adders.set(name, add);
+    }
+    return add;
+  };
   const enqueue = async (
     name: QueueName,
     job: Job,
@@ -86,12 +102,16 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     removeOnComplete: boolean | { age: number; count: number } = { age: 3600, count: 10_000 },
   ) => {
     try {
-      return await queue(name).add(job.kind, job, {
-        jobId: o.jobId,
-        attempts: o.attempts ?? DEFAULT_ATTEMPTS,
-        backoff: { type: 'exponential', delay: o.backoffMs ?? DEFAULT_BACKOFF_MS },
-        removeOnComplete,
-        removeOnFail: { age: 7 * 86_400 },
+      return await bulkAdd(name)({
+        name: job.kind,
+        data: job,
+        opts: {
+          jobId: o.jobId,
+          attempts: o.attempts ?? DEFAULT_ATTEMPTS,
+          backoff: { type: 'exponential', delay: o.backoffMs ?? DEFAULT_BACKOFF_MS },
+          removeOnComplete,
+          removeOnFail: { age: 7 * 86_400 },
+        },
       });
     } catch (err) {
       throw new EnqueueError(err);
