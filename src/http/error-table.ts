@@ -35,7 +35,7 @@ export function errorHook(ctx: HttpContext): (error: HTTPError, event: H3Event) 
 
 /**
  * AppErrors render from the table; a queue that cannot take or answer the job becomes a retryable
- * 503; a path or method without a route is `not_found`; anything else is logged and answered with
+ * 503; a path or method without a route is `not_found`; h3's own 400 is `invalid_request`; anything else is logged and answered with
  * the fixed `internal_error`.
  */
 function toAppError(ctx: HttpContext, error: HTTPError, event: H3Event): AppError {
@@ -53,6 +53,9 @@ function toAppError(ctx: HttpContext, error: HTTPError, event: H3Event): AppErro
   }
   if (!error.unhandled && (error.status === 404 || error.status === 405))
     return new AppError('not_found', `No route for ${event.req.method} ${event.url.pathname}`);
+  // h3's own 400: a path whose percent-encoding cannot be decoded (`/%ZZ`) is the caller's error.
+  if (!error.unhandled && error.status === 400)
+    return new AppError('invalid_request', 'Malformed request: the URL could not be decoded');
   log.error(
     { err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) },
     'unhandled error',

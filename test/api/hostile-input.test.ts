@@ -183,3 +183,14 @@ test('a job whose value the database refuses is answered once (400), never retri
   expect(out.ok).toBe(false);
   expect(out.error?.code).toBe('invalid_request');
 });
+
+describe('malformed URLs', () => {
+  test.each(['/api/v1/%ZZ', '/api/v1/admin/programs/%E0%A4%A', '/%'])(
+    '%s is the caller’s 400 invalid_request, not a 500',
+    async (path) => {
+      const r = await h.request(path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ error: { code: 'invalid_request' } });
+    },
+  );
+});
