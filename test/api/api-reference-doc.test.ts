@@ -4,19 +4,13 @@
  * routes, and it names every route the app registers with its fields.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openApiPath } from '../../src/http/openapi/operation.ts';
 import { API_DOC_PATH, apiMarkdown } from '../../src/cli/generate-api-docs.ts';
-import { createHarness, type Harness } from '../helpers/harness.ts';
+import { useHarness } from '../helpers/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 const committed = readFileSync(API_DOC_PATH, 'utf8');
 

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
   ADMIN_TOKEN,
   bearer,
-  createHarness,
+  useHarness,
   createProgramFixture,
   type Fixture,
   type Harness,
 } from '../helpers/harness.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 describe('GET /api/v1/cli/status', () => {

@@ -3,16 +3,15 @@
  * sends keyless browser leads for guessable customer keys from its own click before the real
  * customers sign up through another partner's link.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { approveDueCommissions } from '../../src/core/approve-commission.ts';
-import { bearer, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { bearer, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 let honestCode: string;
 let honestId: number;
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h, { domain: 'shop.example', hold_period_days: 30 });
   const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, {
     code: `honest${Date.now().toString(36)}`,
@@ -20,9 +19,6 @@ beforeAll(async () => {
   });
   honestCode = partner.code;
   honestId = partner.id;
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 const ORIGIN = { origin: 'https://shop.example' };

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { bearer, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 const click = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   h.request('/api/v1/track/click', { body, headers });
@@ -11,11 +11,7 @@ const browserLead = (body: Record<string, unknown>, headers: Record<string, stri
   h.request('/api/v1/track/browser-lead', { body, headers });
 
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h, { domain: 'shop.example', cookie_duration_days: 45 });
-});
-afterAll(async () => {
-  await h.close();
 });
 
 describe('POST /api/v1/track/click (no authentication)', () => {

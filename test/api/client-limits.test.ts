@@ -4,31 +4,29 @@
  * (the rightmost); whatever the client writes to the left of it changes nothing.
  * The process-level twin (real sockets, no proxy) is test/faults/client-limits.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import {
   ADMIN_TOKEN,
   bearer,
   clickAndLead,
-  createHarness,
+  useHarness,
   createProgramFixture,
   type Fixture,
-  type Harness,
 } from '../helpers/harness.ts';
 
 const LIMIT = 5;
-let h: Harness;
+const h = useHarness({
+  TRUST_PROXY: '1',
+  CLICK_LIMIT_PER_MINUTE: String(LIMIT),
+  BROWSER_LEAD_LIMIT_PER_MINUTE: String(LIMIT),
+  WEBHOOK_LIMIT_PER_MINUTE: String(LIMIT),
+  ADMIN_AUTH_FAILURES_PER_MINUTE: '3',
+  STATUS_LIMIT_PER_MINUTE: '3',
+});
 let f: Fixture;
 let clickId: string;
 beforeAll(async () => {
-  h = await createHarness({
-    TRUST_PROXY: '1',
-    CLICK_LIMIT_PER_MINUTE: String(LIMIT),
-    BROWSER_LEAD_LIMIT_PER_MINUTE: String(LIMIT),
-    WEBHOOK_LIMIT_PER_MINUTE: String(LIMIT),
-    ADMIN_AUTH_FAILURES_PER_MINUTE: '3',
-    STATUS_LIMIT_PER_MINUTE: '3',
-  });
   f = await createProgramFixture(h, { domain: 'shop.example' });
   // Set up through another address: the budgets under test stay untouched.
   const click = await h.request('/api/v1/track/click', {
@@ -37,9 +35,6 @@ beforeAll(async () => {
   });
   clickId = click.body.click_id;
   await h.admin('PUT', `/programs/${f.programId}/providers/stripe`, { signing_secret: 'whsec_limits_0123456789' });
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 const from = (client: string, spoofed = 'x') => ({ 'x-forwarded-for': `${spoofed}, ${client}` });

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  bearer,
-  clickAndLead,
-  createHarness,
-  createProgramFixture,
-  type Fixture,
-  type Harness,
-} from '../helpers/harness.ts';
+import { beforeAll, expect, test } from 'vitest';
+import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h, { commission_rate_bps: 1000 });
   await clickAndLead(h, f, 'alice');
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const sale = (transaction_id: string, amount = 10_000) =>

@@ -4,10 +4,10 @@
  * Hashes stored by the plain scheme (version 1) are replaced when a lead brings the email again.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { buildLeadJob } from '../../src/core/jobs/lead-job.ts';
 import { bindLead } from '../../src/core/bind-lead.ts';
-import { bearer, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { bearer, useHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 
 const SECRET = 'email-hash-secret-for-tests-0123456789';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -31,14 +31,10 @@ async function customerRow(h: Harness, programId: number, key: string) {
 }
 
 describe('with EMAIL_HASH_SECRET', () => {
-  let h: Harness;
+  const h = useHarness({ EMAIL_HASH_SECRET: SECRET });
   let f: Fixture;
   beforeAll(async () => {
-    h = await createHarness({ EMAIL_HASH_SECRET: SECRET });
     f = await createProgramFixture(h, { domain: 'shop.example' });
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   test('keyed and keyless leads store HMAC-SHA256(secret, normalised email), version 2, never the plain SHA-256', async () => {
@@ -111,13 +107,7 @@ describe('with EMAIL_HASH_SECRET', () => {
 });
 
 describe('without EMAIL_HASH_SECRET', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   test('a random key is generated once, kept in the database, and used for the hashes', async () => {
     const f = await createProgramFixture(h);

@@ -2,27 +2,22 @@
  * Bytes PostgreSQL cannot store and shapes nothing should walk: every one is the caller's 400
  * naming the field, never a 500 after retries, a 503 "retrying is safe", or a silent collision.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
   ADMIN_TOKEN,
   bearer,
   clickAndLead,
-  createHarness,
+  useHarness,
   createProgramFixture,
   type Fixture,
-  type Harness,
 } from '../helpers/harness.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 let clickId: string;
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h);
   clickId = await clickAndLead(h, f, 'hostile-1');
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 const NUL = 'a\u0000b';

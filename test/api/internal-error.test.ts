@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  bearer,
-  clickAndLead,
-  createHarness,
-  createProgramFixture,
-  type Fixture,
-  type Harness,
-} from '../helpers/harness.ts';
+import { beforeAll, expect, test } from 'vitest';
+import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
 // Real fault injection (no mocks): the commission table is made unwritable, so the sale's
 // transaction fails; the job is retried, then the API answers the fixed 500 and nothing is half-written.
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h);
   await clickAndLead(h, f, 'alice');
-});
-afterAll(async () => {
-  await h.close();
 });
 
 test('500 internal_error when commission creation fails; no sale without its commission', async () => {

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  bearer,
-  clickAndLead,
-  createHarness,
-  createProgramFixture,
-  type Fixture,
-  type Harness,
-} from '../helpers/harness.ts';
+import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 import { scrapeMetrics, type Scrape } from '../helpers/scrape-metrics.ts';
 import { stripeKit } from '../webhooks/provider-kits.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -25,29 +18,28 @@ const hold = () => {
 };
 
 let sendsStarted = 0;
-let h: Harness;
+const h = useHarness(
+  // A failing webhook stays pending through two backoffs (1.5 s, 3 s) before it is marked failed.
+  { METRICS_TOKEN: TOKEN, WEBHOOK_ATTEMPTS: '3', WEBHOOK_RETRY_BASE_MS: '1500', SWEEP_INTERVAL_MS: '200' },
+  {
+    notificationSender: {
+      async send() {
+        sendsStarted++;
+        await gate?.promise;
+      },
+    },
+  },
+);
 let base = '';
 let f: Fixture;
 beforeAll(async () => {
-  h = await createHarness(
-    // A failing webhook stays pending through two backoffs (1.5 s, 3 s) before it is marked failed.
-    { METRICS_TOKEN: TOKEN, WEBHOOK_ATTEMPTS: '3', WEBHOOK_RETRY_BASE_MS: '1500', SWEEP_INTERVAL_MS: '200' },
-    {
-      notificationSender: {
-        async send() {
-          sendsStarted++;
-          await gate?.promise;
-        },
-      },
-    },
-  );
   base = await h.listen();
   f = await createProgramFixture(h, { commission_rate_bps: 1000 });
   await h.admin('PUT', `/programs/${f.programId}/providers/stripe`, { signing_secret: stripeKit.secret });
 });
-afterAll(async () => {
+// Runs before the harness closes (after-hooks run in reverse order of registration).
+afterAll(() => {
   gate?.open();
-  await h?.close();
 });
 
 const scrape = () => scrapeMetrics(h, TOKEN);

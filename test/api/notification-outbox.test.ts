@@ -1,31 +1,25 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bearer, clickAndLead, createHarness, createProgramFixture, type Harness } from '../helpers/harness.ts';
+import { expect, test } from 'vitest';
+import { bearer, clickAndLead, createHarness, createProgramFixture, useHarness } from '../helpers/harness.ts';
 
 // The sender fails more times than a notify job has attempts: the job fails for good, and only
 // the outbox sweeper (under a fresh job id) can still deliver the notification.
 const ATTEMPTS = 2;
 let failuresLeft = 0;
 const delivered: number[] = [];
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness(
-    { NOTIFY_ATTEMPTS: String(ATTEMPTS), NOTIFY_RETRY_BASE_MS: '10', SWEEP_INTERVAL_MS: '100' },
-    {
-      notificationSender: {
-        async send(n) {
-          if (failuresLeft > 0) {
-            failuresLeft--;
-            throw new Error('notification service down');
-          }
-          delivered.push(n.id);
-        },
+const h = useHarness(
+  { NOTIFY_ATTEMPTS: String(ATTEMPTS), NOTIFY_RETRY_BASE_MS: '10', SWEEP_INTERVAL_MS: '100' },
+  {
+    notificationSender: {
+      async send(n) {
+        if (failuresLeft > 0) {
+          failuresLeft--;
+          throw new Error('notification service down');
+        }
+        delivered.push(n.id);
       },
     },
-  );
-});
-afterAll(async () => {
-  await h.close();
-});
+  },
+);
 
 async function poll<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;

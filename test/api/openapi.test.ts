@@ -4,21 +4,15 @@
  * contract check every other test runs on its responses rejects what the document does not say.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ERROR_CODES } from '../../src/core/errors.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openApiPath } from '../../src/http/openapi/operation.ts';
 import { OPERATIONS } from '../../src/http/openapi/operations.ts';
 import { assertDocumentedResponse } from '../helpers/contract.ts';
-import { createHarness, type Harness } from '../helpers/harness.ts';
+import { useHarness } from '../helpers/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 /** CORS preflight is HTTP plumbing every /api/v1/track route answers, not an operation. */
 const NOT_OPERATIONS = new Set(['OPTIONS /api/v1/track/**']);

@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { getPartnerStatement } from '../../src/core/get-partner-statement.ts';
-import {
-  bearer,
-  clickAndLead,
-  createHarness,
-  createProgramFixture,
-  type Fixture,
-  type Harness,
-} from '../helpers/harness.ts';
+import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 /** A program with a 10% commission and one partner whose customer is `customer`. */
 async function partnerWithCustomer(customer: string): Promise<Fixture> {

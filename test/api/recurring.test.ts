@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bearer, clickAndLead, createHarness, createProgramFixture, type Harness } from '../helpers/harness.ts';
+import { expect, test } from 'vitest';
+import { bearer, clickAndLead, useHarness, createProgramFixture } from '../helpers/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const sale = (key: string, body: Record<string, unknown>) =>
   h.request('/api/v1/track/sale', {

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  bearer,
-  clickAndLead,
-  createHarness,
-  createProgramFixture,
-  type Fixture,
-  type Harness,
-} from '../helpers/harness.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 let seq = 0;
 const refund = (body: Record<string, unknown>, key = f.liveKey) =>
@@ -32,12 +25,8 @@ const usd = async () => (await account()).balances.find((b: any) => b.currency =
 const waitForSent = (n: number) => waitFor(() => h.sent.length >= n);
 
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h, { commission_rate_bps: 1000, recurring_policy: 'one_time' });
   await clickAndLead(h, f, 'alice');
-});
-afterAll(async () => {
-  await h.close();
 });
 
 describe('POST /api/v1/track/refund: states and transitions', () => {

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
   bearer,
   clickAndLead,
   createHarness,
   createProgramFixture,
+  useHarness,
   type Fixture,
-  type Harness,
 } from '../helpers/harness.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 let seq = 0;
 const tx = () => `tx-${++seq}`;
@@ -29,7 +29,6 @@ const counts = async (programId = f.programId) => {
 };
 
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h, {
     commission_rate_bps: 2000,
     attribution_window_days: 30,
@@ -37,9 +36,6 @@ beforeAll(async () => {
     product_rates_bps: { 'pro-plan': 3000 },
   });
   await clickAndLead(h, f, 'alice');
-});
-afterAll(async () => {
-  await h.close();
 });
 
 describe('POST /api/v1/track/sale: responses', () => {

@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  bearer,
-  clickAndLead,
-  createHarness,
-  createProgramFixture,
-  type Fixture,
-  type Harness,
-} from '../helpers/harness.ts';
+import { beforeAll, expect, test } from 'vitest';
+import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 test('click → lead → sale → partial refund → full refund', async () => {

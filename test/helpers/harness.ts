@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
 import { serve } from 'h3';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createAppContext, type AppContext } from '../../src/app-context.ts';
 import { createHttpApp } from '../../src/http/app.ts';
@@ -193,6 +194,46 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
           `responses the OpenAPI document does not describe:\n${[...new Set(contractViolations)].join('\n')}`,
         );
     },
+  };
+}
+
+/**
+ * One harness for the enclosing file or `describe`: started in `beforeAll`, closed in `afterAll`.
+ * The returned object stands for it (use it inside tests and later hooks, not at collection time),
+ * so a test file needs no `let h` and no hook pair of its own.
+ */
+export function useHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Harness {
+  let live: Harness | undefined;
+  beforeAll(async () => {
+    live = await createHarness(env, opts);
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
+  const current = (): Harness => {
+    if (!live) throw new Error('the harness starts in beforeAll: use it inside a test or a later hook');
+    return live;
+  };
+  return {
+    get ctx() {
+      return current().ctx;
+    },
+    get mode() {
+      return current().mode;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get sent() {
+      return current().sent;
+    },
+    get logs() {
+      return current().logs;
+    },
+    request: (path, init) => current().request(path, init),
+    admin: (method, path, body) => current().admin(method, path, body),
+    listen: () => current().listen(),
+    close: () => current().close(),
   };
 }
 

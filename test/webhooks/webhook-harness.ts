@@ -3,8 +3,8 @@
  * deliveries go over real HTTP so the route reads the raw bytes exactly as a provider sends them.
  * Everything is read back through the admin API, as an operator would.
  */
-import { afterAll, beforeAll } from 'vitest';
-import { clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { beforeAll } from 'vitest';
+import { clickAndLead, useHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import type { ProviderKit } from './provider-kits.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { assertDocumentedResponse } from '../helpers/contract.ts';
@@ -44,14 +44,10 @@ export type WebhookHarness = {
 let customers = 0;
 
 export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> = {}): WebhookHarness {
-  let h: Harness;
+  const h = useHarness({ WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_ATTEMPTS: '6', SWEEP_INTERVAL_MS: '200', ...env });
   let base = '';
   beforeAll(async () => {
-    h = await createHarness({ WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_ATTEMPTS: '6', SWEEP_INTERVAL_MS: '200', ...env });
     base = await h.listen();
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   const post: WebhookHarness['post'] = async (path, body, headers = {}) => {
@@ -78,9 +74,7 @@ export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> 
     ];
 
   return {
-    get h() {
-      return h;
-    },
+    h,
     kit,
     async newProgram(config = {}) {
       const f = await createProgramFixture(h, { commission_rate_bps: 1000, ...config });
