@@ -5,6 +5,7 @@ import type { NormalisedEvent } from './jobs/normalised-event.ts';
 import type { WebhookProvider } from './vocabulary.ts';
 import { AppError } from './errors.ts';
 import { WebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
+import { createMicroBatcher, settleEach, type Settled } from '../queue/micro-batch.ts';
 
 /** Width of the inbox's and the jobs' identifier columns (varchar(255)). */
 const ID_COLUMN_CHARS = 255;
@@ -40,20 +41,37 @@ export type StoredWebhook = {
   ignoredReason?: string | null;
 };
 
+export type WebhookToStore = {
+  provider: WebhookProvider;
+  programId: number;
+  event: NormalisedEvent;
+  payload: unknown;
+  receivedAt: Date;
+};
+
 /**
  * Persists a verified webhook in the inbox. A redelivery (same provider, program and dedupe key)
- * returns the first row with `duplicate: true` and changes nothing.
+ * returns the first row with `duplicate: true` and changes nothing. Events acknowledged at the
+ * same moment (concurrent requests) are inserted by one statement (see `insertRows`).
  */
-export async function storeWebhookEvent(
-  deps: CoreDeps,
-  input: {
-    provider: WebhookProvider;
-    programId: number;
-    event: NormalisedEvent;
-    payload: unknown;
-    receivedAt: Date;
-  },
-): Promise<StoredWebhook> {
+export async function storeWebhookEvent(deps: CoreDeps, input: WebhookToStore): Promise<StoredWebhook> {
+  return inboxWriter(deps)({ deps, row: inboxRowOf(input) });
+}
+
+/** An inbox row ready to insert: the keys made storable, the documents serialised. */
+type NewInboxRow = {
+  provider: WebhookProvider;
+  programId: number;
+  dedupeKey: string;
+  eventType: string;
+  payload: string;
+  normalised: string;
+  status: WebhookEventStatus;
+  ignoredReason: string | null;
+  receivedAt: Date;
+};
+
+function inboxRowOf(input: WebhookToStore): NewInboxRow {
   const unstorable = input.event.ignoredReason ? null : unstorableJobsReason(input.event);
   const event: NormalisedEvent = {
     ...input.event,
@@ -61,34 +79,103 @@ export async function storeWebhookEvent(
     eventType: input.event.eventType.slice(0, ID_COLUMN_CHARS),
     ...(unstorable ? { jobs: [], ignoredReason: unstorable } : {}),
   };
-  const key = { provider: input.provider, program: input.programId, dedupeKey: event.dedupeKey };
-  const status: WebhookEventStatus = event.ignoredReason ? 'ignored' : 'pending';
-  // Insert first, no lookup: redeliveries are rare and the unique key decides. A plain statement,
-  // not `em.insert`: the ORM walks every key of the two JSON documents before writing them, which
-  // was a third of the acknowledgement's CPU (the webhook hot path, see `npm run bench`).
+  return {
+    provider: input.provider,
+    programId: input.programId,
+    dedupeKey: event.dedupeKey,
+    eventType: event.eventType,
+    // Serialised here, not by `em.insert`: the ORM walks every key of the two JSON documents
+    // before writing them, which was a third of the acknowledgement's CPU (`npm run bench`).
+    payload: JSON.stringify(input.payload ?? null),
+    normalised: JSON.stringify(event),
+    status: event.ignoredReason ? 'ignored' : 'pending',
+    ignoredReason: event.ignoredReason ?? null,
+    receivedAt: input.receivedAt,
+  };
+}
+
+const INSERT_COLUMNS = `insert into webhook_event (provider, program_id, dedupe_key, event_type, payload, normalised, status, outcome, error, attempts, received_at, processed_at) values`;
+const ROW_VALUES = '(?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, null, ?, 0, ?, ?)';
+const rowParams = (r: NewInboxRow) => [
+  r.provider,
+  r.programId,
+  r.dedupeKey,
+  r.eventType,
+  r.payload,
+  r.normalised,
+  r.status,
+  r.ignoredReason,
+  r.receivedAt,
+  r.status === 'ignored' ? r.receivedAt : null,
+];
+const stored = (r: NewInboxRow, inboxId: number): StoredWebhook => ({
+  inboxId,
+  duplicate: false,
+  status: r.status,
+  ignoredReason: r.ignoredReason,
+});
+
+type Pending = { deps: CoreDeps; row: NewInboxRow };
+/** One writer per database (tests run several in one process), batching what arrives together. */
+const writers = new WeakMap<object, (p: Pending) => Promise<StoredWebhook>>();
+function inboxWriter(deps: CoreDeps): (p: Pending) => Promise<StoredWebhook> {
+  const driver = deps.em.getDriver();
+  let write = writers.get(driver);
+  if (!write) {
+    write = createMicroBatcher<Pending, StoredWebhook>(insertRows, { maxSize: 64, lingerMs: 0 });
+    writers.set(driver, write);
+  }
+  return write;
+}
+
+/**
+ * Inserts first, no lookup: redeliveries are rare and the unique key decides. Several rows go in
+ * one statement that skips those whose key exists (`on conflict do nothing`); a skipped row is a
+ * redelivery, answered with the first row. If that statement fails, each row is inserted on its
+ * own so only the offending one fails.
+ */
+async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook>>> {
+  if (items.length === 1) return settleEach(items, insertOne);
+  const rows = items.map((i) => i.row);
+  let inserted: Array<{ id: number; provider: string; program_id: number; dedupe_key: string }>;
   try {
-    const [row] = await deps.em.fork().execute<Array<{ id: number }>>(
-      `insert into webhook_event (provider, program_id, dedupe_key, event_type, payload, normalised, status, outcome, error, attempts, received_at, processed_at)
-       values (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, null, ?, 0, ?, ?) returning id`,
-      [
-        input.provider,
-        input.programId,
-        event.dedupeKey,
-        event.eventType,
-        JSON.stringify(input.payload ?? null),
-        JSON.stringify(event),
-        status,
-        event.ignoredReason ?? null,
-        input.receivedAt,
-        status === 'ignored' ? input.receivedAt : null,
-      ],
+    inserted = await items[0]!.deps.em.fork().execute(
+      `${INSERT_COLUMNS} ${rows.map(() => ROW_VALUES).join(', ')}
+       on conflict (provider, program_id, dedupe_key) do nothing returning id, provider, program_id, dedupe_key`,
+      rows.flatMap(rowParams),
     );
-    return { inboxId: row!.id, duplicate: false, status, ignoredReason: event.ignoredReason };
+  } catch {
+    return settleEach(items, insertOne);
+  }
+  const keyOf = (provider: string, programId: number, dedupeKey: string) =>
+    JSON.stringify([provider, Number(programId), dedupeKey]);
+  const ids = new Map(inserted.map((r) => [keyOf(r.provider, r.program_id, r.dedupe_key), r.id]));
+  return settleEach(items, async ({ deps, row }) => {
+    const key = keyOf(row.provider, row.programId, row.dedupeKey);
+    const id = ids.get(key);
+    if (id === undefined) return findFirst(deps, row);
+    // A second copy of the same event in this batch is a redelivery of the first.
+    ids.delete(key);
+    return stored(row, id);
+  });
+}
+
+async function insertOne({ deps, row }: Pending): Promise<StoredWebhook> {
+  try {
+    const [r] = await deps.em
+      .fork()
+      .execute<Array<{ id: number }>>(`${INSERT_COLUMNS} ${ROW_VALUES} returning id`, rowParams(row));
+    return stored(row, r!.id);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
-    return { inboxId: first.id, duplicate: true, status: first.status };
+    return findFirst(deps, row);
   }
+}
+
+async function findFirst(deps: CoreDeps, row: NewInboxRow): Promise<StoredWebhook> {
+  const key = { provider: row.provider, program: row.programId, dedupeKey: row.dedupeKey };
+  const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
+  return { inboxId: first.id, duplicate: true, status: first.status };
 }
 
 /** After the last retry: the row stays visible as failed (and can be replayed). */

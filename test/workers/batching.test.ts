@@ -155,6 +155,42 @@ describe('webhook batches', () => {
   });
 });
 
+describe('inbox writes', () => {
+  const event = (dedupeKey: string, programId = f.programId) =>
+    storeWebhookEvent(h.ctx.deps(), {
+      provider: 'stripe',
+      programId,
+      event: { dedupeKey, eventType: 'test.event', jobs: [], ignoredReason: null },
+      payload: { dedupeKey },
+      receivedAt: h.clock.now,
+    });
+
+  test('events stored together: one row each, a redelivery in the same batch or after answers the first row', async () => {
+    const before = await event('evt_ins_0');
+    const out = await Promise.all([event('evt_ins_1'), event('evt_ins_2'), event('evt_ins_1'), event('evt_ins_0')]);
+    expect(out.map((o) => o.duplicate)).toEqual([false, false, true, true]);
+    expect(out[2]?.inboxId).toBe(out[0]?.inboxId);
+    expect(out[3]?.inboxId).toBe(before.inboxId);
+    expect(new Set(out.map((o) => o.inboxId)).size).toBe(3);
+    const rows = (await h.ctx.db.em
+      .fork()
+      .execute(`select id, payload from webhook_event where dedupe_key like 'evt_ins_%' order by id`)) as Array<{
+      id: number;
+      payload: { dedupeKey: string };
+    }>;
+    expect(rows.map((r) => r.payload.dedupeKey)).toEqual(['evt_ins_0', 'evt_ins_1', 'evt_ins_2']);
+  });
+
+  test('a batch with a row the database refuses: the others are stored, that one fails', async () => {
+    const out = await Promise.allSettled([event('evt_ins_3'), event('evt_ins_4', 2_000_000), event('evt_ins_5')]);
+    expect(out.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = await h.ctx.db.em
+      .fork()
+      .execute(`select dedupe_key from webhook_event where dedupe_key in ('evt_ins_3', 'evt_ins_4', 'evt_ins_5')`);
+    expect(rows).toHaveLength(2);
+  });
+});
+
 describe('click batches', () => {
   const click = (aff: string, extra: Partial<Parameters<typeof buildClickJob>[0]> = {}) =>
     buildClickJob({
