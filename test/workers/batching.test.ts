@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { isDataError } from '../../src/core/data-error.ts';
 import { AppError } from '../../src/core/errors.ts';
 import { buildClickJob } from '../../src/core/jobs/click-job.ts';
@@ -11,20 +11,16 @@ import { storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
 import { createMicroBatcher } from '../../src/queue/micro-batch.ts';
 import { createTrackProcessor } from '../../src/workers/track-processor.ts';
 import { createWebhookProcessor } from '../../src/workers/webhook-processor.ts';
-import { clickAndLead, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { clickAndLead, createProgramFixture, type Fixture, useHarness } from '../helpers/harness.ts';
 
 // Workers record the click and webhook jobs they hold together; each job keeps its own outcome.
 // The processors are driven directly (as the queue does, one call per job, several at a time)
 // with a long linger so that the calls below always form one batch.
-let h: Harness;
+const h = useHarness();
 let f: Fixture;
 
 beforeAll(async () => {
-  h = await createHarness();
   f = await createProgramFixture(h);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const first = { attempt: 1, final: false };
