@@ -6,7 +6,7 @@ import { Partner } from './entities/partner.ts';
 import { Program, type IProgram } from './entities/program.ts';
 import { Click } from './entities/click.ts';
 import { hostMatchesDomain } from './host-matches-domain.ts';
-import { settingsCache } from './settings-cache.ts';
+import { SETTINGS_CACHE_MS, settingsCache } from './settings-cache.ts';
 import { settleEach, type Settled } from '../queue/micro-batch.ts';
 
 export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDays: number; programId: number };
@@ -32,9 +32,7 @@ export async function recordClick(deps: CoreDeps, job: ClickJob): Promise<ClickR
  */
 export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Array<Settled<ClickResult>>> {
   const em = deps.em;
-  const codes = [...new Set(jobs.map((j) => j.partnerCode))];
-  const partners = await em.find(Partner, { code: { $in: codes } }, { fields: ['id', 'code', 'program'] });
-  const partnerByCode = new Map(partners.map((p) => [p.code, p]));
+  const partnerByCode = await findPartners(em, [...new Set(jobs.map((j) => j.partnerCode))]);
   const programs = new Map<number, Promise<IProgram>>();
   const programOf = (id: number) => {
     let p = programs.get(id);
@@ -128,6 +126,44 @@ export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Ar
     }
   }
   return out;
+}
+
+type PartnerRef = { id: number; code: string; program: number };
+type CachedPartner = PartnerRef & { until: number };
+/** Per database (tests open several in one process): referral code → partner, found recently. */
+const partnerCaches = new WeakMap<object, Map<string, CachedPartner>>();
+const PARTNER_CACHE_MAX = 10_000;
+
+/**
+ * The partners of these referral codes. A partner's code and program never change and partners
+ * are not deleted, so a found partner is remembered for SETTINGS_CACHE_MS (the bound of the other
+ * settings caches) and the clicks of a popular link skip the read; an unknown code is never
+ * remembered (a partner created a moment later is found at once).
+ */
+async function findPartners(em: CoreDeps['em'], codes: string[]): Promise<Map<string, PartnerRef>> {
+  const driver = em.getDriver();
+  let cache = partnerCaches.get(driver);
+  if (!cache) {
+    cache = new Map();
+    partnerCaches.set(driver, cache);
+  }
+  const now = Date.now();
+  const found = new Map<string, PartnerRef>();
+  const missing: string[] = [];
+  for (const code of codes) {
+    const hit = cache.get(code);
+    if (hit && hit.until > now) found.set(code, hit);
+    else missing.push(code);
+  }
+  if (!missing.length) return found;
+  const partners = await em.find(Partner, { code: { $in: missing } }, { fields: ['id', 'code', 'program'] });
+  if (cache.size + partners.length > PARTNER_CACHE_MAX) cache.clear();
+  for (const p of partners) {
+    const ref = { id: p.id, code: p.code, program: p.program };
+    cache.set(p.code, { ...ref, until: now + SETTINGS_CACHE_MS });
+    found.set(p.code, ref);
+  }
+  return found;
 }
 
 type ClickRow = {

@@ -251,4 +251,17 @@ describe('click batches', () => {
     const recorded = await clickRows([out[0]!.result!.clickId, out[3]!.result!.clickId]);
     expect(recorded).toHaveLength(2);
   });
+
+  test('an unknown referral code is not remembered: a partner created a moment later is found', async () => {
+    const [before] = await recordClicks(h.ctx.deps(), [click('batch-late')]);
+    expect(before).toMatchObject({ ok: false, error: expect.any(AppError) });
+    const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, {
+      code: 'batch-late',
+      name: 'Late',
+    });
+    const [after] = await recordClicks(h.ctx.deps(), [click('batch-late')]);
+    expect(after).toMatchObject({ ok: true, value: { partnerCode: 'batch-late' } });
+    const [again] = await recordClicks(h.ctx.deps(), [click('batch-late')]);
+    expect(again?.ok && (await clickRows([again.value.clickId]))[0]?.partner_id).toBe(partner.id);
+  });
 });
