@@ -5,7 +5,7 @@ import { issueApiKey } from './core/api-keys.ts';
 
 /** On an empty embedded database: a demo program, partner and keys (returned once, for printing). */
 export async function seedDemoProgram(deps: CoreDeps) {
-  if (await deps.em.fork().count(Program, {})) return null;
+  if (await deps.em.count(Program, {})) return null;
   const program = await createProgram(deps, { name: 'Demo program' });
   const partner = await createPartner(deps, program.id, { code: `demo${program.id}`, name: 'Demo partner' });
   const live = await issueApiKey(deps, program.id, 'live');

@@ -14,7 +14,7 @@ export type IssuedKey = { id: number; key: string; prefix: string; mode: ApiKeyM
 
 /** Issues a key; the clear key is returned here once and never stored. */
 export async function issueApiKey(deps: CoreDeps, programId: number, mode: ApiKeyMode): Promise<IssuedKey> {
-  const em = deps.em.fork();
+  const em = deps.em;
   await em.findOneOrFail(
     Program,
     { id: programId },
@@ -44,7 +44,7 @@ export async function retireApiKey(
   keyId: number,
   rotateBy: Date | null,
 ): Promise<IApiKey> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const row = await em.findOne(ApiKey, { id: keyId, program: programId });
   if (!row) throw new AppError('not_found', 'No such API key in this program');
   row.status = 'retired';
@@ -61,7 +61,7 @@ export async function rotateApiKey(
   keyId: number,
   graceDays: number,
 ): Promise<IssuedKey & { retiredKeyId: number; rotateBy: Date | null }> {
-  const old = await deps.em.fork().findOne(ApiKey, { id: keyId, program: programId });
+  const old = await deps.em.findOne(ApiKey, { id: keyId, program: programId });
   if (!old) throw new AppError('not_found', 'No such API key in this program');
   const issued = await issueApiKey(deps, programId, old.mode);
   const rotateBy = graceDays > 0 ? new Date(deps.clock().getTime() + graceDays * 86_400_000) : null;
@@ -82,7 +82,7 @@ export type AuthenticatedKey = {
 /** Resolves a bearer token to its key and its program's rate limit, or throws the spec's 401 errors. */
 export async function authenticateApiKey(deps: CoreDeps, token: string, docsUrl: string): Promise<AuthenticatedKey> {
   const hash = hashApiKey(token);
-  const em = deps.em.fork();
+  const em = deps.em;
   const row = await em.findOne(ApiKey, { keyHash: hash });
   // Constant-time comparison: defence in depth after the indexed lookup.
   if (!row || !constantTimeEqual(row.keyHash, hash)) throw new AppError('unauthorized', 'Invalid API key');

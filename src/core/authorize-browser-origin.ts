@@ -16,7 +16,7 @@ export async function authorizeBrowserOrigin(
   programId: number,
   origin: string | null,
 ): Promise<void> {
-  const program = await deps.em.fork().findOne(Program, { id: programId }, { fields: ['domain'] });
+  const program = await deps.em.findOne(Program, { id: programId }, { fields: ['domain'] });
   if (!program) throw new AppError('not_found', 'No such program', { field: 'program_id' });
   let host: string | null;
   try {

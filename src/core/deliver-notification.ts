@@ -15,7 +15,7 @@ export async function deliverNotification(
   sender: NotificationSender,
   id: number,
 ): Promise<'delivered' | 'already_delivered' | 'missing'> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const n = await em.findOne(Notification, { id });
   if (!n) return 'missing';
   if (n.deliveredAt) return 'already_delivered';
@@ -41,7 +41,7 @@ export async function sweepNotificationOutbox(
   at: { enqueuedBefore: Date; stuckBefore: Date; now: Date },
   limit = 500,
 ): Promise<OutboxSweep> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const stuck = await em.execute<Array<{ id: number; sweeps: number }>>(
     `update "notification" set "sweeps" = "sweeps" + 1, "swept_at" = ?
      where "id" in (select "id" from "notification" where "delivered_at" is null and coalesce("swept_at", "created_at") <= ? order by "id" limit ?)

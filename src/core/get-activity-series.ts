@@ -24,7 +24,7 @@ export async function getActivitySeries(
   deps: CoreDeps,
   input: { programId: number; partnerId?: number; from: Date; to: Date },
 ): Promise<ActivitySeries> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const start = Date.UTC(input.from.getUTCFullYear(), input.from.getUTCMonth(), input.from.getUTCDate());
   const count = Math.min(MAX_SERIES_DAYS, Math.max(1, Math.floor((input.to.getTime() - start) / DAY_MS) + 1));
   const days = Array.from({ length: count }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));

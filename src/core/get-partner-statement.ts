@@ -43,7 +43,7 @@ export async function getPartnerStatement(
   partnerId: number,
   limit = 200,
 ): Promise<PartnerStatement> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const partner = await em.findOne(Partner, { id: partnerId, program: programId });
   if (!partner) throw new AppError('not_found', 'No such partner in this program');
   const [balances, sums, unpaid, open, ledger, payouts] = await Promise.all([

@@ -22,7 +22,7 @@ export async function getProgramStatus(
   programId: number,
   keyMode: 'live' | 'test',
 ): Promise<ProgramStatus> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const program = await em.findOneOrFail(Program, { id: programId });
   const activity = async (table: string, column: string): Promise<Activity> => {
     const [row = { count: '0', last_at: null }] = await em.execute<{ count: string; last_at: Date | string | null }[]>(

@@ -11,7 +11,7 @@ export type LinkResult = { kind: 'linked' | 'already_linked'; alias: string; tra
  * yet: providers do not order their webhooks.
  */
 export async function linkPayment(deps: CoreDeps, job: LinkJob): Promise<LinkResult> {
-  const rows = await deps.em.fork().execute<Array<{ id: number }>>(
+  const rows = await deps.em.execute<Array<{ id: number }>>(
     `insert into payment_link (program_id, alias, transaction_id, provider, created_at) values (?, ?, ?, ?, ?)
      on conflict (program_id, alias) do nothing returning id`,
     [job.programId, job.alias, job.transactionId, job.provider, new Date(job.receivedAt)],

@@ -27,7 +27,7 @@ export async function createPartnerInvite(
   partnerId: number,
   ttlMs: number,
 ): Promise<{ token: string; expiresAt: Date; partnerId: number }> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const partner = await em.findOne(Partner, { id: partnerId, program: programId });
   if (!partner) throw new AppError('not_found', 'No such partner in this program');
   const now = deps.clock();
@@ -48,7 +48,7 @@ export async function describePartnerInvite(
   deps: CoreDeps,
   token: string,
 ): Promise<{ partnerName: string; partnerCode: string; expiresAt: Date }> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const invite = await usableInvite(em, deps.clock(), token);
   const partner = await em.findOneOrFail(Partner, { id: invite.partner });
   return { partnerName: partner.name, partnerCode: partner.code, expiresAt: invite.expiresAt };
@@ -67,7 +67,7 @@ export async function acceptPartnerInvite(
 ): Promise<{ partnerId: number }> {
   checkPassword(password);
   const passwordHash = await hasher.hash(password);
-  return deps.em.fork().transactional(async (em) => {
+  return deps.em.transactional(async (em) => {
     const invite = await usableInvite(em, deps.clock(), token, true);
     invite.usedAt = deps.clock();
     const partner = await em.findOneOrFail(Partner, { id: invite.partner });
@@ -88,13 +88,11 @@ export async function verifyPartnerPassword(
   login: string,
   password: string,
 ): Promise<{ partnerId: number }> {
-  const candidates = await deps.em
-    .fork()
-    .find(
-      Partner,
-      { $or: [{ code: login }, { email: login }, { email: login.toLowerCase() }], passwordHash: { $ne: null } },
-      { limit: 20, orderBy: { id: 'asc' } },
-    );
+  const candidates = await deps.em.find(
+    Partner,
+    { $or: [{ code: login }, { email: login }, { email: login.toLowerCase() }], passwordHash: { $ne: null } },
+    { limit: 20, orderBy: { id: 'asc' } },
+  );
   for (const p of candidates) {
     if (p.passwordHash && (await hasher.verify(password, p.passwordHash))) return { partnerId: p.id };
   }

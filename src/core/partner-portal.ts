@@ -18,7 +18,7 @@ export type Page = { limit: number; offset: number };
 
 /** The partner and the program they refer for. @throws AppError `not_found`. */
 export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
-  const em = deps.em.fork();
+  const em = deps.em;
   const partner = await em.findOne(Partner, { id: partnerId });
   if (!partner) throw new AppError('not_found', 'No such partner');
   const program = await em.findOneOrFail(Program, { id: partner.program });
@@ -40,7 +40,7 @@ export async function listPartnerCommissions(
   partnerId: number,
   page: Page & { status?: CommissionStatus },
 ) {
-  const em = deps.em.fork();
+  const em = deps.em;
   const where = { partner: partnerId, ...(page.status ? { status: page.status } : {}) };
   const [rows, total] = await em.findAndCount(Commission, where, {
     limit: page.limit,
@@ -79,7 +79,7 @@ export async function listPartnerCommissions(
 
 /** Balance per currency (credited commissions less deductions and payouts) and the payouts. */
 export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
-  const em = deps.em.fork();
+  const em = deps.em;
   const [balances, payouts] = await Promise.all([
     em.execute<Array<{ currency: string; balance: string }>>(
       `select "currency", "balance_cents"::text as "balance" from "partner_balance" where "partner_id" = ? order by "currency"`,
@@ -104,7 +104,7 @@ export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
 
 /** The partner's in-app notifications, newest first, with the unread count. */
 export async function listPartnerNotifications(deps: CoreDeps, partnerId: number, page: Page) {
-  const em = deps.em.fork();
+  const em = deps.em;
   const where = { partnerId, kind: { $in: PARTNER_NOTIFICATION_KINDS } };
   const [[rows, total], unread] = await Promise.all([
     em.findAndCount(Notification, where, { limit: page.limit, offset: page.offset, orderBy: { id: 'desc' } }),
@@ -130,7 +130,7 @@ export async function markPartnerNotificationsRead(
   partnerId: number,
   ids?: number[],
 ): Promise<{ unreadCount: number }> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const where = { partnerId, kind: { $in: PARTNER_NOTIFICATION_KINDS }, readAt: null };
   await em.nativeUpdate(Notification, ids ? { ...where, id: { $in: ids } } : where, { readAt: deps.clock() });
   return { unreadCount: await em.count(Notification, where) };

@@ -33,7 +33,7 @@ const given = <T extends object>(settings: T): Partial<T> =>
   Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export async function createProgram(deps: CoreDeps, input: ProgramCreate): Promise<IProgram> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const program = em.create(Program, given(input) as ProgramCreate);
   await em.flush();
   return program;
@@ -44,7 +44,7 @@ export async function updateProgram(
   programId: number,
   input: Partial<ProgramSettings>,
 ): Promise<IProgram> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const program = await em.findOne(Program, { id: programId });
   if (!program) throw new AppError('not_found', 'No such program');
   em.assign(program, given(input));
@@ -55,12 +55,12 @@ export async function updateProgram(
 
 /** Every program, oldest first. */
 export async function listPrograms(deps: CoreDeps): Promise<IProgram[]> {
-  return deps.em.fork().find(Program, {}, { orderBy: { id: 'asc' } });
+  return deps.em.find(Program, {}, { orderBy: { id: 'asc' } });
 }
 
 /** @throws AppError `not_found`. */
 export async function getProgram(deps: CoreDeps, programId: number): Promise<IProgram> {
-  const program = await deps.em.fork().findOne(Program, { id: programId });
+  const program = await deps.em.findOne(Program, { id: programId });
   if (!program) throw new AppError('not_found', 'No such program');
   return program;
 }
@@ -70,7 +70,7 @@ export type PartnerCreate = { code: string; name: string; email?: string | null 
 
 /** Creates a partner; its `code` is the `aff` value of its links, unique across the service. */
 export async function createPartner(deps: CoreDeps, programId: number, input: PartnerCreate): Promise<IPartner> {
-  const em = deps.em.fork();
+  const em = deps.em;
   if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
   if (await em.count(Partner, { code: input.code }))
     throw new AppError('invalid_request', `Referral code "${input.code}" is taken`, { field: 'code' });

@@ -61,7 +61,7 @@ export async function connectProvider(
   label: ProviderSecretLabel = 'live',
 ): Promise<{ provider: WebhookProvider; programId: number; secret: ProviderSecretSummary }> {
   checkSecret(secret);
-  const em = deps.em.fork();
+  const em = deps.em;
   const connection = await findOrCreateConnection(em, programId, provider);
   await em.nativeDelete(ProviderSecret, { connection: connection.id });
   const row = em.create(ProviderSecret, {
@@ -84,7 +84,7 @@ export async function addProviderSecret(
   input: NewProviderSecret,
 ): Promise<ProviderSecretSummary> {
   checkSecret(input.secret);
-  const em = deps.em.fork();
+  const em = deps.em;
   const connection = await findOrCreateConnection(em, programId, provider);
   if ((await em.count(ProviderSecret, { connection: connection.id })) >= MAX_SECRETS_PER_CONNECTION) {
     throw new AppError(
@@ -110,7 +110,7 @@ export async function listProviderSecrets(
   programId: number,
   provider: WebhookProvider,
 ): Promise<ProviderSecretSummary[]> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const connection = await findConnectionOrFail(em, programId, provider);
   const rows = await em.find(ProviderSecret, { connection: connection.id }, { orderBy: { id: 'asc' } });
   return rows.map(summarise);
@@ -124,7 +124,7 @@ export async function expireProviderSecret(
   secretId: number,
   at: Date | null,
 ): Promise<ProviderSecretSummary> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const row = await findSecretOrFail(em, programId, provider, secretId);
   row.expiresAt = at ?? deps.clock();
   await em.flush();
@@ -139,7 +139,7 @@ export async function removeProviderSecret(
   provider: WebhookProvider,
   secretId: number,
 ): Promise<void> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const row = await findSecretOrFail(em, programId, provider, secretId);
   em.remove(row);
   await em.flush();
@@ -156,7 +156,7 @@ export async function loadVerificationSecrets(
   programId: number,
   provider: WebhookProvider,
 ): Promise<VerificationSecret[] | null> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const connection = await em.findOne(
     ProviderConnection,
     { program: programId, provider },

@@ -7,7 +7,7 @@ export type TestEventResult = { kind: 'test'; eventId: number; programId: number
 
 /** Records one test event (tracker `trackTest`, CLI `test-event`, a test key's lead). */
 export async function recordTestEvent(deps: CoreDeps, job: TestEventJob): Promise<TestEventResult> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const event = em.create(TestEvent, {
     program: job.programId,
     kind: 'event',

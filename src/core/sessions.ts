@@ -19,7 +19,7 @@ export async function startSession(
   deps: CoreDeps,
   input: { kind: SessionKind; partnerId?: number; ttlMs: number },
 ): Promise<ActiveSession & { token: string }> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const now = deps.clock();
   const token = randomBytes(32).toString('base64url');
   const row = em.create(Session, {
@@ -43,9 +43,11 @@ export async function startSession(
 
 /** The live session behind a cookie value, or null (unknown, ended or expired). */
 export async function findSession(deps: CoreDeps, token: string): Promise<ActiveSession | null> {
-  const row = await deps.em
-    .fork()
-    .findOne(Session, { tokenHash: sha256Hex(token), endedAt: null, expiresAt: { $gt: deps.clock() } });
+  const row = await deps.em.findOne(Session, {
+    tokenHash: sha256Hex(token),
+    endedAt: null,
+    expiresAt: { $gt: deps.clock() },
+  });
   return row
     ? { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt }
     : null;
@@ -53,11 +55,11 @@ export async function findSession(deps: CoreDeps, token: string): Promise<Active
 
 /** Sign-out: the session stops working at once. Unknown tokens are ignored. */
 export async function endSession(deps: CoreDeps, token: string): Promise<void> {
-  await deps.em.fork().nativeUpdate(Session, { tokenHash: sha256Hex(token), endedAt: null }, { endedAt: deps.clock() });
+  await deps.em.nativeUpdate(Session, { tokenHash: sha256Hex(token), endedAt: null }, { endedAt: deps.clock() });
 }
 
 /** Drops sessions that expired or ended more than a day ago (called by the sweeper). */
 export async function deleteStaleSessions(deps: CoreDeps): Promise<number> {
   const cutoff = new Date(deps.clock().getTime() - 86_400_000);
-  return deps.em.fork().nativeDelete(Session, { $or: [{ expiresAt: { $lt: cutoff } }, { endedAt: { $lt: cutoff } }] });
+  return deps.em.nativeDelete(Session, { $or: [{ expiresAt: { $lt: cutoff } }, { endedAt: { $lt: cutoff } }] });
 }
