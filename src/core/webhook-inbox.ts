@@ -183,14 +183,16 @@ export async function markWebhookFailed(deps: CoreDeps, inboxId: number, error: 
   await deps.em.fork().nativeUpdate(WebhookEvent, { id: inboxId, status: 'pending' }, { status: 'failed', error });
 }
 
-/** Puts failed (or all of a program's failed) rows back to pending for a replay; returns their ids. */
+/**
+ * Puts failed (or all of a program's failed) rows back to pending for a replay, stamped as requeued
+ * now so the sweeper leaves them to the replay's job; returns their ids.
+ */
 export async function resetWebhookEventsForReplay(
   deps: CoreDeps,
   programId: number,
   inboxId?: number,
 ): Promise<number[]> {
-  const em = deps.em.fork();
-  const rows = await em.find(
+  const rows = await deps.em.find(
     WebhookEvent,
     inboxId ? { id: inboxId, program: programId } : { program: programId, status: 'failed' },
     { fields: ['id', 'status', 'normalised'] },
@@ -198,16 +200,30 @@ export async function resetWebhookEventsForReplay(
   if (inboxId && !rows.length) throw new AppError('not_found', 'No such webhook event in this program');
   // An event ignored while running its jobs (`unknown_customer` before the lead was tracked...)
   // can be replayed by id; one ignored while normalising has no jobs to run.
-  for (const r of rows) if (r.status !== 'ignored' || r.normalised.jobs.length > 0) r.status = 'pending';
-  await em.flush();
-  return rows.filter((r) => r.status === 'pending').map((r) => r.id);
+  const ids = rows.filter((r) => r.status !== 'ignored' || r.normalised.jobs.length > 0).map((r) => r.id);
+  if (ids.length) await markWebhooksRequeued(deps, ids, { status: 'pending' });
+  return ids;
+}
+
+/** Stamps rows as handed to the queue again now (replay, sweep): the sweeper's clock restarts. */
+export async function markWebhooksRequeued(
+  deps: CoreDeps,
+  ids: number[],
+  set: { status?: 'pending' } = {},
+): Promise<void> {
+  await deps.em.nativeUpdate(WebhookEvent, { id: { $in: ids } }, { ...set, requeuedAt: deps.clock() });
 }
 
 /**
  * Pending rows the sweeper should (re-)enqueue: never run and older than `neverRunBefore`
  * (acknowledged, but the enqueue failed), or already tried and still pending past `stuckBefore`
- * (longer than every retry could take: the job was lost, or its failure was never recorded).
+ * (longer than every retry could take: the job was lost, or its failure was never recorded). Age
+ * counts from the last requeue (replay, sweep) when there was one, else from receipt.
  */
+const queuedBefore = (at: Date) => ({
+  $or: [{ requeuedAt: null, receivedAt: { $lte: at } }, { requeuedAt: { $lte: at } }],
+});
+
 export async function findStalePendingWebhooks(
   deps: CoreDeps,
   cutoffs: { neverRunBefore: Date; stuckBefore: Date },
@@ -218,8 +234,8 @@ export async function findStalePendingWebhooks(
     {
       status: 'pending',
       $or: [
-        { attempts: 0, receivedAt: { $lte: cutoffs.neverRunBefore } },
-        { attempts: { $gt: 0 }, receivedAt: { $lte: cutoffs.stuckBefore } },
+        { attempts: 0, ...queuedBefore(cutoffs.neverRunBefore) },
+        { attempts: { $gt: 0 }, ...queuedBefore(cutoffs.stuckBefore) },
       ],
     },
     { fields: ['id', 'attempts'], limit, orderBy: { id: 'asc' } },

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { findSession, startSession } from '../../src/core/sessions.ts';
-import { storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
+import { DAY_MS } from '../../src/core/deps.ts';
+import { resetWebhookEventsForReplay, storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
+import { webhookRetryHorizonMs } from '../../src/queue/job-options.ts';
 import { sweepHolds } from '../../src/workers/sweep-holds.ts';
 import { sweepInbox } from '../../src/workers/sweep-inbox.ts';
 import { sweepOutbox } from '../../src/workers/sweep-outbox.ts';
@@ -111,4 +113,30 @@ test('outbox: a notification written but never enqueued is enqueued and delivere
   expect(await sweepOutbox(h.ctx)).toBe(1);
   await waitFor(() => h.sent.some((n) => n.id === stale!.id));
   expect(h.sent.some((n) => n.id === fresh!.id)).toBe(false);
+});
+
+test('inbox: a replayed old row is left to its replay job; a swept one waits a whole retry horizon before the next sweep', async () => {
+  const horizon = webhookRetryHorizonMs(h.ctx.config);
+  // Rows earlier tests left pending (the clock moved on) are swept and processed first.
+  await sweepInbox(h.ctx);
+  await waitFor(async () => {
+    const [row] = await h.ctx
+      .deps()
+      .em.execute<{ n: number }[]>(`select count(*)::int as n from webhook_event where status = 'pending'`);
+    return row?.n === 0;
+  });
+  const old = await store('evt_sweep_replayed', new Date(h.clock.now.getTime() - 31 * DAY_MS));
+  await h.ctx
+    .deps()
+    .em.execute(`update webhook_event set status = 'failed', attempts = 2, error = 'gave up' where id = ?`, [
+      old.inboxId,
+    ]);
+  // The replay puts the row back to pending (its own job is what the admin route enqueues).
+  expect(await resetWebhookEventsForReplay(h.ctx.deps(), f.programId, old.inboxId)).toEqual([old.inboxId]);
+  expect(await sweepInbox(h.ctx)).toBe(0);
+  // Past a retry horizon after the replay the job counts as lost: the sweeper takes the row, once.
+  h.clock.now = new Date(h.clock.now.getTime() + horizon + 1);
+  expect(await sweepInbox(h.ctx)).toBe(1);
+  expect(await sweepInbox(h.ctx)).toBe(0);
+  await waitFor(async () => (await inboxRow(old.inboxId)).status === 'processed');
 });

@@ -24,6 +24,11 @@ export const WebhookEvent = defineEntity({
     error: p.text().nullable(),
     attempts: p.integer().default(0),
     receivedAt: p.datetime(),
+    /**
+     * When a replay or the inbox sweeper last handed the row to the queue again; the sweeper measures
+     * a row's age from here (else from `receivedAt`), so it never runs a row its replay job holds.
+     */
+    requeuedAt: p.datetime().nullable(),
     processedAt: p.datetime().nullable(),
     /** When buyer personal data was removed from `payload` (retention sweeper); `null` = not yet. */
     payloadRedactedAt: p.datetime().nullable(),

@@ -7,6 +7,7 @@ import { Migration20261123095000_browser_leads } from './Migration20261123095000
 import { Migration20261123104500_payouts } from './Migration20261123104500_payouts.ts';
 import { Migration20261123110000_provider_payments } from './Migration20261123110000_provider_payments.ts';
 import { Migration20261123141500_email_hash } from './Migration20261123141500_email_hash.ts';
+import { Migration20261124073000_webhook_requeued_at } from './Migration20261124073000_webhook_requeued_at.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   Migration20261123104500_payouts,
   Migration20261123110000_provider_payments,
   Migration20261123141500_email_hash,
+  Migration20261124073000_webhook_requeued_at,
 ];

@@ -79,6 +79,9 @@ export const webhookEventRow = z.strictObject({
   error: z.string().nullable(),
   attempts: int,
   received_at: time,
+  requeued_at: time
+    .nullable()
+    .meta({ description: 'When a replay or the inbox sweeper last handed the event to the queue again' }),
   processed_at: time.nullable(),
   payload_redacted_at: time.nullable(),
 });
