@@ -72,137 +72,142 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
   if (job.test) return testRefund(deps, job);
   // Reported once the transaction committed (a rolled-back refund moved no money).
   let moved = null as Parameters<MoneyEvents['refundApplied']>[0] | null;
-  const result = await deps.em.fork().transactional(async (em): Promise<RefundResult> => {
-    const sale = await findRefundedSale(em, job);
-    if (!sale) {
-      // A test sale recorded with a live key (`livemode: false`, `additional_data.test_mode: true`)
-      // and a Paddle refund (no test flag of its own) are test refunds: the sale they name decides.
-      // Provider refunds may name it by a linked alias.
-      const testSale =
-        job.origin === 'provider'
-          ? await findProviderTestSale(em, job.programId, job.transactionId)
-          : await em.findOne(
-              TestEvent,
-              { program: job.programId, transactionId: job.transactionId },
-              { fields: ['id'] },
-            );
-      if (testSale) return { kind: 'test' as const, eventId: testSale.id, programId: job.programId };
-      if (job.origin === 'provider') throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
-      throw new AppError('not_found', 'No sale with this transaction_id in this program', {
-        transaction_id: job.transactionId,
-      });
-    }
-    const key = idempotencyKey(job);
-    const { commission, prior, priorPaidCents } = await readRefundContext(em, sale, job, key);
-    const plan = planRefund(sale, job, priorPaidCents);
-    if (plan.kind === 'skip') {
-      return commission
-        ? { kind: 'skipped' as const, reason: plan.reason, commissionId: commission.id }
-        : noCommission();
-    }
-    if (prior) {
-      const why = plan.refundId
-        ? `refund_id ${plan.refundId} already applied`
-        : 'a refund of the same amount was already applied to this sale (treated as a retry)';
-      return commission ? { kind: 'skipped' as const, reason: why, commissionId: commission.id } : noCommission();
-    }
-    if (commission?.status === 'reversed') {
-      return { kind: 'skipped' as const, reason: 'commission already reversed', commissionId: commission.id };
-    }
+  // `clear`: the transaction reads every row itself, under its locks, never an entity an earlier
+  // use-case left in the caller's context (several jobs of one webhook row share it).
+  const result = await deps.em.transactional(
+    async (em): Promise<RefundResult> => {
+      const sale = await findRefundedSale(em, job);
+      if (!sale) {
+        // A test sale recorded with a live key (`livemode: false`, `additional_data.test_mode: true`)
+        // and a Paddle refund (no test flag of its own) are test refunds: the sale they name decides.
+        // Provider refunds may name it by a linked alias.
+        const testSale =
+          job.origin === 'provider'
+            ? await findProviderTestSale(em, job.programId, job.transactionId)
+            : await em.findOne(
+                TestEvent,
+                { program: job.programId, transactionId: job.transactionId },
+                { fields: ['id'] },
+              );
+        if (testSale) return { kind: 'test' as const, eventId: testSale.id, programId: job.programId };
+        if (job.origin === 'provider') throw new RetryableError(`sale ${job.transactionId} not recorded yet`);
+        throw new AppError('not_found', 'No sale with this transaction_id in this program', {
+          transaction_id: job.transactionId,
+        });
+      }
+      const key = idempotencyKey(job);
+      const { commission, prior, priorPaidCents } = await readRefundContext(em, sale, job, key);
+      const plan = planRefund(sale, job, priorPaidCents);
+      if (plan.kind === 'skip') {
+        return commission
+          ? { kind: 'skipped' as const, reason: plan.reason, commissionId: commission.id }
+          : noCommission();
+      }
+      if (prior) {
+        const why = plan.refundId
+          ? `refund_id ${plan.refundId} already applied`
+          : 'a refund of the same amount was already applied to this sale (treated as a retry)';
+        return commission ? { kind: 'skipped' as const, reason: why, commissionId: commission.id } : noCommission();
+      }
+      if (commission?.status === 'reversed') {
+        return { kind: 'skipped' as const, reason: 'commission already reversed', commissionId: commission.id };
+      }
 
-    const now = new Date(job.receivedAt);
-    const applied = Math.min(plan.amountCents, sale.amountCents - sale.refundedCents);
-    const refundedTotal = sale.refundedCents + applied;
-    const refundRow = {
-      program_id: job.programId,
-      sale_id: sale.id,
-      commission_id: commission?.id ?? null,
-      refund_id: plan.refundId,
-      requested_cents: plan.requestedCents,
-      applied_cents: applied,
-      reason: job.refundReason || job.reason || null,
-      source: job.origin,
-      created_at: now,
-    };
-    moved = { provider: sale.provider, currency: sale.currency, refundedCents: applied, deductionCents: 0 };
-    if (!commission) {
-      await writeRefund(em, {
+      const now = new Date(job.receivedAt);
+      const applied = Math.min(plan.amountCents, sale.amountCents - sale.refundedCents);
+      const refundedTotal = sale.refundedCents + applied;
+      const refundRow = {
+        program_id: job.programId,
+        sale_id: sale.id,
+        commission_id: commission?.id ?? null,
+        refund_id: plan.refundId,
+        requested_cents: plan.requestedCents,
+        applied_cents: applied,
+        reason: job.refundReason || job.reason || null,
+        source: job.origin,
+        created_at: now,
+      };
+      moved = { provider: sale.provider, currency: sale.currency, refundedCents: applied, deductionCents: 0 };
+      if (!commission) {
+        await writeRefund(em, {
+          sale,
+          applied,
+          refund: { ...refundRow, deduction_cents: 0, balance_deduction_cents: 0 },
+        });
+        return noCommission();
+      }
+
+      const deduction = computeReversal({
+        commissionCents: commission.amountCents,
+        saleAmountCents: sale.amountCents,
+        refundedTotalCents: refundedTotal,
+        alreadyReversedCents: commission.reversedCents,
+      });
+      const status = refundedTotal >= sale.amountCents ? 'reversed' : 'refunded';
+      const reason = job.refundReason || job.reason || commission.reason;
+      moved.deductionCents = deduction;
+      const balanceDeduction = commission.credited && deduction > 0 ? deduction : 0;
+      const payload = {
+        commission_id: commission.id,
+        sale_id: sale.id,
+        transaction_id: sale.transactionId,
+        status,
+        deduction_cents: deduction,
+        currency: commission.currency,
+        refund_reason: reason,
+      };
+      const notifications: Array<{ kind: NotificationKind; payload: Record<string, unknown> }> = [
+        { kind: 'partner_commission_refunded', payload },
+      ];
+      if (commission.paidAt) {
+        // Spec: the advertiser gets a manual-review warning when the commission was already paid out.
+        const paidOut = { paid_at: commission.paidAt.toISOString(), payout_id: commission.payout };
+        notifications.push({ kind: 'advertiser_manual_review', payload: { ...payload, ...paidOut } });
+      }
+      const written = await writeRefund(em, {
         sale,
         applied,
-        refund: { ...refundRow, deduction_cents: 0, balance_deduction_cents: 0 },
+        refund: { ...refundRow, deduction_cents: deduction, balance_deduction_cents: balanceDeduction },
+        commission: { id: commission.id, deduction, status, reason, updatedAt: new Date() },
+        balance: balanceDeduction
+          ? { partnerId: commission.partner, currency: commission.currency, deltaCents: -balanceDeduction, at: now }
+          : null,
+        notifications: notifications.map((n) => ({
+          program_id: job.programId,
+          kind: n.kind,
+          partner_id: commission.partner,
+          commission_id: commission.id,
+          payload: n.payload,
+          created_at: now,
+        })),
       });
-      return noCommission();
-    }
-
-    const deduction = computeReversal({
-      commissionCents: commission.amountCents,
-      saleAmountCents: sale.amountCents,
-      refundedTotalCents: refundedTotal,
-      alreadyReversedCents: commission.reversedCents,
-    });
-    const status = refundedTotal >= sale.amountCents ? 'reversed' : 'refunded';
-    const reason = job.refundReason || job.reason || commission.reason;
-    moved.deductionCents = deduction;
-    const balanceDeduction = commission.credited && deduction > 0 ? deduction : 0;
-    const payload = {
-      commission_id: commission.id,
-      sale_id: sale.id,
-      transaction_id: sale.transactionId,
-      status,
-      deduction_cents: deduction,
-      currency: commission.currency,
-      refund_reason: reason,
-    };
-    const notifications: Array<{ kind: NotificationKind; payload: Record<string, unknown> }> = [
-      { kind: 'partner_commission_refunded', payload },
-    ];
-    if (commission.paidAt) {
-      // Spec: the advertiser gets a manual-review warning when the commission was already paid out.
-      const paidOut = { paid_at: commission.paidAt.toISOString(), payout_id: commission.payout };
-      notifications.push({ kind: 'advertiser_manual_review', payload: { ...payload, ...paidOut } });
-    }
-    const written = await writeRefund(em, {
-      sale,
-      applied,
-      refund: { ...refundRow, deduction_cents: deduction, balance_deduction_cents: balanceDeduction },
-      commission: { id: commission.id, deduction, status, reason, updatedAt: new Date() },
-      balance: balanceDeduction
-        ? { partnerId: commission.partner, currency: commission.currency, deltaCents: -balanceDeduction, at: now }
-        : null,
-      notifications: notifications.map((n) => ({
-        program_id: job.programId,
-        kind: n.kind,
-        partner_id: commission.partner,
-        commission_id: commission.id,
-        payload: n.payload,
-        created_at: now,
-      })),
-    });
-    if (written.balance !== null) {
-      // Still under the balance's row lock (taken by the write): open payouts shrink to fit.
-      await reduceOpenPayoutsToFit(em, commission.partner, commission.currency, written.balance);
-      await em.flush();
-    }
-    deps.log.info(
-      {
-        programId: job.programId,
-        saleId: sale.id,
-        commissionId: commission.id,
+      if (written.balance !== null) {
+        // Still under the balance's row lock (taken by the write): open payouts shrink to fit.
+        await reduceOpenPayoutsToFit(em, commission.partner, commission.currency, written.balance);
+        await em.flush();
+      }
+      deps.log.info(
+        {
+          programId: job.programId,
+          saleId: sale.id,
+          commissionId: commission.id,
+          status,
+          deduction,
+          refundedCents: refundedTotal,
+        },
+        'refund applied',
+      );
+      return {
+        kind: 'applied' as const,
         status,
-        deduction,
-        refundedCents: refundedTotal,
-      },
-      'refund applied',
-    );
-    return {
-      kind: 'applied' as const,
-      status,
-      deductionCents: deduction,
-      balanceDeductionCents: balanceDeduction,
-      commissionId: commission.id,
-      notificationIds: written.notificationIds,
-    };
-  });
+        deductionCents: deduction,
+        balanceDeductionCents: balanceDeduction,
+        commissionId: commission.id,
+        notificationIds: written.notificationIds,
+      };
+    },
+    { clear: true },
+  );
   if (moved) deps.events?.refundApplied(moved);
   return result;
 }
@@ -456,7 +461,7 @@ function noCommission(): RefundResult {
 }
 
 async function testRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const event =
     job.origin === 'provider'
       ? await findProviderTestSale(em, job.programId, job.transactionId)

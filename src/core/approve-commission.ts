@@ -11,7 +11,7 @@ import { adjustPartnerBalance } from './adjust-partner-balance.ts';
  * @throws AppError `not_found` (not in this program), `invalid_request` (already credited or reversed).
  */
 export async function approveCommission(deps: CoreDeps, programId: number, commissionId: number): Promise<ICommission> {
-  return deps.em.fork().transactional(async (em) => {
+  return deps.em.transactional(async (em) => {
     const c = await em.findOne(
       Commission,
       { id: commissionId, program: programId },
@@ -42,9 +42,10 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
 /** Hold-period sweep: approves every pending commission older than its program's hold period. */
 export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promise<number> {
   const now = deps.clock().getTime();
-  const programs = await deps.em.fork().find(Program, {}, { fields: ['id', 'holdPeriodDays'] });
+  const programs = await deps.em.find(Program, {}, { fields: ['id', 'holdPeriodDays'] });
   let approved = 0;
   for (const program of programs) {
+    // Ids only, in a throwaway context: the sweep's identity map must not grow by a page per program.
     const due = await deps.em.fork().find(
       Commission,
       {
@@ -58,7 +59,8 @@ export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promis
     );
     for (const c of due) {
       try {
-        await approveCommission(deps, program.id, c.id);
+        // A clean context per approval: its transaction must not copy in the commissions approved before.
+        await approveCommission({ ...deps, em: deps.em.fork() }, program.id, c.id);
         approved++;
       } catch (err) {
         // Raced with a refund or an admin approval: the next sweep sees the new state.

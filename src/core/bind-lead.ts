@@ -41,10 +41,10 @@ export async function bindLead(deps: CoreDeps, job: LeadJob): Promise<LeadResult
       );
   }
   try {
-    return await deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
+    return await deps.em.transactional((em) => bind({ ...deps, em }, job));
   } catch (err) {
     // A concurrent lead for the same customer won the insert: run again, it now finds the row.
-    if (isUniqueViolation(err)) return deps.em.fork().transactional((em) => bind({ ...deps, em }, job));
+    if (isUniqueViolation(err)) return deps.em.transactional((em) => bind({ ...deps, em }, job));
     throw err;
   }
 }

@@ -18,7 +18,7 @@ export async function openPayout(
   currency: string,
   amountCents: number | null,
 ): Promise<IPayout> {
-  return deps.em.fork().transactional(async (em) => {
+  return deps.em.transactional(async (em) => {
     const partner = await em.findOne(Partner, { id: partnerId, program: programId });
     if (!partner) throw new AppError('not_found', 'No such partner in this program');
     await em.findOne(PartnerBalance, { partner: partnerId, currency }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -61,7 +61,7 @@ export async function openPayout(
  * @throws AppError `not_found`, `invalid_request` (not open).
  */
 export async function cancelPayout(deps: CoreDeps, programId: number, payoutId: number): Promise<IPayout> {
-  return deps.em.fork().transactional(async (em) => {
+  return deps.em.transactional(async (em) => {
     const payout = await em.findOne(
       Payout,
       { id: payoutId, program: programId },

@@ -19,7 +19,7 @@ export type PaidPayout = { payout: IPayout; commissions: ICommission[] };
  * @throws AppError `not_found`, `invalid_request` (not open, or nothing to pay).
  */
 export async function payPayout(deps: CoreDeps, programId: number, payoutId: number): Promise<PaidPayout> {
-  return deps.em.fork().transactional(async (em) => {
+  return deps.em.transactional(async (em) => {
     const found = await em.findOne(Payout, { id: payoutId, program: programId });
     if (!found) throw new AppError('not_found', 'No such payout in this program');
     return settle(em, deps.clock(), {
@@ -38,7 +38,7 @@ export async function payPayout(deps: CoreDeps, programId: number, payoutId: num
  * @throws AppError `not_found`, `invalid_request` (not credited, already paid, or nothing to pay).
  */
 export async function payCommission(deps: CoreDeps, programId: number, commissionId: number): Promise<PaidPayout> {
-  return deps.em.fork().transactional(async (em) => {
+  return deps.em.transactional(async (em) => {
     const c = await em.findOne(Commission, { id: commissionId, program: programId });
     if (!c) throw new AppError('not_found', 'No such commission in this program');
     if (!c.creditedAt) throw new AppError('invalid_request', 'Only a credited (approved) commission can be paid');

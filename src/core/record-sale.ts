@@ -42,11 +42,16 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
   try {
     // Most sales need reads and one atomic insert statement: no transaction (BEGIN and COMMIT were
     // a third of a sale's database round trips). A resolution that must write runs in one.
+    // `clear`: the transaction re-reads under its own snapshot and locks, never what the read-only
+    // pass (or an earlier use-case sharing the caller's context) loaded.
     const result =
-      (await recordLiveSale({ ...deps, em: deps.em.fork() }, job, currency as Currency, { readOnly: true })) ??
-      (await deps.em
-        .fork()
-        .transactional((em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false })));
+      (await recordLiveSale(deps, job, currency as Currency, { readOnly: true })) ??
+      (await deps.em.transactional(
+        (em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false }),
+        {
+          clear: true,
+        },
+      ));
     if (!result) throw new Error('sale attribution needed writes inside its transaction');
     if (result.kind === 'attributed')
       deps.events?.saleRecorded({
@@ -60,7 +65,7 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
     if (!isUniqueViolation(err)) throw err;
     // The transaction id was already recorded (a retry, or a concurrent call that committed first):
     // the unique key decided, the transaction rolled back, report the first sale.
-    const first = await findSaleId(deps.em.fork(), job.programId, job.transactionId);
+    const first = await findSaleId(deps.em, job.programId, job.transactionId);
     if (first === null) throw err;
     return { kind: 'duplicate', saleId: first };
   }
@@ -227,6 +232,7 @@ function commissionRate(program: IProgram, productId: string | null): number {
 }
 
 async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency): Promise<SaleResult> {
+  // Own unit of work: a duplicate's failed insert must not stay queued in the caller's context.
   const em = deps.em.fork();
   if (job.transactionId) {
     const prior = await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId });
@@ -245,9 +251,7 @@ async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency):
     await em.flush();
   } catch (err) {
     if (!isUniqueViolation(err) || !job.transactionId) throw err;
-    const prior = await deps.em
-      .fork()
-      .findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
+    const prior = await deps.em.findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
     return { kind: 'test', eventId: prior.id, programId: job.programId };
   }
   return { kind: 'test', eventId: event.id, programId: job.programId };

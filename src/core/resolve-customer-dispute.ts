@@ -27,7 +27,7 @@ export async function resolveCustomerDispute(
   customerId: number,
   clickId: string,
 ): Promise<DisputeResolution> {
-  return deps.em.fork().transactional(async (em) => {
+  return deps.em.transactional(async (em) => {
     const customer = await em.findOne(Customer, { id: customerId, program: programId });
     if (!customer) throw new AppError('not_found', 'No such customer in this program');
     if (!customer.disputedAt) throw new AppError('invalid_request', 'This customer is not disputed');

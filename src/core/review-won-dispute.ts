@@ -28,56 +28,61 @@ export type DisputeWonResult =
  */
 export async function reviewWonDispute(deps: CoreDeps, job: DisputeWonJob): Promise<DisputeWonResult> {
   if (job.test) {
-    const testSale = await findProviderTestSale(deps.em.fork(), job.programId, job.transactionId);
+    const testSale = await findProviderTestSale(deps.em, job.programId, job.transactionId);
     return testSale
       ? { kind: 'test', eventId: testSale.id, programId: job.programId }
       : { kind: 'nothing_to_review', reason: 'no_sale' };
   }
-  return deps.em.fork().transactional(async (em) => {
-    const lock = { lockMode: LockMode.PESSIMISTIC_WRITE } as const;
-    const transactionId = (await em.count(Sale, { program: job.programId, transactionId: job.transactionId }))
-      ? job.transactionId
-      : await findLinkedTransactionId(em, job.programId, job.transactionId);
-    // The sale's row lock serialises this with refunds and with a concurrent copy of this event.
-    const sale = transactionId ? await em.findOne(Sale, { program: job.programId, transactionId }, lock) : null;
-    if (!sale) return { kind: 'nothing_to_review' as const, reason: 'no_sale' };
-    const commission = await em.findOne(Commission, { sale: sale.id });
-    if (!commission) return { kind: 'nothing_to_review' as const, reason: 'no_commission' };
-    const chargebacks = await em.find(
-      Refund,
-      job.chargebackId ? { sale: sale.id, refundId: job.chargebackId } : { sale: sale.id, reason: 'chargeback' },
-    );
-    if (!chargebacks.length) return { kind: 'nothing_to_review' as const, reason: 'chargeback_not_applied' };
-    const reviewKey = job.chargebackId ?? job.decisionId;
-    const prior = await em.execute(
-      `select id from notification where commission_id = ? and kind = 'advertiser_manual_review' and payload ->> 'review_key' = ? limit 1`,
-      [commission.id, reviewKey],
-    );
-    if (prior.length) return { kind: 'already_requested' as const, commissionId: commission.id };
-    const note = em.create(Notification, {
-      program: job.programId,
-      kind: 'advertiser_manual_review',
-      partnerId: commission.partner,
-      commissionId: commission.id,
-      payload: {
-        review_reason: 'chargeback_won',
-        commission_id: commission.id,
-        sale_id: sale.id,
-        transaction_id: sale.transactionId,
-        review_key: reviewKey,
-        chargeback_id: job.chargebackId,
-        decision_id: job.decisionId,
-        reversed_by_chargeback_cents: chargebacks.reduce((sum, c) => sum + c.deductionCents, 0),
-        currency: commission.currency,
-        commission_status: commission.status,
-      },
-      createdAt: new Date(job.receivedAt),
-    });
-    await em.flush();
-    deps.log.info(
-      { programId: job.programId, commissionId: commission.id, reviewKey },
-      'won chargeback: advertiser review requested',
-    );
-    return { kind: 'review_requested' as const, commissionId: commission.id, notificationIds: [note.id] };
-  });
+  // `clear`: the transaction reads every row itself, under its locks, never an entity an earlier
+  // use-case left in the caller's context (several jobs of one webhook row share it).
+  return deps.em.transactional(
+    async (em) => {
+      const lock = { lockMode: LockMode.PESSIMISTIC_WRITE } as const;
+      const transactionId = (await em.count(Sale, { program: job.programId, transactionId: job.transactionId }))
+        ? job.transactionId
+        : await findLinkedTransactionId(em, job.programId, job.transactionId);
+      // The sale's row lock serialises this with refunds and with a concurrent copy of this event.
+      const sale = transactionId ? await em.findOne(Sale, { program: job.programId, transactionId }, lock) : null;
+      if (!sale) return { kind: 'nothing_to_review' as const, reason: 'no_sale' };
+      const commission = await em.findOne(Commission, { sale: sale.id });
+      if (!commission) return { kind: 'nothing_to_review' as const, reason: 'no_commission' };
+      const chargebacks = await em.find(
+        Refund,
+        job.chargebackId ? { sale: sale.id, refundId: job.chargebackId } : { sale: sale.id, reason: 'chargeback' },
+      );
+      if (!chargebacks.length) return { kind: 'nothing_to_review' as const, reason: 'chargeback_not_applied' };
+      const reviewKey = job.chargebackId ?? job.decisionId;
+      const prior = await em.execute(
+        `select id from notification where commission_id = ? and kind = 'advertiser_manual_review' and payload ->> 'review_key' = ? limit 1`,
+        [commission.id, reviewKey],
+      );
+      if (prior.length) return { kind: 'already_requested' as const, commissionId: commission.id };
+      const note = em.create(Notification, {
+        program: job.programId,
+        kind: 'advertiser_manual_review',
+        partnerId: commission.partner,
+        commissionId: commission.id,
+        payload: {
+          review_reason: 'chargeback_won',
+          commission_id: commission.id,
+          sale_id: sale.id,
+          transaction_id: sale.transactionId,
+          review_key: reviewKey,
+          chargeback_id: job.chargebackId,
+          decision_id: job.decisionId,
+          reversed_by_chargeback_cents: chargebacks.reduce((sum, c) => sum + c.deductionCents, 0),
+          currency: commission.currency,
+          commission_status: commission.status,
+        },
+        createdAt: new Date(job.receivedAt),
+      });
+      await em.flush();
+      deps.log.info(
+        { programId: job.programId, commissionId: commission.id, reviewKey },
+        'won chargeback: advertiser review requested',
+      );
+      return { kind: 'review_requested' as const, commissionId: commission.id, notificationIds: [note.id] };
+    },
+    { clear: true },
+  );
 }
