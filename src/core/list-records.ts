@@ -88,12 +88,10 @@ export async function listRecords(
   }
   // The inbox list leaves the raw payloads out (buyer data, and large): one event's detail has it.
   const exclude = kind === 'webhook-events' ? { exclude: ['payload'] } : {};
-  const rows = await deps.em
-    .fork()
-    .find(
-      entity as never,
-      where as never,
-      { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never, ...exclude } as never,
-    );
+  const rows = await deps.em.find(
+    entity as never,
+    where as never,
+    { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never, ...exclude } as never,
+  );
   return rows.map((r) => toRecord(r as object));
 }
