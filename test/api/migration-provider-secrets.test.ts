@@ -45,7 +45,7 @@ test('a connection made before several secrets existed keeps its secret, labelle
 
   expect(await migrate(db)).toContain('Migration20261123093000_provider_secrets');
 
-  const secrets = await loadVerificationSecrets(db, 1, 'stripe');
+  const secrets = await loadVerificationSecrets({ em: db.em.fork() }, 1, 'stripe');
   expect(secrets).toEqual([{ id: expect.any(Number), label: 'live', secret: 'whsec_from_before', expiresAt: null }]);
-  expect(await loadVerificationSecrets(db, 1, 'paddle')).toBeNull();
+  expect(await loadVerificationSecrets({ em: db.em.fork() }, 1, 'paddle')).toBeNull();
 });
