@@ -547,13 +547,16 @@ test('unknown routes and methods', () =>
 
 test('after all of it the service is alive and healthy, and no job was ever retried', async () => {
   expect(env.http.child.exitCode).toBeNull();
-  expect(env.http.output()).not.toContain('job attempt failed');
-  const {
-    rows: [w],
-  } = await env.db.pool.query(
-    `select count(*) filter (where status = 'failed')::int as failed, count(*) filter (where attempts > 1)::int as retried from webhook_event`,
+  const attemptFailures = env.http
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('job attempt failed'));
+  expect(attemptFailures).toEqual([]);
+  // Any row failed or retried, with what it holds (the service keeps its last lines only).
+  const { rows: retried } = await env.db.pool.query(
+    `select id, provider, event_type, status, attempts, error, outcome, normalised from webhook_event where status = 'failed' or attempts > 1`,
   );
-  expect(w).toEqual({ failed: 0, retried: 0 });
+  expect(retried).toEqual([]);
   const r = await send(env.http.url, '/readyz');
   expect(r.status).toBe(200);
   expect(env.http.output()).not.toMatch(/uncaught|unhandled rejection|FATAL/i);

@@ -75,7 +75,7 @@ export async function startService(
       if (!line) continue;
       if (line.includes('"workers started"')) workersStarted = true;
       lines.push(line);
-      if (lines.length > 400) lines.shift();
+      if (lines.length > 5000) lines.shift();
     }
   };
   child.stdout?.on('data', collect);
