@@ -36,7 +36,7 @@ export async function processWebhookEvents(
   deps: CoreDeps,
   inboxIds: number[],
 ): Promise<Array<Settled<ProcessedWebhook>>> {
-  const em = deps.em.fork();
+  const em = deps.em;
   // A replay job and the row's first job may meet in one batch: a row runs once per batch.
   const ids = [...new Set(inboxIds)];
   // The raw payload is kept for people, never read here: not loading it spares parsing a large
@@ -44,7 +44,8 @@ export async function processWebhookEvents(
   // (below), not by the unit of work: no change-set computation over their JSON documents.
   const rows = await em.find(WebhookEvent, { id: { $in: ids } }, { exclude: ['payload'], disableIdentityMap: true });
   const byId = new Map<number, InboxRow>(rows.map((r) => [r.id, r]));
-  // Each row's jobs get their own fork, as one job per row had.
+  // A fork per row: rows run concurrently, and concurrent transactions must not share one unit
+  // of work (a row's jobs share theirs, as one job per row had).
   const runs = await Promise.all(ids.map((id) => runRow({ ...deps, em: deps.em.fork() }, byId.get(id))));
   await writeRows(em, runs);
   const settled = new Map<number, Settled<ProcessedWebhook>>();

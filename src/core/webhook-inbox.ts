@@ -139,7 +139,7 @@ async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook
   const rows = items.map((i) => i.row);
   let inserted: Array<{ id: number; provider: string; program_id: number; dedupe_key: string }>;
   try {
-    inserted = await items[0]!.deps.em.fork().execute(
+    inserted = await items[0]!.deps.em.execute(
       `${INSERT_COLUMNS} ${rows.map(() => ROW_VALUES).join(', ')}
        on conflict (provider, program_id, dedupe_key) do nothing returning id, provider, program_id, dedupe_key`,
       rows.flatMap(rowParams),
@@ -162,9 +162,10 @@ async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook
 
 async function insertOne({ deps, row }: Pending): Promise<StoredWebhook> {
   try {
-    const [r] = await deps.em
-      .fork()
-      .execute<Array<{ id: number }>>(`${INSERT_COLUMNS} ${ROW_VALUES} returning id`, rowParams(row));
+    const [r] = await deps.em.execute<Array<{ id: number }>>(
+      `${INSERT_COLUMNS} ${ROW_VALUES} returning id`,
+      rowParams(row),
+    );
     return stored(row, r!.id);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -174,13 +175,13 @@ async function insertOne({ deps, row }: Pending): Promise<StoredWebhook> {
 
 async function findFirst(deps: CoreDeps, row: NewInboxRow): Promise<StoredWebhook> {
   const key = { provider: row.provider, program: row.programId, dedupeKey: row.dedupeKey };
-  const first = await deps.em.fork().findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
+  const first = await deps.em.findOneOrFail(WebhookEvent, key, { fields: ['id', 'status'] });
   return { inboxId: first.id, duplicate: true, status: first.status };
 }
 
 /** After the last retry: the row stays visible as failed (and can be replayed). */
 export async function markWebhookFailed(deps: CoreDeps, inboxId: number, error: string): Promise<void> {
-  await deps.em.fork().nativeUpdate(WebhookEvent, { id: inboxId, status: 'pending' }, { status: 'failed', error });
+  await deps.em.nativeUpdate(WebhookEvent, { id: inboxId, status: 'pending' }, { status: 'failed', error });
 }
 
 /**
@@ -229,7 +230,7 @@ export async function findStalePendingWebhooks(
   cutoffs: { neverRunBefore: Date; stuckBefore: Date },
   limit = 500,
 ): Promise<Array<{ id: number; attempts: number }>> {
-  const rows = await deps.em.fork().find(
+  const rows = await deps.em.find(
     WebhookEvent,
     {
       status: 'pending',
