@@ -167,23 +167,17 @@ async function main(): Promise<void> {
     const refundBaseline = new Map<number, number>();
     for (const c of LEVELS) {
       if (!CASES.includes('baseline')) break;
-      const host0 = readHostCpu();
-      const procs0 = readAllProcessCpu();
-      const tb = performance.now();
-      let cores: Record<string, number> = {};
-      const b = await runBaseline(db.url, f, {
-        concurrency: c,
-        durationMs: DURATION_S * 1000,
-        prefix: `base${c}-`,
-        rateBps: RATE_BPS,
-        feeBps: FEE_BPS,
-        amount: amountOf,
-        onLoadEnd: () => {
-          cores = cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - tb) / 1000);
-        },
-      });
-      const host1 = readHostCpu();
-      const hostBusyPct = Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total));
+      const { b, cpu } = await measureBaseline(svc, (onLoadEnd) =>
+        runBaseline(db.url, f, {
+          concurrency: c,
+          durationMs: DURATION_S * 1000,
+          prefix: `base${c}-`,
+          rateBps: RATE_BPS,
+          feeBps: FEE_BPS,
+          amount: amountOf,
+          onLoadEnd,
+        }),
+      );
       baseline.set(c, b.rps);
       const l = ledger();
       for (let i = 0; i < b.completed + b.errors; i++) {
@@ -201,7 +195,7 @@ async function main(): Promise<void> {
         peakRssMiB: null,
         consistent: check.ok,
         note: `pool ${baselinePoolSize(c)}`,
-        cpu: { serviceMsPerRequest: null, hostBusyPct, cores },
+        cpu,
         extra: { check },
       });
       report(runs.at(-1) as Run);
@@ -265,22 +259,16 @@ async function main(): Promise<void> {
       const targets = rows.map((r) => r.transaction_id);
       for (const c of LEVELS) {
         if (!targets.length) break;
-        const host0 = readHostCpu();
-        const procs0 = readAllProcessCpu();
-        const tb = performance.now();
-        let cores: Record<string, number> = {};
-        const b = await runRefundBaseline(db.url, f, {
-          concurrency: c,
-          durationMs: DURATION_S * 1000,
-          prefix: `baserf${c}-`,
-          targets,
-          refundCents: REFUND_CENTS,
-          onLoadEnd: () => {
-            cores = cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - tb) / 1000);
-          },
-        });
-        const host1 = readHostCpu();
-        const hostBusyPct = Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total));
+        const { b, cpu } = await measureBaseline(svc, (onLoadEnd) =>
+          runRefundBaseline(db.url, f, {
+            concurrency: c,
+            durationMs: DURATION_S * 1000,
+            prefix: `baserf${c}-`,
+            targets,
+            refundCents: REFUND_CENTS,
+            onLoadEnd,
+          }),
+        );
         refundBaseline.set(c, b.rps);
         const check = await checkRefunds(db, f, `baserf${c}-`);
         const ok = check.ok && check.rows === b.completed - (b.skipped ?? 0);
@@ -294,7 +282,7 @@ async function main(): Promise<void> {
           peakRssMiB: null,
           consistent: ok,
           note: `pool ${baselinePoolSize(c)}`,
-          cpu: { serviceMsPerRequest: null, hostBusyPct, cores },
+          cpu,
           extra: { check: { ...check, ok, completed: b.completed, reversedCents: b.commissionCents } },
         });
         report(runs.at(-1) as Run);
@@ -476,6 +464,26 @@ function cpuShare(
   }
   for (const k of Object.keys(share)) share[k] = Math.round((share[k] ?? 0) / seconds / 10) / 100;
   return share;
+}
+
+/**
+ * Runs a raw-`pg` baseline (no service involved) and measures how busy the host was and how its
+ * cores were shared while the load ran (`onLoadEnd` marks the end of the load, before checks).
+ */
+async function measureBaseline<B>(
+  svc: Target,
+  run: (onLoadEnd: () => void) => Promise<B>,
+): Promise<{ b: B; cpu: NonNullable<Run['cpu']> }> {
+  const host0 = readHostCpu();
+  const procs0 = readAllProcessCpu();
+  const t0 = performance.now();
+  let cores: Record<string, number> = {};
+  const b = await run(() => {
+    cores = cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - t0) / 1000);
+  });
+  const host1 = readHostCpu();
+  const hostBusyPct = Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total));
+  return { b, cpu: { serviceMsPerRequest: null, hostBusyPct, cores } };
 }
 
 /**
