@@ -15,12 +15,18 @@ export async function sweepInbox(w: WorkerContext): Promise<number> {
     neverRunBefore: new Date(now - w.config.SWEEP_INTERVAL_MS),
     stuckBefore: new Date(now - webhookRetryHorizonMs(w.config)),
   });
-  for (const row of rows) {
-    const run = row.attempts > 0 ? ({ kind: 'sweep', attempts: row.attempts } as const) : ({ kind: 'first' } as const);
-    await w.queue.add('webhook', buildWebhookJob(row.id), webhookJobOptions(w.config, row.id, run));
+  const added: number[] = [];
+  try {
+    for (const row of rows) {
+      const run =
+        row.attempts > 0 ? ({ kind: 'sweep', attempts: row.attempts } as const) : ({ kind: 'first' } as const);
+      await w.queue.add('webhook', buildWebhookJob(row.id), webhookJobOptions(w.config, row.id, run));
+      added.push(row.id);
+    }
+  } finally {
     // A swept row gets a whole retry horizon again before the next sweep may take it: its new job's
-    // own retries would otherwise race a second sweep job.
-    await markWebhooksRequeued(deps, [row.id]);
+    // own retries would otherwise race a second sweep job. One statement for the rows enqueued.
+    if (added.length) await markWebhooksRequeued(deps, added);
   }
   return rows.length;
 }
