@@ -186,7 +186,8 @@ export async function markWebhookFailed(deps: CoreDeps, inboxId: number, error: 
 
 /**
  * Puts failed (or all of a program's failed) rows back to pending for a replay, stamped as requeued
- * now so the sweeper leaves them to the replay's job; returns their ids.
+ * now so the sweeper leaves them to the replay's job; returns their ids (none for a row by id that
+ * was already processed, or ignored with nothing to run).
  */
 export async function resetWebhookEventsForReplay(
   deps: CoreDeps,
@@ -200,8 +201,11 @@ export async function resetWebhookEventsForReplay(
   );
   if (inboxId && !rows.length) throw new AppError('not_found', 'No such webhook event in this program');
   // An event ignored while running its jobs (`unknown_customer` before the lead was tracked...)
-  // can be replayed by id; one ignored while normalising has no jobs to run.
-  const ids = rows.filter((r) => r.status !== 'ignored' || r.normalised.jobs.length > 0).map((r) => r.id);
+  // can be replayed by id; one ignored while normalising has no jobs to run. A processed event is
+  // left as it is: running it again changes no money but would overwrite its recorded outcome.
+  const replayable = (r: (typeof rows)[number]) =>
+    r.status === 'ignored' ? r.normalised.jobs.length > 0 : r.status !== 'processed';
+  const ids = rows.filter(replayable).map((r) => r.id);
   if (ids.length) await markWebhooksRequeued(deps, ids, { status: 'pending' });
   return ids;
 }

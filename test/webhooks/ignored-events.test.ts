@@ -129,10 +129,21 @@ describe.each(Object.values(PROVIDER_KITS).map((kit) => [kit.provider, kit] as c
     expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: row.id })).toEqual({
       replayed: [row.id],
     });
-    await w.waitForInbox(f.programId, row.id, 'processed');
+    const processed = await w.waitForInbox(f.programId, row.id, 'processed');
     expect(await w.sale(f.programId, payment.transactionId)).toMatchObject({
       partner: f.partnerId,
       amount_cents: 6000,
+    });
+    // Replaying it once more changes nothing: a processed row keeps its outcome and attempts.
+    expect(processed.attempts).toBe(2);
+    expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: row.id })).toEqual({
+      replayed: [],
+    });
+    const rows = await w.list(f.programId, 'webhook-events');
+    expect(rows.find((r) => r.id === row.id)).toMatchObject({
+      status: 'processed',
+      outcome: processed.outcome,
+      attempts: processed.attempts,
     });
   });
 });
