@@ -39,7 +39,7 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   secrets:expire PROGRAM PROVIDER ID [--at ISO] stops verifying with it at ISO (default now)
   secrets:remove PROGRAM PROVIDER ID
        PROVIDER: stripe paddle lemonsqueezy polar dodo creem
-  webhooks:replay PROGRAM [--id INBOX_ID]       replays one or all failed webhook events
+  webhooks:replay PROGRAM [--id INBOX_ID]       replays one (not processed) or all failed webhook events
 
 The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
 --token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.

@@ -32,7 +32,7 @@ export const webhookEventAdminOperations = [
     'post',
     '/programs/:id/webhook-events/replay',
     'replayWebhookEvents',
-    'Replay one inbox row, or every failed one',
+    'Replay one inbox row (not a processed one), or every failed one',
     {
       params: { id },
       body: replaySchema,
