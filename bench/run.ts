@@ -54,8 +54,8 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,8,32,128').split(',').map(Nu
 const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click';
 const CASES = (process.env.BENCH_CASES ?? DEFAULT_CASES).split(',');
 const METRICS_OFF = process.env.BENCH_METRICS === 'off';
-/** As the Dockerfile's NODE_OPTIONS and the `start` scripts: a bounded young generation (RSS). */
-const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
+/** As the Dockerfile's NODE_OPTIONS and the `start` scripts: bounded young and old generations (RSS). */
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16 --max-old-space-size=1024';
 const RATE_BPS = 1_000;
 const FEE_BPS = 200;
 const REFUND_CENTS = 50;
