@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
-import { type Job as BullJob, type JobsOptions, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
+import { type Job as BullJob, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Job } from '../core/jobs/job.ts';
 import type { Logger } from '../core/deps.ts';
@@ -34,7 +33,6 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     return c;
   };
   const queues = new Map<QueueName, Queue>();
-  const events = new Map<QueueName, Promise<QueueEvents>>();
   const workers: Worker[] = [];
   const queue = (name: QueueName) => {
     let q = queues.get(name);
@@ -44,29 +42,42 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     }
     return q;
   };
-  const queueEvents = (name: QueueName) => {
-    let e = events.get(name);
-    if (!e) {
-      e = (async () => {
-        // Read the event stream from the Redis server's "now" rather than from BullMQ's default
-        // `$` (the stream's end when the first read is issued): an outcome added right after
-        // start-up cannot fall between the two, so `addAndWait` needs no extra poll (below).
+  // API calls get their job's outcome as a reply addressed to the process that waits for it: the
+  // job id names that process (`<instance>.<uuid>`). A worker in the same process hands the outcome
+  // over in memory once BullMQ recorded the job finished; a worker elsewhere publishes it on the
+  // waiting process's channel. No event stream is read per job (see docs/performance.md).
+  const instance = randomUUID().replaceAll('-', '');
+  const replyChannel = (inst: string) => `${opts.prefix}:track-reply:${inst}`;
+  type Waiter = { resolve: (v: unknown) => void; reject: (err: Error) => void };
+  const waiters = new Map<string, Waiter>();
+  type Reply = { id: string; ok: true; value: unknown } | { id: string; ok: false; reason: string };
+  const settleWaiter = (r: Reply) => {
+    const w = waiters.get(r.id);
+    if (!w) return;
+    waiters.delete(r.id);
+    if (r.ok) w.resolve(r.value);
+    else w.reject(new Error(r.reason));
+  };
+  let subscribed: Promise<void> | undefined;
+  const subscribe = () => {
+    if (!subscribed) {
+      subscribed = (async () => {
         const connection = connect();
+        connection.on('message', (_channel: string, message: string) => {
+          try {
+            settleWaiter(JSON.parse(message) as Reply);
+          } catch {
+            opts.log.warn({}, 'unreadable job reply');
+          }
+        });
         let timer: NodeJS.Timeout | undefined;
         try {
-          const [seconds] = await Promise.race([
-            connection.time(),
+          await Promise.race([
+            connection.subscribe(replyChannel(instance)),
             new Promise<never>((_, reject) => {
               timer = setTimeout(() => reject(new Error('redis not reachable')), 5_000);
             }),
           ]);
-          const qe = new QueueEvents(name, {
-            connection,
-            prefix: opts.prefix,
-            lastEventId: `${(Number(seconds) - 1) * 1000}-0`,
-          });
-          await qe.waitUntilReady();
-          return qe;
         } catch (err) {
           connections.splice(connections.indexOf(connection), 1);
           connection.disconnect();
@@ -75,10 +86,21 @@ export function createBullQueue(opts: BullOptions): JobQueue {
           clearTimeout(timer);
         }
       })();
-      e.catch(() => events.delete(name));
-      events.set(name, e);
+      subscribed.catch(() => {
+        subscribed = undefined;
+      });
     }
-    return e;
+    return subscribed;
+  };
+  /** Worker side: the outcome of a job some process waits for (its id says which), to that process. */
+  const reply = (r: Reply) => {
+    const dot = r.id.indexOf('.');
+    if (dot < 0) return;
+    const inst = r.id.slice(0, dot);
+    if (inst === instance) return settleWaiter(r);
+    producer
+      .publish(replyChannel(inst), JSON.stringify(r))
+      .catch((err: Error) => opts.log.warn({ err: err.message }, 'job reply not published'));
   };
   // Jobs added in the same turn of the event loop (concurrent requests) go to Redis as one bulk
   // add: one round trip instead of one per job (acknowledgement CPU, `npm run bench`).
@@ -125,31 +147,30 @@ export function createBullQueue(opts: BullOptions): JobQueue {
       return added.id ?? '';
     },
     async addAndWait(name, job, timeoutMs) {
-      let ev: QueueEvents;
       try {
-        ev = await queueEvents(name);
+        await subscribe();
       } catch (err) {
         throw new EnqueueError(err);
       }
-      // API calls: listen under an id of our own before adding, so the outcome cannot be missed
-      // and no state poll is needed; the job is removed once its outcome is published (the caller
-      // got it, the database holds the record). Two Redis calls fewer per request (bench).
-      const jobId = randomUUID();
-      // Per-job events (`completed:<id>`) are emitted untyped by QueueEvents.
-      const bus = ev as unknown as EventEmitter;
+      // The job is removed once it completed (the caller got the outcome, the database holds the
+      // record); a final failure stays in the failed set.
+      const jobId = `${instance}.${randomUUID()}`;
       return new Promise<unknown>((resolve, reject) => {
-        const settle = (fn: () => void) => {
-          clearTimeout(timer);
-          bus.off(`completed:${jobId}`, onCompleted);
-          bus.off(`failed:${jobId}`, onFailed);
-          fn();
-        };
-        const onCompleted = (e: { returnvalue: unknown }) => settle(() => resolve(e.returnvalue));
-        const onFailed = (e: { failedReason: string }) => settle(() => reject(new Error(e.failedReason)));
-        const timer = setTimeout(() => settle(() => reject(new JobTimeoutError(timeoutMs))), timeoutMs);
-        bus.on(`completed:${jobId}`, onCompleted);
-        bus.on(`failed:${jobId}`, onFailed);
-        enqueue(name, job, { jobId }, true).catch((err) => settle(() => reject(err)));
+        const timer = setTimeout(() => {
+          waiters.delete(jobId);
+          reject(new JobTimeoutError(timeoutMs));
+        }, timeoutMs);
+        const done =
+          <T>(fn: (v: T) => void) =>
+          (v: T) => {
+            clearTimeout(timer);
+            fn(v);
+          };
+        waiters.set(jobId, { resolve: done(resolve), reject: done(reject) });
+        enqueue(name, job, { jobId }, true).catch((err) => {
+          waiters.delete(jobId);
+          done(reject)(err);
+        });
       });
     },
     process(name, handler: JobHandler, concurrency) {
@@ -168,9 +189,14 @@ export function createBullQueue(opts: BullOptions): JobQueue {
         { connection: connect(), prefix: opts.prefix, concurrency, stalledInterval: 5_000, maxStalledCount: 3 },
       );
       w.on('error', (err) => opts.log.warn({ queue: name, err: err.message }, 'worker error'));
-      w.on('failed', (j, err) =>
-        opts.log.warn({ queue: name, jobId: j?.id, attempt: j?.attemptsMade, err: err.message }, 'job attempt failed'),
-      );
+      // Emitted once BullMQ recorded the job's outcome (completed; failed for good when finishedOn is set).
+      w.on('completed', (j, value) => {
+        if (j.id) reply({ id: j.id, ok: true, value });
+      });
+      w.on('failed', (j, err) => {
+        opts.log.warn({ queue: name, jobId: j?.id, attempt: j?.attemptsMade, err: err.message }, 'job attempt failed');
+        if (j?.id && j.finishedOn) reply({ id: j.id, ok: false, reason: err.message });
+      });
       workers.push(w);
     },
     async ping() {
@@ -193,14 +219,6 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     },
     async close() {
       await this.closeWorkers();
-      await Promise.all(
-        [...events.values()].map((e) =>
-          e.then(
-            (q) => q.close(),
-            () => {},
-          ),
-        ),
-      );
       await Promise.all([...queues.values()].map((q) => q.close()));
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, expect, test } from 'vitest';
+import type { TrackJob } from '../../src/core/jobs/job.ts';
+import { createBullQueue } from '../../src/queue/bullmq-queue.ts';
+import { type JobQueue, UnrecoverableJobError } from '../../src/queue/job-queue.ts';
+import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/service-process.ts';
+
+// BullMQ only (production mode): how an API call gets its job's outcome from a worker in its own
+// process (handed over in memory) and from a worker in another process (a reply on its channel).
+const production = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+const prefix = `replies-${randomBytes(4).toString('hex')}`;
+const queues: JobQueue[] = [];
+const open = () => {
+  const q = createBullQueue({ redisUrl: SHARED_REDIS_URL, prefix, log: pino({ level: 'silent' }) });
+  queues.push(q);
+  return q;
+};
+
+afterAll(async () => {
+  await Promise.all(queues.map((q) => q.close()));
+  if (production) await deleteRedisPrefix(SHARED_REDIS_URL, prefix);
+});
+
+const job = (transactionId: string) => ({ kind: 'sale', transactionId }) as unknown as TrackJob;
+
+test.skipIf(!production)(
+  'outcomes reach the waiting call from a worker in the same process and from one elsewhere',
+  { timeout: 30_000 },
+  async () => {
+    const ran: string[] = [];
+    const handler = (who: string) => async (data: unknown) => {
+      const tx = (data as { transactionId: string }).transactionId;
+      ran.push(`${who}:${tx}`);
+      if (tx.startsWith('bad')) throw new UnrecoverableJobError(`cannot run ${tx}`);
+      return { ok: true, by: who, tx };
+    };
+    // The API process waits; only the worker process consumes (the split topology).
+    const api = open();
+    const worker = open();
+    worker.process('track', handler('worker'), 4);
+    const remote = await Promise.all(['r1', 'r2', 'r3'].map((tx) => api.addAndWait('track', job(tx), 10_000)));
+    expect(remote).toEqual(['r1', 'r2', 'r3'].map((tx) => ({ ok: true, by: 'worker', tx })));
+    await expect(api.addAndWait('track', job('bad-remote'), 10_000)).rejects.toThrow('cannot run bad-remote');
+    // A final failure stays in the failed set; completed API jobs are removed.
+    expect(await api.counts('track')).toMatchObject({ waiting: 0, active: 0, failed: 1 });
+
+    // A worker in the waiting process (serve): still through Redis, the outcome handed over in memory.
+    await worker.closeWorkers();
+    api.process('track', handler('api'), 4);
+    expect(await api.addAndWait('track', job('l1'), 10_000)).toEqual({ ok: true, by: 'api', tx: 'l1' });
+    await expect(api.addAndWait('track', job('bad-local'), 10_000)).rejects.toThrow('cannot run bad-local');
+    expect(ran.filter((r) => !r.startsWith('worker:') && !r.startsWith('api:'))).toEqual([]);
+    expect(ran.filter((r) => r.endsWith(':l1'))).toEqual(['api:l1']);
+  },
+);
