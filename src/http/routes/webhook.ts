@@ -37,7 +37,9 @@ export function webhookRoute(ctx: RouteContext) {
       throw new AppError('not_found', 'Unknown webhook endpoint');
     }
     await enforceClientLimit(ctx, event, 'webhook');
-    const secrets = await loadVerificationSecrets(ctx.deps(), programId, provider);
+    // One context for the request (each `deps()` forks the ORM's).
+    const deps = ctx.deps();
+    const secrets = await loadVerificationSecrets(deps, programId, provider);
     if (!secrets) throw new AppError('not_found', `${provider} is not connected to program ${programId}`);
     const raw = await readLimited(event, WEBHOOK_BODY_LIMIT);
     const now = ctx.clock();
@@ -72,7 +74,7 @@ export function webhookRoute(ctx: RouteContext) {
       receivedAt: now.toISOString(),
       testConnection: verified.label === 'test',
     });
-    const stored = await storeWebhookEvent(ctx.deps(), {
+    const stored = await storeWebhookEvent(deps, {
       provider,
       programId,
       event: normalised,
