@@ -19,6 +19,28 @@ const badString = (s: string): JsonProblem['problem'] | null =>
  * (value or key) PostgreSQL refuses; `null` when all is storable.
  */
 export function findUnstorableJson(value: unknown): JsonProblem | null {
+  // Nearly every document is storable: one pass that builds no paths says so, and only a document
+  // with a problem is walked again to name where (every request body and webhook goes through here).
+  return isStorable(value, 0) ? null : locateProblem(value);
+}
+
+/** True when nothing in `v` is nested too deep or holds a string PostgreSQL refuses. */
+function isStorable(v: unknown, depth: number): boolean {
+  if (typeof v === 'string') return badString(v) === null;
+  if (typeof v !== 'object' || v === null) return true;
+  if (depth >= MAX_JSON_DEPTH) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!isStorable(v[i], depth + 1)) return false;
+    return true;
+  }
+  const record = v as Record<string, unknown>;
+  for (const k of Object.keys(record)) {
+    if (badString(k) !== null || !isStorable(record[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+function locateProblem(value: unknown): JsonProblem | null {
   let first: JsonProblem | null = null;
   const walk = (v: unknown, path: string, depth: number): JsonProblem | null => {
     if (typeof v === 'string') {
