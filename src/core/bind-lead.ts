@@ -4,8 +4,7 @@ import { AppError } from './errors.ts';
 import { isUniqueViolation } from './data-error.ts';
 import { Click } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';
-import { Program } from './entities/program.ts';
-import { settingsCache } from './settings-cache.ts';
+import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 import { EMAIL_HASH_VERSION } from './email-hash.ts';
 
@@ -29,11 +28,7 @@ export async function bindLead(deps: CoreDeps, job: LeadJob): Promise<LeadResult
     });
   }
   if (job.browser) {
-    const program = await deps.em.findOneOrFail(
-      Program,
-      { id: job.programId },
-      { cache: settingsCache.program(job.programId) },
-    );
+    const program = await findProgramSettings(deps.em, job.programId);
     if (!program.browserLeads)
       throw new AppError(
         'forbidden',

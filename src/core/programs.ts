@@ -2,7 +2,7 @@ import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program, type IProgram, type RecurringPolicy } from './entities/program.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
-import { settingsCache } from './settings-cache.ts';
+import { forgetProgramSettings } from './settings-cache.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
 export type ProgramSettings = {
@@ -49,7 +49,7 @@ export async function updateProgram(
   if (!program) throw new AppError('not_found', 'No such program');
   em.assign(program, given(input));
   await em.flush();
-  await em.clearCache(settingsCache.program(programId)[0]);
+  forgetProgramSettings(em, programId);
   return program;
 }
 

@@ -3,10 +3,9 @@ import type { CoreDeps } from './deps.ts';
 import type { ClickJob } from './jobs/click-job.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
-import { Program, type IProgram } from './entities/program.ts';
 import { Click } from './entities/click.ts';
 import { hostMatchesDomain } from './host-matches-domain.ts';
-import { SETTINGS_CACHE_MS, settingsCache } from './settings-cache.ts';
+import { SETTINGS_CACHE_MS, findProgramSettings, type ProgramSnapshot } from './settings-cache.ts';
 import { settleEach, type Settled } from '../queue/micro-batch.ts';
 
 export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDays: number; programId: number };
@@ -33,11 +32,11 @@ export async function recordClick(deps: CoreDeps, job: ClickJob): Promise<ClickR
 export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Array<Settled<ClickResult>>> {
   const em = deps.em;
   const partnerByCode = await findPartners(em, [...new Set(jobs.map((j) => j.partnerCode))]);
-  const programs = new Map<number, Promise<IProgram>>();
+  const programs = new Map<number, Promise<ProgramSnapshot>>();
   const programOf = (id: number) => {
     let p = programs.get(id);
     if (!p) {
-      p = em.findOneOrFail(Program, { id }, { cache: settingsCache.program(id) });
+      p = findProgramSettings(em, id);
       programs.set(id, p);
     }
     return p;

@@ -4,11 +4,11 @@ import type { SaleJob } from './jobs/sale-job.ts';
 import { AppError } from './errors.ts';
 import { isUniqueViolation } from './data-error.ts';
 import { calculateCommission, calculatePlatformFee } from './money.ts';
-import { Program, type IProgram } from './entities/program.ts';
+import type { IProgram } from './entities/program.ts';
 import { Sale } from './entities/sale.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { AttributionWritesNeeded, resolveAttribution, type Attribution } from './resolve-attribution.ts';
-import { settingsCache } from './settings-cache.ts';
+import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 
 /**
@@ -84,11 +84,7 @@ async function recordLiveSale(
 ): Promise<SaleResult | null> {
   const em = deps.em;
   const transactionId = job.transactionId as string;
-  const program = await em.findOneOrFail(
-    Program,
-    { id: job.programId },
-    { cache: settingsCache.program(job.programId) },
-  );
+  const program = await findProgramSettings(em, job.programId);
   const { amountCents, paidCents } = computeSaleAmount(program, job);
   const now = new Date(job.receivedAt);
   // No duplicate lookup before the insert: the unique key (program, transaction_id) decides and
