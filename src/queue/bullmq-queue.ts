@@ -15,6 +15,9 @@ import {
 } from './job-queue.ts';
 import { createMicroBatcher } from './micro-batch.ts';
 
+/** Id of a job a process waits for (`addAndWait`): `<that process's instance>.<uuid>`. */
+const REPLY_ID = /^([0-9a-f]{32})\./;
+
 export type BullOptions = { redisUrl: string; prefix: string; log: Logger };
 
 /**
@@ -94,9 +97,8 @@ export function createBullQueue(opts: BullOptions): JobQueue {
   };
   /** Worker side: the outcome of a job some process waits for (its id says which), to that process. */
   const reply = (r: Reply) => {
-    const dot = r.id.indexOf('.');
-    if (dot < 0) return;
-    const inst = r.id.slice(0, dot);
+    const inst = REPLY_ID.exec(r.id)?.[1];
+    if (!inst) return;
     if (inst === instance) return settleWaiter(r);
     producer
       .publish(replyChannel(inst), JSON.stringify(r))
