@@ -19,13 +19,18 @@
  * (the servers to use; a fresh database and a unique prefix are created and removed), and the
  * service's own tuning variables (WORKER_CONCURRENCY, DB_POOL_MAX, ...) passed through;
  * BENCH_NODE_OPTIONS is added to the service's NODE_OPTIONS (profiling); BENCH_TOPOLOGY=split runs one
- * `http` and one `worker` process instead of `serve`; BENCH_LABEL is appended to the file name;
- * BENCH_QUIET_WAIT (seconds, default 60) bounds the wait for an idle host before starting.
+ * `http` and one `worker` process instead of `serve`; BENCH_TOPOLOGY=http-only runs the `http`
+ * process alone (no worker: only the webhook case, whose acknowledgements are then measured without
+ * any processing; the drain is not measured); BENCH_SERVICE_DIR runs the service from another
+ * checkout of this repository (a before/after comparison of its code under the same load);
+ * BENCH_LABEL is appended to the file name; BENCH_QUIET_WAIT (seconds, default 60) bounds the wait
+ * for an idle host before starting.
  */
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { resolve } from 'node:path';
 import autocannon, { type Result as CannonResult } from 'autocannon';
 import {
   REPO_ROOT,
@@ -51,8 +56,12 @@ import { markdownTable, throughputSvg, type Row } from './report.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,8,32,128').split(',').map(Number);
+const TOPOLOGY = (['split', 'http-only'] as const).find((t) => t === process.env.BENCH_TOPOLOGY) ?? 'serve';
+/** No worker runs: webhooks are stored and acknowledged, never processed. */
+const ACK_ONLY = TOPOLOGY === 'http-only';
+const SERVICE_DIR = process.env.BENCH_SERVICE_DIR ? `${resolve(process.env.BENCH_SERVICE_DIR)}/` : undefined;
 const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click';
-const CASES = (process.env.BENCH_CASES ?? DEFAULT_CASES).split(',');
+const CASES = (process.env.BENCH_CASES ?? (ACK_ONLY ? 'webhook' : DEFAULT_CASES)).split(',');
 const METRICS_OFF = process.env.BENCH_METRICS === 'off';
 /** As the Dockerfile's NODE_OPTIONS and the `start` scripts: bounded young and old generations (RSS). */
 const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16 --max-old-space-size=1024';
@@ -76,7 +85,6 @@ const amountOf = (i: number) => 1_000 + (i % 96) * 100;
 type Extra = Record<string, unknown>;
 /** What the load is aimed at: the HTTP base URL and every process of the service. */
 type Target = { url: string; pids: number[] };
-const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'split' ? 'split' : 'serve';
 type Run = Row & { extra?: Extra };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,13 +94,17 @@ async function main(): Promise<void> {
   const id = randomBytes(3).toString('hex');
   const prefix = `bench${id}`;
   const machine = describeMachine();
+  if (ACK_ONLY && CASES.some((c) => c !== 'webhook'))
+    throw new Error('BENCH_TOPOLOGY=http-only runs no worker: only the webhook case (BENCH_CASES=webhook) can run');
   const quiet = await waitForQuietHost(Number(process.env.BENCH_QUIET_WAIT ?? 60));
   console.log(`host CPU busy before start: ${quiet.busyPct}% (${quiet.waitedSeconds}s waited for < 25%)`);
   console.log(
     `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB; node ${process.version}; ${DURATION_S}s per run; connections ${LEVELS.join(', ')}`,
   );
 
-  const db = await createTempDatabase('bench');
+  const db = await createTempDatabase('bench', SERVICE_DIR);
+  const start = (...[role, env, o]: Parameters<typeof startService>) =>
+    startService(role, env, { ...o, dir: SERVICE_DIR });
   const services: ServiceProcess[] = [];
   const runs: Run[] = [];
   try {
@@ -118,18 +130,19 @@ async function main(): Promise<void> {
     // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the service.
     env.NODE_OPTIONS = [SERVICE_NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS].filter(Boolean).join(' ');
     // serve: HTTP and workers in one process (the default deployment); split: one `http` and one
-    // `worker` process (the scale-out path), to show what a second process buys on this machine.
+    // `worker` process (the scale-out path), to show what a second process buys on this machine;
+    // http-only: the `http` process alone (what acknowledging webhooks costs, without processing them).
     if (TOPOLOGY === 'split') {
-      services.push(await startService('http', env), await startService('worker', env, { workerReadyAfterMs: 1_500 }));
+      services.push(await start('http', env), await start('worker', env, { workerReadyAfterMs: 1_500 }));
     } else {
-      services.push(await startService('serve', env));
+      services.push(await start(TOPOLOGY === 'http-only' ? 'http' : 'serve', env));
     }
     const svc: Target = { url: services[0]!.url, pids: services.map((p) => p.pid) };
     console.log(
       `service (${TOPOLOGY}) pids ${svc.pids.join(', ')} at ${svc.url} (${Object.entries(env)
         .filter(([k]) => PASS_THROUGH.includes(k))
         .map(([k, v]) => `${k}=${v}`)
-        .join(' ')}; metrics ${METRICS_OFF ? 'off' : 'on'})`,
+        .join(' ')}; metrics ${METRICS_OFF ? 'off' : 'on'})${SERVICE_DIR ? ` from ${SERVICE_DIR}` : ''}`,
     );
     // The metrics A/B: the same service with collection off, its own queues, the same database.
     let noMetrics: Target | null = null;
@@ -137,8 +150,8 @@ async function main(): Promise<void> {
       const env2 = { ...env, QUEUE_PREFIX: `${prefix}nm`, METRICS_ENABLED: 'false' };
       const p =
         TOPOLOGY === 'split'
-          ? [await startService('http', env2), await startService('worker', env2, { workerReadyAfterMs: 1_500 })]
-          : [await startService('serve', env2)];
+          ? [await start('http', env2), await start('worker', env2, { workerReadyAfterMs: 1_500 })]
+          : [await start('serve', env2)];
       services.push(...p);
       noMetrics = { url: p[0]!.url, pids: p.map((x) => x.pid) };
       console.log(`service with METRICS_ENABLED=false pids ${noMetrics.pids.join(', ')} at ${noMetrics.url}`);
@@ -159,8 +172,11 @@ async function main(): Promise<void> {
     );
 
     // Warm-up (JIT, connection pools, Redis scripts), not measured.
-    await saleCase(svc, db, f, 8, 2, 'warm-', false);
-    await clickCase(svc, db, f, 8, 1, 'warmclick-', false);
+    if (ACK_ONLY) await webhookCase(svc, db, f, 8, 2, 'warmwh');
+    else {
+      await saleCase(svc, db, f, 8, 2, 'warm-', false);
+      await clickCase(svc, db, f, 8, 1, 'warmclick-', false);
+    }
     if (noMetrics) await saleCase(noMetrics, db, f, 8, 2, 'warmnm-', false);
 
     const baseline = new Map<number, number>();
@@ -304,10 +320,10 @@ async function main(): Promise<void> {
     }
     for (const c of LEVELS) {
       if (!CASES.includes('webhook')) break;
-      const [ack, drain] = await webhookCase(svc, db, f, c, DURATION_S, `wh${c}x`);
-      runs.push(withRatio(ack), withRatio(drain));
-      report(ack);
-      report(drain);
+      for (const r of await webhookCase(svc, db, f, c, DURATION_S, `wh${c}x`)) {
+        runs.push(withRatio(r));
+        report(r);
+      }
     }
     for (const c of LEVELS)
       if (CASES.includes('click')) {
@@ -318,7 +334,7 @@ async function main(): Promise<void> {
     const peak = svc.pids.map(readMemoryKiB).reduce((sum, m) => sum + (m?.hwm ?? 0), 0);
     // Partial or labelled runs never overwrite the chart of the full default run.
     const partial = LEVELS.join() !== '1,8,32,128' || CASES.join() !== DEFAULT_CASES || METRICS_OFF;
-    const suffix = `${TOPOLOGY === 'split' ? '-split' : ''}${METRICS_OFF ? '-nometrics' : ''}${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}${partial ? '-partial' : ''}`;
+    const suffix = `${TOPOLOGY === 'serve' ? '' : `-${TOPOLOGY}`}${METRICS_OFF ? '-nometrics' : ''}${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}${partial ? '-partial' : ''}`;
     const at = `${new Date().toISOString().replace(/:/g, '-').replace(/\..+$/, '')}${suffix}`;
     const dir = `${REPO_ROOT}bench/results`;
     mkdirSync(dir, { recursive: true });
@@ -332,6 +348,7 @@ async function main(): Promise<void> {
       levels: LEVELS,
       serviceEnv: Object.fromEntries(Object.entries(env).filter(([k]) => PASS_THROUGH.includes(k))),
       topology: TOPOLOGY,
+      ...(SERVICE_DIR ? { serviceDir: SERVICE_DIR, serviceCommit: gitHead(SERVICE_DIR) } : {}),
       metrics: METRICS_OFF ? 'off' : 'on',
       metricsCost,
       servicePeakRssMiB: peak ? Math.round(peak / 1024) : null,
@@ -393,6 +410,15 @@ async function waitForQuietHost(maxSeconds: number): Promise<{ busyPct: number; 
     const busyPct = Math.round((100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total));
     const waited = Math.round((Date.now() - started) / 1000);
     if (busyPct < 25 || waited >= maxSeconds) return { busyPct, waitedSeconds: waited };
+  }
+}
+
+/** The commit a checkout of this repository is at (BENCH_SERVICE_DIR), or null. */
+function gitHead(dir: string): string | null {
+  try {
+    return execSync('git rev-parse --short HEAD', { cwd: dir, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
   }
 }
 
@@ -865,7 +891,7 @@ async function webhookCase(
   c: number,
   seconds: number,
   prefix: string,
-): Promise<[Run, Run]> {
+): Promise<Run[]> {
   const l = ledger();
   const bad = sampler();
   const t0 = performance.now();
@@ -894,6 +920,23 @@ async function webhookCase(
     },
   });
   const tAck = performance.now();
+  if (ACK_ONLY) {
+    // Nothing processes them: the inbox must hold exactly one (pending) row per accepted event.
+    const { rows } = await db.pool.query<{ dedupe_key: string }>(
+      `select dedupe_key from webhook_event where program_id = $1 and dedupe_key like $2`,
+      [f.programId, `evt_${prefix}%`],
+    );
+    const inbox = l.compare(rows.map((e) => Number(e.dedupe_key.slice(`evt_${prefix}`.length))));
+    const ok = inbox.missing === 0 && inbox.unexpected === 0 && inbox.duplicates === 0;
+    return [
+      {
+        ...rowOf('webhook ack', c, k),
+        consistent: ok,
+        note: 'alone: no worker, drain not measured',
+        extra: { check: { ok, inbox }, sent: l.built, statusCodes: k.res.statusCodeStats, unexpected: bad.samples },
+      },
+    ];
+  }
   let peak = k.peakRssMiB ?? 0;
   const deadline = Date.now() + 180_000;
   let pending = -1;

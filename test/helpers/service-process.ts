@@ -60,11 +60,13 @@ export async function startService(
     readyTimeoutMs?: number;
     /** Worker role with LOG_LEVEL above info (no readiness line): consider it ready after this long. */
     workerReadyAfterMs?: number;
+    /** Another checkout of this repository to run the service from (a before/after benchmark). */
+    dir?: string;
   } = {},
 ): Promise<ServiceProcess> {
   const port = opts.port ?? (role === 'worker' || role === 'migrate' ? 0 : await freePort());
   const child = spawn(process.execPath, ['src/main.ts', role], {
-    cwd: REPO_ROOT,
+    cwd: opts.dir ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -141,22 +143,25 @@ export async function startService(
 }
 
 /** Runs `node src/main.ts migrate` against a database and waits for it. */
-export async function migrateDatabase(databaseUrl: string): Promise<void> {
-  const p = await startService('migrate', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+export async function migrateDatabase(databaseUrl: string, dir?: string): Promise<void> {
+  const p = await startService('migrate', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, { dir });
   const code = await p.exited;
   if (code !== 0) throw new Error(`migrate failed (${code}):\n${p.output()}`);
 }
 
 export type TempDatabase = { name: string; url: string; pool: pg.Pool; drop(): Promise<void> };
 
-/** A fresh, migrated database on the shared PostgreSQL; `drop()` removes it. */
-export async function createTempDatabase(prefix: string): Promise<TempDatabase> {
+/**
+ * A fresh, migrated database on the shared PostgreSQL (migrated by the service in `dir`, this
+ * checkout by default); `drop()` removes it.
+ */
+export async function createTempDatabase(prefix: string, dir?: string): Promise<TempDatabase> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   await adminQuery(`create database ${name}`);
   const u = new URL(BASE_DATABASE_URL);
   u.pathname = `/${name}`;
   const url = u.toString();
-  await migrateDatabase(url);
+  await migrateDatabase(url, dir);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on('error', () => {});
   return {
