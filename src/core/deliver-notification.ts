@@ -20,8 +20,8 @@ export async function deliverNotification(
   if (!n) return 'missing';
   if (n.deliveredAt) return 'already_delivered';
   await sender.send(n);
-  n.deliveredAt = deps.clock();
-  await em.flush();
+  // One statement, no unit of work: a flush would wrap this update in BEGIN/COMMIT.
+  await em.execute('update notification set delivered_at = ? where id = ?', [deps.clock(), id]);
   return 'delivered';
 }
 
