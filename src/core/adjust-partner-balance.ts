@@ -69,3 +69,23 @@ export async function reduceOpenPayoutsToFit(
     excess -= cut;
   }
 }
+
+/**
+ * `reduceOpenPayoutsToFit` and its flush for a caller that changed the balance in SQL: one sum
+ * first (summed in SQL, never in floating point), and the payouts loaded and changed only when
+ * they no longer fit (the common case has none open). Call under the balance's row lock.
+ */
+export async function fitOpenPayouts(
+  em: EntityManager,
+  partnerId: number,
+  currency: string,
+  balanceCents: bigint,
+): Promise<void> {
+  const [row] = await em.execute<Array<{ open: string }>>(
+    `select coalesce(sum(amount_cents), 0)::text as open from payout where partner_id = ? and currency = ? and status = 'open'`,
+    [partnerId, currency],
+  );
+  if (BigInt(row?.open ?? '0') <= (balanceCents > 0n ? balanceCents : 0n)) return;
+  await reduceOpenPayoutsToFit(em, partnerId, currency, balanceCents);
+  await em.flush();
+}

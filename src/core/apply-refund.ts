@@ -5,7 +5,7 @@ import { AppError, RetryableError } from './errors.ts';
 import { computeReversal } from './money.ts';
 import type { NotificationKind } from './entities/notification.ts';
 import { TestEvent } from './entities/test-event.ts';
-import { reduceOpenPayoutsToFit } from './adjust-partner-balance.ts';
+import { fitOpenPayouts } from './adjust-partner-balance.ts';
 import { findLinkedTransactionId } from './link-payment.ts';
 
 /**
@@ -183,8 +183,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       });
       if (written.balance !== null) {
         // Still under the balance's row lock (taken by the write): open payouts shrink to fit.
-        await reduceOpenPayoutsToFit(em, commission.partner, commission.currency, written.balance);
-        await em.flush();
+        await fitOpenPayouts(em, commission.partner, commission.currency, written.balance);
       }
       deps.log.info(
         {
