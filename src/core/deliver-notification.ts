@@ -1,8 +1,12 @@
+import type { EntityDictionary } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
+import type { Settled } from '../queue/micro-batch.ts';
 import { Notification, type INotification } from './entities/notification.ts';
 
 /** Outbound delivery of a notification (in-app feed, e-mail, ...). Injected; tests record calls. */
 export type NotificationSender = { send(n: INotification): Promise<void> };
+
+export type DeliveryOutcome = 'delivered' | 'already_delivered' | 'missing';
 
 /**
  * Delivers one outbox notification (at least once). Runs after the transaction that wrote it
@@ -14,15 +18,66 @@ export async function deliverNotification(
   deps: CoreDeps,
   sender: NotificationSender,
   id: number,
-): Promise<'delivered' | 'already_delivered' | 'missing'> {
+): Promise<DeliveryOutcome> {
+  const [outcome] = await deliverNotifications(deps, sender, [id]);
+  if (!outcome!.ok) throw outcome!.error;
+  return outcome!.value;
+}
+
+/**
+ * `deliverNotification` for several notifications at once (those of jobs that finished close
+ * together): one read of their rows, each sent in id order, one update marking the sent ones
+ * delivered. Each id settles on its own: a failed send fails that id only; a failed update fails
+ * every id it would have marked (sent again on retry, as a single delivery whose update failed).
+ */
+export async function deliverNotifications(
+  deps: CoreDeps,
+  sender: NotificationSender,
+  ids: number[],
+): Promise<Array<Settled<DeliveryOutcome>>> {
+  if (!ids.length) return [];
   const em = deps.em;
-  const n = await em.findOne(Notification, { id });
-  if (!n) return 'missing';
-  if (n.deliveredAt) return 'already_delivered';
-  await sender.send(n);
-  // One statement, no unit of work: a flush would wrap this update in BEGIN/COMMIT.
-  await em.execute('update notification set delivered_at = ? where id = ?', [deps.clock(), id]);
-  return 'delivered';
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  // Plain reads mapped onto the entity: rows by their key need no query builder.
+  const rows = await em.execute<Array<EntityDictionary<INotification>>>(
+    `select * from notification where id in (${unique.map(() => '?').join(', ')})`,
+    unique,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  const outcomes = new Map<number, Settled<DeliveryOutcome>>();
+  const sent: number[] = [];
+  for (const id of unique) {
+    const row = byId.get(id);
+    if (!row) {
+      outcomes.set(id, { ok: true, value: 'missing' });
+      continue;
+    }
+    const n = em.map(Notification, row);
+    if (n.deliveredAt) {
+      outcomes.set(id, { ok: true, value: 'already_delivered' });
+      continue;
+    }
+    try {
+      await sender.send(n);
+      sent.push(id);
+    } catch (error) {
+      outcomes.set(id, { ok: false, error });
+    }
+  }
+  if (sent.length) {
+    // One statement, no unit of work: a flush would wrap it in BEGIN/COMMIT.
+    const marked = await em
+      .execute(`update notification set delivered_at = ? where id in (${sent.map(() => '?').join(', ')})`, [
+        deps.clock(),
+        ...sent,
+      ])
+      .then(
+        (): Settled<DeliveryOutcome> => ({ ok: true, value: 'delivered' }),
+        (error: unknown): Settled<DeliveryOutcome> => ({ ok: false, error }),
+      );
+    for (const id of sent) outcomes.set(id, marked);
+  }
+  return ids.map((id) => outcomes.get(id)!);
 }
 
 /** What the outbox sweeper enqueues: `waiting` under the row's own job id, `stuck` under a fresh one. */

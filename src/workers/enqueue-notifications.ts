@@ -1,4 +1,5 @@
-import { deliverNotification } from '../core/deliver-notification.ts';
+import { deliverNotifications, type DeliveryOutcome } from '../core/deliver-notification.ts';
+import { createMicroBatcher, type MicroBatchOptions, type Settled } from '../queue/micro-batch.ts';
 import { buildNotifyJob } from '../core/jobs/notify-job.ts';
 import { notifyJobOptions } from '../queue/job-options.ts';
 import type { WorkerContext } from './worker-context.ts';
@@ -29,27 +30,42 @@ export async function enqueueNotifications(
 }
 
 /**
+ * Notifications of jobs that finished within this long of each other are delivered together (one
+ * read, one update): delivery follows the answer, so waiting a little costs no caller anything.
+ */
+export const AFTER_COMMIT_DELIVERY: MicroBatchOptions = { maxSize: 64, lingerMs: 20 };
+
+/**
  * Delivers notifications just committed by the job that wrote them, after that job's result went
  * out (never delaying its answer); a notify job per notification only when a delivery fails, which
  * then retries with backoff. A process that stops first leaves the rows to the outbox sweeper, as
- * a lost enqueue would.
+ * a lost enqueue would. One job's notifications always go out together, in id order.
  */
-export function deliverAfterCommit(
+export function createAfterCommitDelivery(
   w: Pick<WorkerContext, 'queue' | 'log' | 'config' | 'instanceNonce' | 'deps' | 'notificationSender'>,
-  ids: number[],
-): void {
-  if (!ids.length) return;
-  void (async () => {
-    for (const id of ids) {
-      try {
-        await deliverNotification(w.deps(), w.notificationSender, id);
-      } catch (err) {
-        w.log.warn(
-          { notificationId: id, err: err instanceof Error ? err.message : String(err) },
-          'notification delivery failed; retried by a notify job',
-        );
-        await enqueueNotifications(w, [id]);
-      }
-    }
-  })();
+  opts: MicroBatchOptions = AFTER_COMMIT_DELIVERY,
+): (ids: number[]) => void {
+  const deliver = createMicroBatcher<number[], Array<Settled<DeliveryOutcome>>>(async (jobs) => {
+    const outcomes = await deliverNotifications(w.deps(), w.notificationSender, jobs.flat());
+    let at = 0;
+    return jobs.map((ids) => ({ ok: true as const, value: outcomes.slice(at, (at += ids.length)) }));
+  }, opts);
+  const failed = async (id: number, err: unknown) => {
+    w.log.warn(
+      { notificationId: id, err: err instanceof Error ? err.message : String(err) },
+      'notification delivery failed; retried by a notify job',
+    );
+    await enqueueNotifications(w, [id]);
+  };
+  return (ids) => {
+    if (!ids.length) return;
+    void deliver(ids).then(
+      async (outcomes) => {
+        for (const [i, o] of outcomes.entries()) if (!o.ok) await failed(ids[i]!, o.error);
+      },
+      async (err: unknown) => {
+        for (const id of ids) await failed(id, err);
+      },
+    );
+  };
 }

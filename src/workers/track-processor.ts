@@ -10,7 +10,7 @@ import { recordSale } from '../core/record-sale.ts';
 import { recordTestEvent } from '../core/record-test-event.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
 import { createMicroBatcher, type MicroBatchOptions } from '../queue/micro-batch.ts';
-import { deliverAfterCommit } from './enqueue-notifications.ts';
+import { createAfterCommitDelivery } from './enqueue-notifications.ts';
 import { readJob, type WorkerContext } from './worker-context.ts';
 
 /**
@@ -22,10 +22,14 @@ export const CLICK_BATCH: MicroBatchOptions = { maxSize: 16, lingerMs: 1 };
 /** The `track` queue: API calls awaited by HTTP. Expected errors are outcomes (never retried); others throw. */
 export function createTrackProcessor(w: WorkerContext, clickBatch: MicroBatchOptions = CLICK_BATCH): JobHandler {
   const recordClick = createMicroBatcher<ClickJob, ClickResult>((jobs) => recordClicks(w.deps(), jobs), clickBatch);
+  const deliverAfterCommit = createAfterCommitDelivery(w);
   return async (data): Promise<TrackOutcome> => {
     const job = readJob(w, 'track', trackJobSchema, data);
     try {
-      return { ok: true, result: job.kind === 'click' ? await recordClick(job) : await runTrackJob(w, job) };
+      return {
+        ok: true,
+        result: job.kind === 'click' ? await recordClick(job) : await runTrackJob(w, job, deliverAfterCommit),
+      };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toJSON() };
       if (isDataError(err)) {
@@ -46,7 +50,11 @@ export function createTrackProcessor(w: WorkerContext, clickBatch: MicroBatchOpt
 }
 
 /** Runs the one use-case of a track job (clicks are batched above). */
-async function runTrackJob(w: WorkerContext, job: Exclude<TrackJob, ClickJob>): Promise<JobResults[TrackJob['kind']]> {
+async function runTrackJob(
+  w: WorkerContext,
+  job: Exclude<TrackJob, ClickJob>,
+  deliverAfterCommit: (ids: number[]) => void,
+): Promise<JobResults[TrackJob['kind']]> {
   const deps = w.deps();
   switch (job.kind) {
     case 'sale':
@@ -54,7 +62,7 @@ async function runTrackJob(w: WorkerContext, job: Exclude<TrackJob, ClickJob>): 
     case 'refund': {
       const result = await applyRefund(deps, job);
       // Delivered from here, not by a second job: the notify queue only retries a failed delivery.
-      if (result.kind === 'applied') deliverAfterCommit(w, result.notificationIds);
+      if (result.kind === 'applied') deliverAfterCommit(result.notificationIds);
       return result;
     }
     case 'lead':
