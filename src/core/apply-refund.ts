@@ -62,9 +62,9 @@ type RefundContext = {
  * proportion, deducts from the partner balance when credited, and writes the notifications, all in
  * one transaction.
  *
- * One round trip per step: the lock; the commission with the refund's idempotency check (a
- * statement of its own, so that it sees what a refund that held the lock before committed); all
- * writes in one statement; the open-payout check only when a credited balance went down.
+ * Round trips: the lock, which also reads the commission and the refund's idempotency check
+ * (read again on their own when a refund that held the lock before changed the sale: `lockSale`);
+ * all writes in one statement; the open-payout check only when a credited balance went down.
  * @throws AppError `not_found` (no such sale in the program); RetryableError when a provider
  * refund arrives before its sale.
  */
@@ -76,8 +76,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
   // use-case left in the caller's context (several jobs of one webhook row share it).
   const result = await deps.em.transactional(
     async (em): Promise<RefundResult> => {
-      const sale = await findRefundedSale(em, job);
-      if (!sale) {
+      const key = idempotencyKey(job);
+      const locked = await findRefundedSale(em, job, key);
+      if (!locked) {
         // A test sale recorded with a live key (`livemode: false`, `additional_data.test_mode: true`)
         // and a Paddle refund (no test flag of its own) are test refunds: the sale they name decides.
         // Provider refunds may name it by a linked alias.
@@ -95,8 +96,8 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
           transaction_id: job.transactionId,
         });
       }
-      const key = idempotencyKey(job);
-      const { commission, prior, priorPaidCents } = await readRefundContext(em, sale, job, key);
+      const sale = locked.sale;
+      const { commission, prior, priorPaidCents } = locked.context ?? (await readRefundContext(em, sale, job, key));
       const plan = planRefund(sale, job, priorPaidCents);
       if (plan.kind === 'skip') {
         return commission
@@ -211,45 +212,70 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
   return result;
 }
 
+/** The locked sale, and its refund context when the locking statement's own read of it is current. */
+type Locked = { sale: LockedSale; context: RefundContext | null };
+
 /**
  * The sale a refund names, locked. Provider refunds may name it by a linked alias (a Stripe
  * PaymentIntent of an invoice recorded under the invoice id); API refunds by `transaction_id` only.
  */
-async function findRefundedSale(em: EntityManager, job: RefundJob): Promise<LockedSale | null> {
-  const sale = await lockSale(em, job.programId, job.transactionId);
-  if (sale || job.origin !== 'provider') return sale;
+async function findRefundedSale(
+  em: EntityManager,
+  job: RefundJob,
+  key: ReturnType<typeof idempotencyKey>,
+): Promise<Locked | null> {
+  const locked = await lockSale(em, job, job.transactionId, key);
+  if (locked || job.origin !== 'provider') return locked;
   const linked = await findLinkedTransactionId(em, job.programId, job.transactionId);
-  return linked ? lockSale(em, job.programId, linked) : null;
+  return linked ? lockSale(em, job, linked, key) : null;
 }
 
-async function lockSale(em: EntityManager, programId: number, transactionId: string): Promise<LockedSale | null> {
-  const [row] = await em.execute<
-    Array<{
-      id: number;
-      transaction_id: string;
-      amount_cents: number;
-      refunded_cents: number;
-      paid_cents: number | null;
-      currency: string;
-      provider: string | null;
-    }>
-  >(
-    `select id, transaction_id, amount_cents::float8 as amount_cents, refunded_cents::float8 as refunded_cents,
-            paid_cents::float8 as paid_cents, currency, provider
-       from sale where program_id = ? and transaction_id = ? for update`,
-    [programId, transactionId],
+/**
+ * Locks the sale and, in the same statement, reads its refund context (`readRefundContext`).
+ * That read sees the statement's snapshot, taken before the lock was granted: it is used only
+ * when the locked row is the version that snapshot sees (same `xmin`), i.e. nobody changed the
+ * sale in between. Every applied refund changes the sale row, so a refund that held the lock
+ * before this one makes the read stale, and the context is then read again under the lock.
+ */
+async function lockSale(
+  em: EntityManager,
+  job: RefundJob,
+  transactionId: string,
+  key: ReturnType<typeof idempotencyKey>,
+): Promise<Locked | null> {
+  const ctx = contextSql(job, key);
+  const [row] = await em.execute<Array<ContextRow & SaleRow & { fresh: boolean }>>(
+    `select s.id, s.transaction_id, s.amount_cents::float8 as amount_cents, s.refunded_cents::float8 as refunded_cents,
+            s.paid_cents::float8 as paid_cents, s.currency, s.provider,
+            s.xmin = (select s0.xmin from sale s0 where s0.id = s.id) as fresh, ${ctx.columns}
+       from sale s left join commission c on c.sale_id = s.id
+      where s.program_id = ? and s.transaction_id = ? for update of s`,
+    [...ctx.params, job.programId, transactionId],
   );
   if (!row) return null;
   return {
-    id: row.id,
-    transactionId: row.transaction_id,
-    amountCents: row.amount_cents,
-    refundedCents: row.refunded_cents,
-    paidCents: row.paid_cents,
-    currency: row.currency,
-    provider: row.provider,
+    sale: {
+      id: row.id,
+      transactionId: row.transaction_id,
+      amountCents: row.amount_cents,
+      refundedCents: row.refunded_cents,
+      paidCents: row.paid_cents,
+      currency: row.currency,
+      provider: row.provider,
+    },
+    context: row.fresh ? toContext(row) : null,
   };
 }
+
+type SaleRow = {
+  id: number;
+  transaction_id: string;
+  amount_cents: number;
+  refunded_cents: number;
+  paid_cents: number | null;
+  currency: string;
+  provider: string | null;
+};
 
 /**
  * What identifies a retry of this refund (planRefund gives the same key): its `refund_id` (a
@@ -261,10 +287,73 @@ function idempotencyKey(job: RefundJob): { refundId: string } | { requestedCents
   return job.refundId ? { refundId: job.refundId } : { requestedCents: job.amount.cents };
 }
 
+type ContextRow = {
+  prior: boolean;
+  prior_paid: number;
+  c_id: number | null;
+  c_partner_id: number;
+  c_amount_cents: number;
+  c_reversed_cents: number;
+  c_currency: string;
+  c_status: string;
+  c_reason: string | null;
+  c_credited: boolean;
+  c_paid_ms: number | null;
+  c_payout_id: number | null;
+};
+
 /**
- * The commission, whether this refund was already applied and (provider refunds of a sale whose
- * base excludes tax) what earlier provider refunds asked for, in one statement. It runs after the
- * sale's lock was granted, so it sees every refund committed by whoever held the lock before.
+ * The select-list columns of a refund context, over `sale s left join commission c`: the
+ * commission, whether this refund was already applied and (provider refunds of a sale whose base
+ * excludes tax, `paid_cents` set) what earlier provider refunds asked for.
+ */
+function contextSql(job: RefundJob, key: ReturnType<typeof idempotencyKey>): { columns: string; params: unknown[] } {
+  const prior =
+    key === null
+      ? 'false'
+      : 'refundId' in key
+        ? `exists (select 1 from refund r where r.sale_id = s.id and r.refund_id = ?)`
+        : `exists (select 1 from refund r where r.sale_id = s.id and r.requested_cents = ?)`;
+  const paid =
+    job.origin === 'provider'
+      ? `(case when coalesce(s.paid_cents, 0) <> 0
+               then (select coalesce(sum(requested_cents), 0) from refund r where r.sale_id = s.id and r.source = 'provider')
+               else 0 end)::float8`
+      : '0::float8';
+  return {
+    columns: `${prior} as prior, ${paid} as prior_paid, c.id as c_id, c.partner_id as c_partner_id,
+            c.amount_cents::float8 as c_amount_cents, c.reversed_cents::float8 as c_reversed_cents, c.currency as c_currency,
+            c.status as c_status, c.reason as c_reason, c.credited_at is not null as c_credited,
+            (extract(epoch from c.paid_at) * 1000)::float8 as c_paid_ms, c.payout_id as c_payout_id`,
+    params: key === null ? [] : ['refundId' in key ? key.refundId : key.requestedCents],
+  };
+}
+
+function toContext(r: ContextRow): RefundContext {
+  return {
+    prior: r.prior,
+    priorPaidCents: Number(r.prior_paid),
+    commission:
+      r.c_id === null
+        ? null
+        : {
+            id: r.c_id,
+            partner: r.c_partner_id,
+            amountCents: r.c_amount_cents,
+            reversedCents: r.c_reversed_cents,
+            currency: r.c_currency,
+            status: r.c_status,
+            reason: r.c_reason,
+            credited: r.c_credited,
+            paidAt: r.c_paid_ms === null ? null : new Date(r.c_paid_ms),
+            payout: r.c_payout_id,
+          },
+  };
+}
+
+/**
+ * The refund context read on its own, under the sale's lock (when the locking statement's read
+ * was stale): it sees every refund committed by whoever held the lock before.
  */
 async function readRefundContext(
   em: EntityManager,
@@ -272,62 +361,12 @@ async function readRefundContext(
   job: RefundJob,
   key: ReturnType<typeof idempotencyKey>,
 ): Promise<RefundContext> {
-  const prior =
-    key === null
-      ? 'false'
-      : 'refundId' in key
-        ? 'exists (select 1 from refund r where r.sale_id = ? and r.refund_id = ?)'
-        : 'exists (select 1 from refund r where r.sale_id = ? and r.requested_cents = ?)';
-  const paid =
-    job.origin === 'provider' && sale.paidCents
-      ? `(select coalesce(sum(requested_cents), 0) from refund r where r.sale_id = ? and r.source = 'provider')::float8`
-      : '0::float8';
-  const params: unknown[] = [];
-  if (key !== null) params.push(sale.id, 'refundId' in key ? key.refundId : key.requestedCents);
-  if (paid !== '0::float8') params.push(sale.id);
-  params.push(sale.id);
-  const [row] = await em.execute<
-    Array<{
-      prior: boolean;
-      prior_paid: number;
-      id: number | null;
-      partner_id: number;
-      amount_cents: number;
-      reversed_cents: number;
-      currency: string;
-      status: string;
-      reason: string | null;
-      credited: boolean;
-      paid_ms: number | null;
-      payout_id: number | null;
-    }>
-  >(
-    `select ${prior} as prior, ${paid} as prior_paid, c.id, c.partner_id, c.amount_cents::float8 as amount_cents,
-            c.reversed_cents::float8 as reversed_cents, c.currency, c.status, c.reason, c.credited_at is not null as credited,
-            (extract(epoch from c.paid_at) * 1000)::float8 as paid_ms, c.payout_id
-       from (select 1) one left join commission c on c.sale_id = ?`,
-    params,
+  const ctx = contextSql(job, key);
+  const [row] = await em.execute<ContextRow[]>(
+    `select ${ctx.columns} from sale s left join commission c on c.sale_id = s.id where s.id = ?`,
+    [...ctx.params, sale.id],
   );
-  const r = row!;
-  return {
-    prior: r.prior,
-    priorPaidCents: Number(r.prior_paid),
-    commission:
-      r.id === null
-        ? null
-        : {
-            id: r.id,
-            partner: r.partner_id,
-            amountCents: r.amount_cents,
-            reversedCents: r.reversed_cents,
-            currency: r.currency,
-            status: r.status,
-            reason: r.reason,
-            credited: r.credited,
-            paidAt: r.paid_ms === null ? null : new Date(r.paid_ms),
-            payout: r.payout_id,
-          },
-  };
+  return toContext(row!);
 }
 
 type RefundWrite = {
