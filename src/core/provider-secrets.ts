@@ -14,7 +14,7 @@ import { Program } from './entities/program.ts';
 import { ProviderConnection, type IProviderConnection } from './entities/provider-connection.ts';
 import { ProviderSecret, type IProviderSecret, type ProviderSecretLabel } from './entities/provider-secret.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from './vocabulary.ts';
-import { SETTINGS_CACHE_MS } from './settings-cache.ts';
+import { settingsMap } from './settings-cache.ts';
 
 /** Verification tries every secret, so their number is bounded. */
 export const MAX_SECRETS_PER_CONNECTION = 10;
@@ -157,14 +157,11 @@ export async function loadVerificationSecrets(
   programId: number,
   provider: WebhookProvider,
 ): Promise<readonly VerificationSecret[] | null> {
-  const cache = secretCacheOf(deps.em);
   const key = secretCacheKey(programId, provider);
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.until > now) return hit.secrets;
+  const hit = secretCache.get(deps.em, key);
+  if (hit !== undefined) return hit;
   const secrets = await readVerificationSecrets(deps.em, programId, provider);
-  if (cache.size >= SECRET_CACHE_MAX) cache.clear();
-  cache.set(key, { secrets, until: now + SETTINGS_CACHE_MS });
+  secretCache.set(deps.em, key, secrets);
   return secrets;
 }
 
@@ -183,28 +180,15 @@ async function readVerificationSecrets(
   );
 }
 
-type CachedSecrets = { secrets: readonly VerificationSecret[] | null; until: number };
 /**
- * Per database (tests open several in one process). A plain map rather than MikroORM's result
- * cache: a hit there still hydrated two entities into the request's context, about 50 µs of CPU
- * per webhook (`npm run bench`). Bounded: requests naming unknown programs cannot grow it forever.
+ * A plain map rather than MikroORM's result cache: a hit there still hydrated two entities into
+ * the request's context, about 50 µs of CPU per webhook (`npm run bench`).
  */
-const secretCaches = new WeakMap<object, Map<string, CachedSecrets>>();
-const SECRET_CACHE_MAX = 10_000;
+const secretCache = settingsMap<string, readonly VerificationSecret[] | null>();
 const secretCacheKey = (programId: number, provider: WebhookProvider) => `${programId}-${provider}`;
 
-function secretCacheOf(em: EntityManager): Map<string, CachedSecrets> {
-  const driver = em.getDriver();
-  let cache = secretCaches.get(driver);
-  if (!cache) {
-    cache = new Map();
-    secretCaches.set(driver, cache);
-  }
-  return cache;
-}
-
 function forgetSecrets(em: EntityManager, programId: number, provider: WebhookProvider): void {
-  secretCacheOf(em).delete(secretCacheKey(programId, provider));
+  secretCache.delete(em, secretCacheKey(programId, provider));
 }
 
 /** The secrets that still verify at `now`. */

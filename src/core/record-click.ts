@@ -5,7 +5,7 @@ import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
 import { Click } from './entities/click.ts';
 import { hostMatchesDomain } from './host-matches-domain.ts';
-import { SETTINGS_CACHE_MS, findProgramSettings, type ProgramSnapshot } from './settings-cache.ts';
+import { findProgramSettings, settingsMap, type ProgramSnapshot } from './settings-cache.ts';
 import { settleEach, type Settled } from '../queue/micro-batch.ts';
 
 export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDays: number; programId: number };
@@ -128,10 +128,8 @@ export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Ar
 }
 
 type PartnerRef = { id: number; code: string; program: number };
-type CachedPartner = PartnerRef & { until: number };
-/** Per database (tests open several in one process): referral code → partner, found recently. */
-const partnerCaches = new WeakMap<object, Map<string, CachedPartner>>();
-const PARTNER_CACHE_MAX = 10_000;
+/** Referral code → partner, found recently. */
+const partnerCache = settingsMap<string, PartnerRef>();
 
 /**
  * The partners of these referral codes. A partner's code and program never change and partners
@@ -140,26 +138,18 @@ const PARTNER_CACHE_MAX = 10_000;
  * remembered (a partner created a moment later is found at once).
  */
 async function findPartners(em: CoreDeps['em'], codes: string[]): Promise<Map<string, PartnerRef>> {
-  const driver = em.getDriver();
-  let cache = partnerCaches.get(driver);
-  if (!cache) {
-    cache = new Map();
-    partnerCaches.set(driver, cache);
-  }
-  const now = Date.now();
   const found = new Map<string, PartnerRef>();
   const missing: string[] = [];
   for (const code of codes) {
-    const hit = cache.get(code);
-    if (hit && hit.until > now) found.set(code, hit);
+    const hit = partnerCache.get(em, code);
+    if (hit) found.set(code, hit);
     else missing.push(code);
   }
   if (!missing.length) return found;
   const partners = await em.find(Partner, { code: { $in: missing } }, { fields: ['id', 'code', 'program'] });
-  if (cache.size + partners.length > PARTNER_CACHE_MAX) cache.clear();
   for (const p of partners) {
     const ref = { id: p.id, code: p.code, program: p.program };
-    cache.set(p.code, { ...ref, until: now + SETTINGS_CACHE_MS });
+    partnerCache.set(em, p.code, ref);
     found.set(p.code, ref);
   }
   return found;

@@ -16,38 +16,55 @@ export const SETTINGS_CACHE_MS = 5_000;
 /** A program's settings as read through the cache: a frozen copy shared by callers, not an entity. */
 export type ProgramSnapshot = Readonly<IProgram>;
 
-type CachedProgram = { program: ProgramSnapshot; until: number };
-/** Per database (tests open several in one process). Bounded: unknown ids are never kept anyway. */
-const programCaches = new WeakMap<object, Map<number, CachedProgram>>();
-const PROGRAM_CACHE_MAX = 10_000;
-
-function programCacheOf(em: EntityManager): Map<number, CachedProgram> {
-  const driver = em.getDriver();
-  let cache = programCaches.get(driver);
-  if (!cache) {
-    cache = new Map();
-    programCaches.set(driver, cache);
-  }
-  return cache;
+/**
+ * A map kept per database (tests open several in one process) whose entries expire
+ * `SETTINGS_CACHE_MS` after they were set. Bounded: at `max` entries it starts over, so requests
+ * naming unknown ids cannot grow it forever.
+ */
+export function settingsMap<K, V>(max = 10_000) {
+  type Entry = { value: V; until: number };
+  const maps = new WeakMap<object, Map<K, Entry>>();
+  const of = (em: EntityManager): Map<K, Entry> => {
+    const driver = em.getDriver();
+    let map = maps.get(driver);
+    if (!map) {
+      map = new Map();
+      maps.set(driver, map);
+    }
+    return map;
+  };
+  return {
+    get(em: EntityManager, key: K): V | undefined {
+      const hit = of(em).get(key);
+      return hit && hit.until > Date.now() ? hit.value : undefined;
+    },
+    set(em: EntityManager, key: K, value: V): void {
+      const map = of(em);
+      if (map.size >= max) map.clear();
+      map.set(key, { value, until: Date.now() + SETTINGS_CACHE_MS });
+    },
+    delete(em: EntityManager, key: K): void {
+      of(em).delete(key);
+    },
+  };
 }
+
+const programs = settingsMap<number, ProgramSnapshot>();
 
 /**
  * The program's settings, read at most once per `SETTINGS_CACHE_MS` in this process.
  * @throws the ORM's NotFoundError when there is no such program (never remembered).
  */
 export async function findProgramSettings(em: EntityManager, programId: number): Promise<ProgramSnapshot> {
-  const cache = programCacheOf(em);
-  const now = Date.now();
-  const hit = cache.get(programId);
-  if (hit && hit.until > now) return hit.program;
+  const hit = programs.get(em, programId);
+  if (hit) return hit;
   const row = await em.findOneOrFail(Program, { id: programId }, { disableIdentityMap: true });
   const program: ProgramSnapshot = Object.freeze({ ...row });
-  if (cache.size >= PROGRAM_CACHE_MAX) cache.clear();
-  cache.set(programId, { program, until: now + SETTINGS_CACHE_MS });
+  programs.set(em, programId, program);
   return program;
 }
 
 /** After a change of the program's settings: the next read goes to the database. */
 export function forgetProgramSettings(em: EntityManager, programId: number): void {
-  programCacheOf(em).delete(programId);
+  programs.delete(em, programId);
 }
