@@ -51,15 +51,22 @@ export function createBullQueue(opts: BullOptions): JobQueue {
   // waiting process's channel. No event stream is read per job (see docs/performance.md).
   const instance = randomUUID().replaceAll('-', '');
   const replyChannel = (inst: string) => `${opts.prefix}:track-reply:${inst}`;
-  type Waiter = { resolve: (v: unknown) => void; reject: (err: Error) => void };
+  type Waiter = { resolve: (v: unknown) => void; reject: (err: Error) => void; timer: NodeJS.Timeout };
   const waiters = new Map<string, Waiter>();
+  /** The call waiting for job `id`, if it still waits: no longer waiting from now on. */
+  const takeWaiter = (id: string) => {
+    const w = waiters.get(id);
+    if (w) {
+      waiters.delete(id);
+      clearTimeout(w.timer);
+    }
+    return w;
+  };
   type Reply = { id: string; ok: true; value: unknown } | { id: string; ok: false; reason: string };
   const settleWaiter = (r: Reply) => {
-    const w = waiters.get(r.id);
-    if (!w) return;
-    waiters.delete(r.id);
-    if (r.ok) w.resolve(r.value);
-    else w.reject(new Error(r.reason));
+    const w = takeWaiter(r.id);
+    if (r.ok) w?.resolve(r.value);
+    else w?.reject(new Error(r.reason));
   };
   let subscribed: Promise<void> | undefined;
   const subscribe = () => {
@@ -158,21 +165,9 @@ export function createBullQueue(opts: BullOptions): JobQueue {
       // record); a final failure stays in the failed set.
       const jobId = `${instance}.${randomUUID()}`;
       return new Promise<unknown>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(jobId);
-          reject(new JobTimeoutError(timeoutMs));
-        }, timeoutMs);
-        const done =
-          <T>(fn: (v: T) => void) =>
-          (v: T) => {
-            clearTimeout(timer);
-            fn(v);
-          };
-        waiters.set(jobId, { resolve: done(resolve), reject: done(reject) });
-        enqueue(name, job, { jobId }, true).catch((err) => {
-          waiters.delete(jobId);
-          done(reject)(err);
-        });
+        const timer = setTimeout(() => takeWaiter(jobId)?.reject(new JobTimeoutError(timeoutMs)), timeoutMs);
+        waiters.set(jobId, { resolve, reject, timer });
+        enqueue(name, job, { jobId }, true).catch((err: Error) => takeWaiter(jobId)?.reject(err));
       });
     },
     process(name, handler: JobHandler, concurrency) {
