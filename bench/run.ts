@@ -28,7 +28,7 @@
  */
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import autocannon, { type Result as CannonResult } from 'autocannon';
@@ -63,8 +63,13 @@ const SERVICE_DIR = process.env.BENCH_SERVICE_DIR ? `${resolve(process.env.BENCH
 const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click';
 const CASES = (process.env.BENCH_CASES ?? (ACK_ONLY ? 'webhook' : DEFAULT_CASES)).split(',');
 const METRICS_OFF = process.env.BENCH_METRICS === 'off';
-/** As the Dockerfile's NODE_OPTIONS and the `start` scripts: bounded young and old generations (RSS). */
-const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16 --max-old-space-size=1024';
+/** The V8 options of `npm start` (the Dockerfile's NODE_OPTIONS are the same): what is deployed is measured. */
+const SERVICE_NODE_OPTIONS = (
+  JSON.parse(readFileSync(`${REPO_ROOT}package.json`, 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(' ')
+  .filter((a) => a.startsWith('--'))
+  .join(' ');
 const RATE_BPS = 1_000;
 const FEE_BPS = 200;
 const REFUND_CENTS = 50;
