@@ -3,7 +3,7 @@ import { DAY_MS, type CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Commission, type ICommission } from './entities/commission.ts';
 import { Program } from './entities/program.ts';
-import { adjustPartnerBalance } from './adjust-partner-balance.ts';
+import { postToLedger } from './ledger.ts';
 
 /**
  * Credits a commission: moves it out of `pending` to `approved` (a partially refunded one keeps
@@ -26,7 +26,7 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
     await em.flush();
     const remaining = c.amountCents - c.reversedCents;
     if (remaining > 0) {
-      await adjustPartnerBalance(em, {
+      await postToLedger(em, {
         partnerId: c.partner,
         currency: c.currency,
         deltaCents: remaining,

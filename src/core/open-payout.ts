@@ -2,8 +2,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
-import { PartnerBalance } from './entities/partner-balance.ts';
 import { Payout, type IPayout } from './entities/payout.ts';
+import { lockBalance } from './ledger.ts';
 
 /**
  * Opens a payout request (what used to be a withdrawal). Its `amountCents` is the most it will
@@ -21,15 +21,9 @@ export async function openPayout(
   return deps.em.transactional(async (em) => {
     const partner = await em.findOne(Partner, { id: partnerId, program: programId });
     if (!partner) throw new AppError('not_found', 'No such partner in this program');
-    await em.findOne(PartnerBalance, { partner: partnerId, currency }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // Under the balance's lock; sums in SQL (a balance may exceed 2^53 cents).
-    const [row] = await em.execute<Array<{ balance: string; open: string }>>(
-      `select coalesce((select balance_cents from partner_balance where partner_id = ? and currency = ?), 0)::text as balance,
-              coalesce((select sum(amount_cents) from payout where partner_id = ? and currency = ? and status = 'open'), 0)::text as open`,
-      [partnerId, currency, partnerId, currency],
-    );
-    const balance = BigInt(row!.balance);
-    const free = (balance > 0n ? balance : 0n) - BigInt(row!.open);
+    const { balanceCents: balance, openPayoutsCents } = await lockBalance(em, partnerId, currency);
+    const free = (balance > 0n ? balance : 0n) - openPayoutsCents;
     // One payout is at most 2^53 - 1 cents (an exact JSON number); a larger balance takes several.
     const available = Number(free > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : free);
     const cap = amountCents ?? available;

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Commission, type ICommission } from './entities/commission.ts';
-import { PartnerBalance } from './entities/partner-balance.ts';
 import { Payout, type IPayout } from './entities/payout.ts';
-import { adjustPartnerBalance } from './adjust-partner-balance.ts';
+import { lockBalance, postToLedger } from './ledger.ts';
+import { bigCents, exactText, safeCents, typedSql } from './sql.ts';
 import { computePayout } from './compute-payout.ts';
 
 /** A paid payout and the commissions it paid. */
@@ -75,20 +75,20 @@ async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayo
     },
     { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { creditedAt: 'asc', id: 'asc' } },
   );
-  await em.findOne(
-    PartnerBalance,
-    { partner: t.partnerId, currency: t.currency },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
+  const { balanceCents } = await lockBalance(em, t.partnerId, t.currency);
   // With the balance locked, every committed change to it also changed the unpaid credited
   // commissions, so the two are read consistently. Sums in SQL, never in floating point.
-  const [row] = await em.execute<Array<{ unpaid: string; balance: string }>>(
-    `select coalesce(sum("amount_cents" - "reversed_cents"), 0)::text as "unpaid",
-            coalesce((select "balance_cents" from "partner_balance" where "partner_id" = ? and "currency" = ?), 0)::text as "balance"
-     from "commission" where "partner_id" = ? and "currency" = ? and "credited_at" is not null and "paid_at" is null`,
-    [t.partnerId, t.currency, t.partnerId, t.currency],
-  );
-  const owed = toSafeNumber(BigInt(row?.unpaid ?? '0') - BigInt(row?.balance ?? '0'));
+  const unpaid = await typedSql(em)
+    .selectFrom('commission')
+    .select((eb) =>
+      exactText(eb.fn.coalesce(eb.fn.sum(eb('amount_cents', '-', eb.ref('reversed_cents'))), eb.lit(0))).as('total'),
+    )
+    .where('partner_id', '=', t.partnerId)
+    .where('currency', '=', t.currency)
+    .where('credited_at', 'is not', null)
+    .where('paid_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  const owed = safeCents(bigCents(unpaid.total) - balanceCents);
   let payout: IPayout | null = null;
   if (t.payoutId !== null) {
     payout = await em.findOneOrFail(Payout, { id: t.payoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -135,7 +135,7 @@ async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayo
     if (c.status === 'approved') c.status = 'paid';
   }
   await em.flush();
-  await adjustPartnerBalance(em, {
+  await postToLedger(em, {
     partnerId: t.partnerId,
     currency: t.currency,
     deltaCents: -plan.amountCents,
@@ -144,10 +144,4 @@ async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayo
     at: now,
   });
   return { payout, commissions: paid };
-}
-
-function toSafeNumber(v: bigint): number {
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) throw new Error(`amount out of range: ${v}`);
-  return n;
 }

@@ -6,7 +6,7 @@ import { Commission } from './entities/commission.ts';
 import { Refund } from './entities/refund.ts';
 import { Notification } from './entities/notification.ts';
 import { findLinkedTransactionId } from './link-payment.ts';
-import { findProviderTestSale } from './apply-refund.ts';
+import { findProviderTestSale } from './refund-statements.ts';
 
 /**
  * - `review_requested`: the chargeback had reversed commission; the advertiser is asked to review.

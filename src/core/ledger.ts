@@ -1,0 +1,118 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import type { BalanceEntryKind } from './entities/balance-entry.ts';
+import { Payout } from './entities/payout.ts';
+import { bigCents, exactText, typedSql } from './sql.ts';
+
+/** One change of a partner balance and its cause. */
+export type LedgerEntry = {
+  partnerId: number;
+  currency: string;
+  /** Signed, minor units. */
+  deltaCents: number;
+  kind: BalanceEntryKind;
+  commissionId?: number | null;
+  refundId?: number | null;
+  payoutId?: number | null;
+  at: Date;
+};
+
+/**
+ * The ledger: the only writer of `partner_balance` and `balance_entry`. Every use-case that moves a
+ * partner's money (approval, refund, payout, and whatever comes next) posts here, inside its own
+ * transaction, after the status change it belongs to.
+ *
+ * One statement changes the balance under its row lock (created at 0 when new; the addition is done
+ * in PostgreSQL's bigint, never in a JS number, so a balance past 2^53 cents stays exactly the sum
+ * of its entries) and appends the entry. A balance may go negative; when it fell, open payouts are
+ * then reduced (newest first) so that together they never exceed what it can pay. Returns the new
+ * balance.
+ */
+export async function postToLedger(em: EntityManager, entry: LedgerEntry): Promise<bigint> {
+  const row = await typedSql(em)
+    .with('b', (db) =>
+      db
+        .insertInto('partner_balance')
+        .values({ partner_id: entry.partnerId, currency: entry.currency, balance_cents: entry.deltaCents })
+        .onConflict((oc) =>
+          oc.columns(['partner_id', 'currency']).doUpdateSet((eb) => ({
+            balance_cents: eb('partner_balance.balance_cents', '+', eb.ref('excluded.balance_cents')),
+          })),
+        )
+        .returning('balance_cents'),
+    )
+    .with('e', (db) =>
+      db
+        .insertInto('balance_entry')
+        .values({
+          partner_id: entry.partnerId,
+          currency: entry.currency,
+          delta_cents: entry.deltaCents,
+          kind: entry.kind,
+          commission_id: entry.commissionId ?? null,
+          refund_id: entry.refundId ?? null,
+          payout_id: entry.payoutId ?? null,
+          created_at: entry.at,
+        })
+        .returning('id'),
+    )
+    .selectFrom('b')
+    .select((eb) => exactText(eb.ref('b.balance_cents')).as('balance'))
+    .executeTakeFirstOrThrow();
+  const balance = bigCents(row.balance);
+  if (entry.deltaCents < 0) await fitOpenPayouts(em, entry.partnerId, entry.currency, balance);
+  return balance;
+}
+
+/**
+ * Takes the balance's row lock (the lock every writer of this balance waits for; lock order:
+ * commission rows, then the balance, then payouts) and reads, after it, the balance and the sum of
+ * open payouts. A balance without a row yet is 0 and has nothing to lock.
+ */
+export async function lockBalance(
+  em: EntityManager,
+  partnerId: number,
+  currency: string,
+): Promise<{ balanceCents: bigint; openPayoutsCents: bigint }> {
+  const db = typedSql(em);
+  const locked = await db
+    .selectFrom('partner_balance')
+    .select((eb) => exactText(eb.ref('balance_cents')).as('balance'))
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .forUpdate()
+    .executeTakeFirst();
+  // A statement of its own: it reads what committed before the lock was granted.
+  return { balanceCents: bigCents(locked?.balance), openPayoutsCents: await openPayoutsCents(em, partnerId, currency) };
+}
+
+async function openPayoutsCents(em: EntityManager, partnerId: number, currency: string): Promise<bigint> {
+  const row = await typedSql(em)
+    .selectFrom('payout')
+    .select((eb) => exactText(eb.fn.coalesce(eb.fn.sum('amount_cents'), eb.lit(0))).as('open'))
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  return bigCents(row?.open);
+}
+
+/**
+ * Spec, Partner balance: open withdrawals (open payouts) are reduced to fit. Under the balance's row
+ * lock: one sum first, and the payouts loaded and changed only when they no longer fit (the common
+ * case has none open).
+ */
+async function fitOpenPayouts(em: EntityManager, partnerId: number, currency: string, balance: bigint): Promise<void> {
+  const available = balance > 0n ? balance : 0n;
+  if ((await openPayoutsCents(em, partnerId, currency)) <= available) return;
+  const open = await em.find(Payout, { partner: partnerId, currency, status: 'open' }, { orderBy: { id: 'desc' } });
+  let excess = open.reduce((sum, w) => sum + BigInt(w.amountCents), 0n) - available;
+  for (const w of open) {
+    if (excess <= 0n) break;
+    const amount = BigInt(w.amountCents);
+    const cut = excess < amount ? excess : amount;
+    w.amountCents = Number(amount - cut);
+    if (w.amountCents === 0) w.status = 'cancelled';
+    excess -= cut;
+  }
+  await em.flush();
+}

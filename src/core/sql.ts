@@ -1,0 +1,40 @@
+import type { EntityManager, InferKyselyDB } from '@mikro-orm/sql';
+import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import type { ENTITIES } from './entities/all.ts';
+
+/** The database as Kysely sees it, inferred from the entity definitions (a renamed column fails typecheck). */
+export type DB = InferKyselyDB<(typeof ENTITIES)[number]>;
+
+/**
+ * Typed SQL on the caller's context: MikroORM's own Kysely instance, bound to the current
+ * transaction when there is one. For statements the unit of work cannot express in one round trip.
+ */
+export function typedSql(em: EntityManager): Kysely<DB> {
+  return em.getKysely<DB>();
+}
+
+/**
+ * A `bigint` amount read exactly. The inferred column type says `number`, but the drivers answer
+ * int8 as a string (pg) or a JS bigint (PGlite): money is therefore read as PostgreSQL's own text
+ * of it and parsed with `cents` / `bigCents`, never through a float.
+ */
+export function exactText(e: Expression<unknown>): RawBuilder<string> {
+  return sql<string>`(${e})::text`;
+}
+
+/** An exact amount read with `exactText`, as a bigint (`null` → 0). */
+export function bigCents(text: string | null | undefined): bigint {
+  return text == null ? 0n : BigInt(text);
+}
+
+/** An exact amount read with `exactText`, as a number; one amount always fits (amounts are at most 2^53 − 1). */
+export function cents(text: string | null | undefined): number {
+  return safeCents(bigCents(text));
+}
+
+/** A bigint amount as a number, refused when it would lose precision. */
+export function safeCents(v: bigint): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new Error(`amount out of range: ${v}`);
+  return n;
+}
