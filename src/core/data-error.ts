@@ -1,4 +1,15 @@
-import { DriverException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { DriverException } from '@mikro-orm/core';
+
+/**
+ * The SQLSTATE of a database error: MikroORM's converted exceptions (`em.execute`, the unit of
+ * work) and the drivers' own errors (typed statements through Kysely, which MikroORM does not
+ * convert) both carry it as `code`.
+ */
+function sqlState(err: unknown): string {
+  if (err instanceof DriverException) return String(err.code ?? err.sqlState ?? '');
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : '';
+}
 
 /**
  * A PostgreSQL "data exception" (SQLSTATE class 22: value too long, invalid byte sequence,
@@ -6,15 +17,13 @@ import { DriverException, UniqueConstraintViolationException } from '@mikro-orm/
  * retried and never reported as a temporary failure.
  */
 export function isDataError(err: unknown): boolean {
-  if (!(err instanceof DriverException)) return false;
-  const code = err.code ?? err.sqlState ?? '';
-  return typeof code === 'string' && code.startsWith('22');
+  return sqlState(err).startsWith('22');
 }
 
 /**
  * A unique key refused the write (SQLSTATE 23505): another request or a retry stored the same
  * row first. Callers catch it to answer with the row that won instead of failing.
  */
-export function isUniqueViolation(err: unknown): err is UniqueConstraintViolationException {
-  return err instanceof UniqueConstraintViolationException;
+export function isUniqueViolation(err: unknown): boolean {
+  return sqlState(err) === '23505';
 }

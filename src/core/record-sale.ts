@@ -1,3 +1,4 @@
+import { sql, type Insertable } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { CURRENCIES, type Currency } from './vocabulary.ts';
 import type { SaleJob } from './jobs/sale-job.ts';
@@ -7,9 +8,10 @@ import { calculateCommission, calculatePlatformFee } from './money.ts';
 import type { IProgram } from './entities/program.ts';
 import { Sale } from './entities/sale.ts';
 import { TestEvent } from './entities/test-event.ts';
-import { AttributionWritesNeeded, resolveAttribution, type Attribution } from './resolve-attribution.ts';
+import { resolveAttribution, type Attribution } from './resolve-attribution.ts';
 import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
+import { typedSql, type DB } from './sql.ts';
 
 /**
  * Outcome of a sale call. Expected outcomes are values; failures are thrown.
@@ -44,15 +46,15 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
     // a third of a sale's database round trips). A resolution that must write runs in one.
     // `clear`: the transaction re-reads under its own snapshot and locks, never what the read-only
     // pass (or an earlier use-case sharing the caller's context) loaded.
+    const first = await recordLiveSale(deps, job, currency as Currency, { readOnly: true });
     const result =
-      (await recordLiveSale(deps, job, currency as Currency, { readOnly: true })) ??
-      (await deps.em.transactional(
-        (em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false }),
-        {
-          clear: true,
-        },
-      ));
-    if (!result) throw new Error('sale attribution needed writes inside its transaction');
+      first.kind !== 'needs_writes'
+        ? first
+        : await deps.em.transactional(
+            (em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false }),
+            { clear: true },
+          );
+    if (result.kind === 'needs_writes') throw new Error('sale attribution needed writes inside its transaction');
     if (result.kind === 'attributed')
       deps.events?.saleRecorded({
         provider: job.provider,
@@ -73,15 +75,15 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
 
 /**
  * Resolves the sale's attribution and records the sale, its platform fee and its commission.
- * `readOnly`: outside a transaction; returns null when the attribution needs writes (the caller
- * then runs it again in a transaction).
+ * `readOnly`: outside a transaction; answers `needs_writes` when the attribution needs writes
+ * (the caller then runs it again in a transaction).
  */
 async function recordLiveSale(
   deps: CoreDeps,
   job: SaleJob,
   currency: Currency,
   o: { readOnly: boolean },
-): Promise<SaleResult | null> {
+): Promise<SaleResult | { kind: 'needs_writes' }> {
   const em = deps.em;
   const transactionId = job.transactionId as string;
   const program = await findProgramSettings(em, job.programId);
@@ -94,11 +96,11 @@ async function recordLiveSale(
   try {
     attribution = await resolveAttribution(deps, program, job, now, { readOnly: o.readOnly });
   } catch (err) {
-    if (err instanceof AttributionWritesNeeded) return null;
     const first = err instanceof AppError ? await findSaleId(em, program.id, transactionId) : null;
     if (first !== null) return { kind: 'duplicate', saleId: first };
     throw err;
   }
+  if (attribution.kind === 'needs_writes') return attribution;
   if (attribution.kind === 'window_expired') {
     const first = await findSaleId(em, program.id, transactionId);
     return first === null ? attribution : { kind: 'duplicate', saleId: first };
@@ -116,7 +118,7 @@ async function recordLiveSale(
       paid_cents: paidCents,
       currency,
       sale_type: job.saleType,
-      line_items: job.lineItems == null ? null : JSON.stringify(job.lineItems),
+      line_items: job.lineItems ?? null,
       is_recurring: job.isRecurring,
       subscription_id: job.subscriptionId ?? null,
       subscription_interval: job.subscriptionInterval ?? null,
@@ -181,6 +183,8 @@ function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: numb
   return { amountCents: paid - tax, paidCents: paid };
 }
 
+type SaleRow = Insertable<DB['sale']>;
+
 /**
  * The sale, its platform fee and its commission in one statement (atomic without a transaction).
  * Plain inserts, not the unit of work: these rows are written once and not touched again here.
@@ -189,31 +193,58 @@ function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: numb
 async function insertSaleRows(
   em: CoreDeps['em'],
   r: {
-    sale: Record<string, unknown>;
+    sale: SaleRow;
     fee: { amountCents: number; rateBps: number };
     commission: { amountCents: number; rateBps: number; held: boolean; partnerId: number } | null;
     at: Date;
   },
 ): Promise<{ saleId: number; commissionId: number | null }> {
-  const cols = Object.keys(r.sale);
-  const { program_id: programId, currency } = r.sale;
-  const params: unknown[] = [...cols.map((k) => r.sale[k])];
-  params.push(programId, r.fee.amountCents, currency, r.fee.rateBps, r.at);
+  const { program_id: programId, currency, line_items: lineItems } = r.sale;
+  const withFee = typedSql(em)
+    .with('s', (db) =>
+      db
+        .insertInto('sale')
+        .values({ ...r.sale, line_items: lineItems == null ? null : sql`${JSON.stringify(lineItems)}::jsonb` })
+        .returning('id'),
+    )
+    .with('f', (db) =>
+      db.insertInto('platform_fee').values((eb) => ({
+        program_id: programId,
+        sale_id: eb.selectFrom('s').select('s.id'),
+        amount_cents: r.fee.amountCents,
+        currency,
+        rate_bps: r.fee.rateBps,
+        created_at: r.at,
+      })),
+    );
   const c = r.commission;
-  if (c) params.push(programId, c.partnerId, c.amountCents, currency, c.rateBps, c.held, r.at, r.at);
-  const [row] = await em.execute<Array<{ sale_id: number; commission_id: number | null }>>(
-    `with s as (insert into sale (${cols.join(', ')}) values (${cols.map((k) => (k === 'line_items' ? '?::jsonb' : '?')).join(', ')}) returning id),
-     f as (insert into platform_fee (program_id, sale_id, amount_cents, currency, rate_bps, created_at) select ?, s.id, ?, ?, ?, ? from s)${
-       c
-         ? `,
-     c as (insert into commission (program_id, sale_id, partner_id, amount_cents, reversed_cents, currency, rate_bps, status, held_for_review, created_at, updated_at)
-           select ?, s.id, ?, ?, 0, ?, ?, 'pending', ?, ?, ? from s returning id)`
-         : ''
-     }
-     select s.id as sale_id, ${c ? '(select id from c)' : 'null::int'} as commission_id from s`,
-    params,
-  );
-  return { saleId: row!.sale_id, commissionId: row!.commission_id };
+  if (!c) {
+    const row = await withFee.selectFrom('s').select('s.id').executeTakeFirstOrThrow();
+    return { saleId: row.id, commissionId: null };
+  }
+  const row = await withFee
+    .with('c', (db) =>
+      db
+        .insertInto('commission')
+        .values((eb) => ({
+          program_id: programId,
+          sale_id: eb.selectFrom('s').select('s.id'),
+          partner_id: c.partnerId,
+          amount_cents: c.amountCents,
+          reversed_cents: 0,
+          currency,
+          rate_bps: c.rateBps,
+          status: 'pending',
+          held_for_review: c.held,
+          created_at: r.at,
+          updated_at: r.at,
+        }))
+        .returning('id'),
+    )
+    .selectFrom(['s', 'c'])
+    .select(['s.id as sale_id', 'c.id as commission_id'])
+    .executeTakeFirstOrThrow();
+  return { saleId: row.sale_id, commissionId: row.commission_id };
 }
 
 async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: string): Promise<number | null> {

@@ -27,22 +27,17 @@ export type Attribution =
       } | null;
       via: 'subscription' | 'customer_key' | 'click_id';
     }
-  | { kind: 'window_expired'; clickAgeDays: number; windowDays: number };
-
-/**
- * Thrown by a read-only resolution (`readOnly`) that would have to write: a provider checkout
- * binding its customer now, or a provisional binding replaced by the sale's own click. The caller
- * resolves again inside a transaction.
- */
-export class AttributionWritesNeeded extends Error {
-  constructor() {
-    super('attribution needs writes');
-  }
-}
+  | { kind: 'window_expired'; clickAgeDays: number; windowDays: number }
+  /**
+   * A read-only resolution (`readOnly`) that would have to write: a provider checkout binding its
+   * customer now, or a provisional binding replaced by the sale's own click. The caller resolves
+   * again inside a transaction.
+   */
+  | { kind: 'needs_writes' };
 
 /**
  * Finds who referred a sale, inside the sale's transaction, or (`readOnly`) with reads only, so
- * the common sale needs no transaction of its own (AttributionWritesNeeded otherwise).
+ * the common sale needs no transaction of its own (`needs_writes` otherwise).
  * 1. A recurring sale of a subscription already attributed in this program follows that
  *    subscription (no click-window check), subject to the recurring policy; when the subscription
  *    is unknown, the same holds for the customer's first attributed sale.
@@ -105,7 +100,7 @@ export async function resolveAttribution(
     (await em.count(Click, { id: job.clickId, program: program.id }))
   ) {
     // Provider checkout that skipped lead tracking: bind the customer to the click now.
-    if (o.readOnly) throw new AttributionWritesNeeded();
+    if (o.readOnly) return { kind: 'needs_writes' };
     const lead = await bind(
       deps,
       buildLeadJob({
@@ -135,7 +130,7 @@ export async function resolveAttribution(
     // click wins, the customer is bound to it, and the advertiser sees the conflict.
     const own = await em.findOne(Click, { id: job.clickId, program: program.id });
     if (own) {
-      if (o.readOnly) throw new AttributionWritesNeeded();
+      if (o.readOnly) return { kind: 'needs_writes' };
       conflict = {
         customerId: customer.id,
         customerKey: customer.customerKey ?? null,
