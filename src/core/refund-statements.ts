@@ -5,7 +5,7 @@ import type { NotificationKind } from './entities/notification.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { findLinkedTransactionId } from './link-payment.ts';
 import type { LockedSale, RefundContext, RefundEffect, RefundKey } from './refund-plan.ts';
-import { cents, exactText, typedSql } from './sql.ts';
+import { cents, dateFromMs, epochMs, exactText, typedSql } from './sql.ts';
 
 /** The locked sale, and its refund context when the locking statement's own read of it is current. */
 export type Locked = { sale: LockedSale; context: RefundContext | null };
@@ -64,8 +64,7 @@ function contextQuery(em: EntityManager, job: RefundJob, key: RefundKey) {
         'c.status as c_status',
         'c.reason as c_reason',
         eb('c.credited_at', 'is not', null).as('c_credited'),
-        // Milliseconds since the epoch as exact text: a Date without the drivers' timestamp strings.
-        sql<string | null>`(extract(epoch from ${eb.ref('c.paid_at')}) * 1000)::bigint::text`.as('c_paid_ms'),
+        epochMs(eb.ref('c.paid_at')).as('c_paid_ms'),
         'c.payout_id as c_payout_id',
       ];
     });
@@ -89,7 +88,7 @@ function toContext(r: ContextRow): RefundContext {
             status: r.c_status!,
             reason: r.c_reason,
             credited: Boolean(r.c_credited),
-            paidAt: r.c_paid_ms === null ? null : new Date(Number(r.c_paid_ms)),
+            paidAt: dateFromMs(r.c_paid_ms),
             payout: r.c_payout_id,
           },
   };

@@ -7,6 +7,7 @@ import { Sale } from './entities/sale.ts';
 import { Click, type IClick } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';
 import { bind } from './bind-lead.ts';
+import { dateFromMs, epochMs, typedSql } from './sql.ts';
 
 export type Attribution =
   | {
@@ -182,25 +183,24 @@ async function findCustomerByKey(
   customer: Pick<ICustomer, 'id' | 'click' | 'customerKey' | 'provisional' | 'disputedAt'> | null;
   click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
 }> {
-  const [row] = await em.execute<
-    Array<{
-      id: number;
-      click_id: string | null;
-      partner_id: number | null;
-      clicked_ms: number | null;
-      provisional: boolean;
-      disputed: boolean;
-    }>
-  >(
-    `select c.id, c.click_id, k.partner_id, (extract(epoch from k.clicked_at) * 1000)::float8 as clicked_ms, c.provisional, c.disputed_at is not null as disputed
-       from customer c left join click k on k.id = c.click_id and k.program_id = c.program_id
-      where c.program_id = ? and c.customer_key = ?`,
-    [programId, customerKey],
-  );
+  const row = await typedSql(em)
+    .selectFrom('customer as c')
+    .leftJoin('click as k', (join) => join.onRef('k.id', '=', 'c.click_id').onRef('k.program_id', '=', 'c.program_id'))
+    .select((eb) => [
+      'c.id',
+      'c.click_id',
+      'k.partner_id',
+      epochMs(eb.ref('k.clicked_at')).as('clicked_ms'),
+      'c.provisional',
+      eb('c.disputed_at', 'is not', null).as('disputed'),
+    ])
+    .where('c.program_id', '=', programId)
+    .where('c.customer_key', '=', customerKey)
+    .executeTakeFirst();
   if (!row) return { customer: null, click: undefined };
   const click =
     row.click_id !== null && row.partner_id !== null && row.clicked_ms !== null
-      ? { id: row.click_id, partner: row.partner_id, clickedAt: new Date(row.clicked_ms) }
+      ? { id: row.click_id, partner: row.partner_id, clickedAt: dateFromMs(row.clicked_ms)! }
       : null;
   return {
     customer: {

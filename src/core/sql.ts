@@ -38,3 +38,15 @@ export function safeCents(v: bigint): number {
   if (!Number.isSafeInteger(n)) throw new Error(`amount out of range: ${v}`);
   return n;
 }
+
+/**
+ * A timestamp as exact text of milliseconds since the epoch (`dateFromMs` reads it): a Date
+ * without parsing either driver's own timestamp strings.
+ */
+export function epochMs(e: Expression<Date | null>): RawBuilder<string | null> {
+  return sql<string | null>`(extract(epoch from ${e}) * 1000)::bigint::text`;
+}
+
+export function dateFromMs(text: string | null): Date | null {
+  return text === null ? null : new Date(Number(text));
+}

@@ -1,0 +1,234 @@
+/**
+ * Every use-case that moves a partner's money goes through the ledger: after any sequence of
+ * sales (API and Stripe), approvals, refunds (API and Stripe), lost disputes, payouts (opened,
+ * paid, cancelled) and single-commission payments, the partner statement reconciles and agrees
+ * with the commissions, refunds and payouts it was built from. Random sequences (fast-check),
+ * both modes (embedded and, under `npm run test:prod`, PostgreSQL and BullMQ).
+ */
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { bearer, type Fixture } from '../helpers/harness.ts';
+import { published } from '../providers/fixtures/published.ts';
+import { stripeKit } from '../webhooks/provider-kits.ts';
+import { keysOf, newRef } from '../webhooks/scenario-steps.ts';
+import { useWebhookHarness } from '../webhooks/webhook-harness.ts';
+
+const w = useWebhookHarness(stripeKit);
+const h = w.h;
+type Row = Record<string, any>;
+
+/** One sale of the run: its transaction id and, for Stripe sales, the provider-side ref. */
+type Sale = { transactionId: string; stripeRef: string | null };
+type World = { f: Fixture; sales: Sale[] };
+
+type Op =
+  | { op: 'api_sale' | 'stripe_sale'; amount: number }
+  | { op: 'approve' | 'dispute_lost' | 'pay_commission'; sale: number }
+  | { op: 'api_refund'; sale: number; amount: number | null }
+  | { op: 'stripe_refund'; sale: number; amount: number }
+  | { op: 'open_payout'; amount: number | null; then: 'pay' | 'cancel' | 'leave' };
+
+const amount = fc.integer({ min: 1, max: 200_000 });
+const saleIndex = fc.nat({ max: 20 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ op: fc.constantFrom('api_sale' as const, 'stripe_sale' as const), amount }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('approve' as const), sale: saleIndex }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('api_refund' as const), sale: saleIndex, amount: fc.option(amount) }),
+  },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('stripe_refund' as const), sale: saleIndex, amount }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('dispute_lost' as const), sale: saleIndex }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('pay_commission' as const), sale: saleIndex }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('open_payout' as const),
+      amount: fc.option(fc.integer({ min: 1, max: 30_000 })),
+      then: fc.constantFrom('pay' as const, 'cancel' as const, 'leave' as const),
+    }),
+  },
+);
+
+async function deliver(programId: number, body: object): Promise<void> {
+  const res = await w.send(programId, body);
+  expect(res.status).toBe(200);
+  await w.waitForInbox(programId, res.body.id, 'processed');
+}
+
+/** Admin calls whose refusal (400 nothing to pay, 404) is a legitimate answer to a random step. */
+async function tolerated(call: Promise<unknown>): Promise<void> {
+  await call.catch((err: Error) => {
+    if (!/→ (400|404|409) /.test(err.message)) throw err;
+  });
+}
+
+const pick = (world: World, i: number): Sale | undefined => world.sales[i % Math.max(1, world.sales.length)];
+
+async function commissionOf(world: World, sale: Sale): Promise<Row | undefined> {
+  const s = await w.sale(world.f.programId, sale.transactionId);
+  return s && w.commissionOf(world.f.programId, s.id);
+}
+
+async function run(world: World, step: Op): Promise<void> {
+  const { f } = world;
+  switch (step.op) {
+    case 'api_sale': {
+      const customer = await w.newCustomer(f);
+      const transactionId = newRef('api');
+      const r = await h.request('/api/v1/track/sale', {
+        body: { transaction_id: transactionId, amount_cents: step.amount, customer_key: customer.customerKey },
+        headers: bearer(f.liveKey),
+      });
+      expect(r.status).toBe(200);
+      world.sales.push({ transactionId, stripeRef: null });
+      return;
+    }
+    case 'stripe_sale': {
+      const ref = newRef('st');
+      const customer = await w.newCustomer(f);
+      const payment = stripeKit.payment({ ref, amountCents: step.amount, keys: keysOf(f, customer) });
+      await deliver(f.programId, payment.event);
+      world.sales.push({ transactionId: payment.transactionId, stripeRef: ref });
+      return;
+    }
+    case 'approve':
+    case 'pay_commission': {
+      const sale = pick(world, step.sale);
+      const c = sale && (await commissionOf(world, sale));
+      if (!c) return;
+      const action = step.op === 'approve' ? 'approve' : 'pay';
+      await tolerated(h.admin('POST', `/programs/${f.programId}/commissions/${c.id}/${action}`, {}));
+      return;
+    }
+    case 'api_refund': {
+      const sale = pick(world, step.sale);
+      if (!sale) return;
+      const r = await h.request('/api/v1/track/refund', {
+        body: {
+          transaction_id: sale.transactionId,
+          ...(step.amount === null ? {} : { refund_amount_cents: step.amount, refund_id: newRef('re') }),
+        },
+        headers: bearer(f.liveKey),
+      });
+      expect(r.status).toBe(200);
+      return;
+    }
+    case 'stripe_refund': {
+      const sale = pick(world, step.sale);
+      if (!sale?.stripeRef) return;
+      const total = (await w.sale(f.programId, sale.transactionId))!.amount_cents as number;
+      const refund = stripeKit.refund({
+        ref: sale.stripeRef,
+        saleAmountCents: total,
+        refundId: `re_${newRef('r')}`,
+        amountCents: Math.min(step.amount, total),
+        totalCents: Math.min(step.amount, total),
+      });
+      await deliver(f.programId, refund);
+      return;
+    }
+    case 'dispute_lost': {
+      const sale = pick(world, step.sale);
+      if (!sale?.stripeRef) return;
+      const total = (await w.sale(f.programId, sale.transactionId))!.amount_cents as number;
+      const dispute = published('stripe', 'event', {
+        id: `evt_${newRef('e')}`,
+        type: 'charge.dispute.funds_withdrawn',
+        livemode: true,
+        api_version: '2025-03-31.basil',
+        data: {
+          object: {
+            ...published('stripe', 'dispute', {
+              id: `dp_${sale.stripeRef}`,
+              charge: `ch_${sale.stripeRef}`,
+              payment_intent: `pi_${sale.stripeRef}`,
+              amount: total,
+              status: 'needs_response',
+            }),
+            livemode: true,
+          },
+        },
+      });
+      await deliver(f.programId, dispute);
+      return;
+    }
+    case 'open_payout': {
+      const opened = await h
+        .admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/payouts`, {
+          currency: 'USD',
+          ...(step.amount === null ? {} : { amount_cents: step.amount }),
+        })
+        .catch((err: Error) => {
+          if (/→ 400 /.test(err.message)) return null;
+          throw err;
+        });
+      if (!opened || step.then === 'leave') return;
+      const path = `/programs/${f.programId}/payouts/${opened.payout.id}/${step.then}`;
+      await tolerated(h.admin('POST', path, {}));
+      return;
+    }
+  }
+}
+
+/** Half-up rounding of commission × refunded / amount: the proportional reversal. */
+function expectedReversal(commission: number, refunded: number, amount: number): number {
+  if (refunded >= amount) return commission;
+  const n = BigInt(commission) * BigInt(refunded);
+  const d = BigInt(amount);
+  return Number((2n * n + d) / (2n * d));
+}
+
+async function expectReconciled(world: World): Promise<void> {
+  const { f } = world;
+  const list = (kind: Parameters<typeof w.list>[1]) => w.list(f.programId, kind);
+  const [sales, commissions, refunds, statement, payouts] = await Promise.all([
+    list('sales'),
+    list('commissions'),
+    list('refunds'),
+    h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/statement`),
+    h.admin('GET', `/programs/${f.programId}/payouts?limit=500`).then((r) => r.payouts as Row[]),
+  ]);
+  // Each refund applied once: the sale's refunded total is the sum of its refunds, capped.
+  for (const sale of sales) {
+    const applied = refunds.filter((r) => r.sale === sale.id).reduce((s, r) => s + r.applied_cents, 0);
+    expect(sale.refunded_cents).toBe(applied);
+    expect(sale.refunded_cents).toBeLessThanOrEqual(sale.amount_cents);
+    // ... and in proportion: the commission's reversal follows the sale's refunded share.
+    const c = commissions.find((x) => x.sale === sale.id);
+    if (c) expect(c.reversed_cents).toBe(expectedReversal(c.amount_cents, sale.refunded_cents, sale.amount_cents));
+  }
+  const usd = statement.currencies.find((c: Row) => c.currency === 'USD') ?? {
+    balance_cents: 0,
+    credits_cents: 0,
+    reversals_cents: 0,
+    payouts_cents: 0,
+    unpaid_commissions_cents: 0,
+    owed_cents: 0,
+    reconciles: true,
+  };
+  expect(usd.reconciles).toBe(true);
+  expect(usd.credits_cents - usd.reversals_cents - usd.payouts_cents).toBe(usd.balance_cents);
+  expect(usd.unpaid_commissions_cents - usd.owed_cents).toBe(usd.balance_cents);
+  const ledger = (statement.ledger as Row[]).filter((e) => e.currency === 'USD');
+  expect(ledger.reduce((s, e) => s + e.delta_cents, 0)).toBe(usd.balance_cents);
+  // From the source rows alone: what credited commissions still hold, less what was paid out.
+  const held = commissions.filter((c) => c.credited_at).reduce((s, c) => s + c.amount_cents - c.reversed_cents, 0);
+  const paidOut = payouts.filter((p) => p.status === 'paid').reduce((s, p) => s + p.amount_cents, 0);
+  expect(usd.payouts_cents).toBe(paidOut);
+  expect(usd.balance_cents).toBe(held - paidOut);
+  // Open payouts always fit in what the balance can pay.
+  const open = payouts.filter((p) => p.status === 'open').reduce((s, p) => s + p.amount_cents, 0);
+  expect(open).toBeLessThanOrEqual(Math.max(0, usd.balance_cents));
+}
+
+test('the statement reconciles after any sequence of money-moving use-cases', { timeout: 600_000 }, async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(opArb, { minLength: 4, maxLength: 14 }), async (ops) => {
+      const world: World = { f: await w.newProgram(), sales: [] };
+      for (const step of ops) await run(world, step);
+      await expectReconciled(world);
+    }),
+    { numRuns: Number(process.env.LEDGER_RUNS ?? 12), endOnFailure: true },
+  );
+});
