@@ -6,6 +6,7 @@ import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/orm.ts';
 import { readInstanceNonce } from './core/read-instance-nonce.ts';
+import { createCoreCaches } from './core/core-caches.ts';
 import type { NotificationSender } from './core/deliver-notification.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
@@ -93,6 +94,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   };
   const metrics = createMetrics({ enabled: metricsEnabled(config) });
   const events = moneyEventsOf(metrics);
+  const caches = createCoreCaches(clock);
   const ctx: AppContext = {
     config,
     db,
@@ -106,7 +108,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     lifecycle: { draining: false },
     hashEmail: createEmailHasher(emailKey.secret),
     providers: createProviderAdapters(),
-    deps: () => ({ em: db.em.fork(), clock, log, events }),
+    deps: () => ({ em: db.em.fork(), clock, log, events, caches }),
     async close() {
       await queue.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -28,7 +28,7 @@ export async function bindLead(deps: CoreDeps, job: LeadJob): Promise<LeadResult
     });
   }
   if (job.browser) {
-    const program = await findProgramSettings(deps.em, job.programId);
+    const program = await findProgramSettings(deps, job.programId);
     if (!program.browserLeads)
       throw new AppError(
         'forbidden',

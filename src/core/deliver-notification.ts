@@ -1,6 +1,6 @@
 import type { EntityDictionary } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
-import type { Settled } from '../queue/micro-batch.ts';
+import type { Settled } from './micro-batch.ts';
 import { Notification, type INotification } from './entities/notification.ts';
 
 /** Outbound delivery of a notification (in-app feed, e-mail, ...). Injected; tests record calls. */

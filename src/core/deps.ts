@@ -1,4 +1,8 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import type { ExpiringMap, ProgramSnapshot } from './settings-cache.ts';
+import type { VerificationSecret } from './provider-secrets.ts';
+import type { PartnerRef } from './record-click.ts';
+import type { InboxWriter } from './webhook-inbox.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -25,7 +29,21 @@ export type MoneyEvents = {
   refundApplied(e: { provider: string | null; currency: string; refundedCents: number; deductionCents: number }): void;
 };
 
+/**
+ * What a process keeps between calls, created once with the app context (`createCoreCaches`),
+ * never at module level: settings read recently (settings-cache.ts) and the webhook inbox's
+ * acknowledgement batcher.
+ */
+export type CoreCaches = {
+  programs: ExpiringMap<number, ProgramSnapshot>;
+  /** Referral code → partner. */
+  partners: ExpiringMap<string, PartnerRef>;
+  /** `${programId}-${provider}` → the connection's secrets (`null`: not connected). */
+  secrets: ExpiringMap<string, readonly VerificationSecret[] | null>;
+  inboxWriter: InboxWriter;
+};
+
 /** What every use-case receives. `em` is a fork owned by the caller (one per job or request). */
-export type CoreDeps = { em: EntityManager; clock: Clock; log: Logger; events?: MoneyEvents };
+export type CoreDeps = { em: EntityManager; clock: Clock; log: Logger; events?: MoneyEvents; caches: CoreCaches };
 
 export const DAY_MS = 86_400_000;

@@ -14,7 +14,7 @@ import { applyRefund, type RefundResult } from './apply-refund.ts';
 import { findLinkedTransactionId, type LinkResult, linkPayment } from './link-payment.ts';
 import { type DisputeWonResult, reviewWonDispute } from './review-won-dispute.ts';
 import { isDataError } from './data-error.ts';
-import type { Settled } from '../queue/micro-batch.ts';
+import type { Settled } from './micro-batch.ts';
 
 /** What running an inbox row did; `notificationIds` are outbox rows to deliver after commit. */
 export type ProcessedWebhook = { status: WebhookEventStatus; outcome: unknown[]; notificationIds: number[] };

@@ -2,7 +2,6 @@ import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program, type IProgram, type RecurringPolicy } from './entities/program.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
-import { forgetProgramSettings } from './settings-cache.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
 export type ProgramSettings = {
@@ -49,7 +48,8 @@ export async function updateProgram(
   if (!program) throw new AppError('not_found', 'No such program');
   em.assign(program, given(input));
   await em.flush();
-  forgetProgramSettings(em, programId);
+  // The next read goes to the database.
+  deps.caches.programs.delete(programId);
   return program;
 }
 

@@ -14,7 +14,6 @@ import { Program } from './entities/program.ts';
 import { ProviderConnection, type IProviderConnection } from './entities/provider-connection.ts';
 import { ProviderSecret, type IProviderSecret, type ProviderSecretLabel } from './entities/provider-secret.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from './vocabulary.ts';
-import { settingsMap } from './settings-cache.ts';
 
 /** Verification tries every secret, so their number is bounded. */
 export const MAX_SECRETS_PER_CONNECTION = 10;
@@ -72,7 +71,7 @@ export async function connectProvider(
     expiresAt: null,
   });
   await em.flush();
-  forgetSecrets(em, programId, provider);
+  forgetSecrets(deps, programId, provider);
   return { provider, programId, secret: summarise(row) };
 }
 
@@ -100,7 +99,7 @@ export async function addProviderSecret(
     expiresAt: input.expiresAt,
   });
   await em.flush();
-  forgetSecrets(em, programId, provider);
+  forgetSecrets(deps, programId, provider);
   return summarise(row);
 }
 
@@ -128,7 +127,7 @@ export async function expireProviderSecret(
   const row = await findSecretOrFail(em, programId, provider, secretId);
   row.expiresAt = at ?? deps.clock();
   await em.flush();
-  forgetSecrets(em, programId, provider);
+  forgetSecrets(deps, programId, provider);
   return summarise(row);
 }
 
@@ -143,7 +142,7 @@ export async function removeProviderSecret(
   const row = await findSecretOrFail(em, programId, provider, secretId);
   em.remove(row);
   await em.flush();
-  forgetSecrets(em, programId, provider);
+  forgetSecrets(deps, programId, provider);
 }
 
 /**
@@ -153,15 +152,15 @@ export async function removeProviderSecret(
  * clock at each delivery, so a remembered list still stops accepting an expired secret on time.
  */
 export async function loadVerificationSecrets(
-  deps: Pick<CoreDeps, 'em'>,
+  deps: Pick<CoreDeps, 'em' | 'caches'>,
   programId: number,
   provider: WebhookProvider,
 ): Promise<readonly VerificationSecret[] | null> {
   const key = secretCacheKey(programId, provider);
-  const hit = secretCache.get(deps.em, key);
+  const hit = deps.caches.secrets.get(key);
   if (hit !== undefined) return hit;
   const secrets = await readVerificationSecrets(deps.em, programId, provider);
-  secretCache.set(deps.em, key, secrets);
+  deps.caches.secrets.set(key, secrets);
   return secrets;
 }
 
@@ -181,14 +180,13 @@ async function readVerificationSecrets(
 }
 
 /**
- * A plain map rather than MikroORM's result cache: a hit there still hydrated two entities into
- * the request's context, about 50 µs of CPU per webhook (`npm run bench`).
+ * `CoreCaches.secrets`, a plain map rather than MikroORM's result cache: a hit there still hydrated
+ * two entities into the request's context, about 50 µs of CPU per webhook (`npm run bench`).
  */
-const secretCache = settingsMap<string, readonly VerificationSecret[] | null>();
 const secretCacheKey = (programId: number, provider: WebhookProvider) => `${programId}-${provider}`;
 
-function forgetSecrets(em: EntityManager, programId: number, provider: WebhookProvider): void {
-  secretCache.delete(em, secretCacheKey(programId, provider));
+function forgetSecrets(deps: Pick<CoreDeps, 'caches'>, programId: number, provider: WebhookProvider): void {
+  deps.caches.secrets.delete(secretCacheKey(programId, provider));
 }
 
 /** The secrets that still verify at `now`. */
@@ -212,7 +210,6 @@ async function findOrCreateConnection(
   if (existing) return existing;
   const created = em.create(ProviderConnection, { program: programId, provider });
   await em.flush();
-  forgetSecrets(em, programId, provider);
   return created;
 }
 

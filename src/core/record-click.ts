@@ -5,8 +5,8 @@ import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
 import { Click } from './entities/click.ts';
 import { hostMatchesDomain } from './host-matches-domain.ts';
-import { findProgramSettings, settingsMap, type ProgramSnapshot } from './settings-cache.ts';
-import { settleEach, type Settled } from '../queue/micro-batch.ts';
+import { findProgramSettings, type ProgramSnapshot } from './settings-cache.ts';
+import { settleEach, type Settled } from './micro-batch.ts';
 
 export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDays: number; programId: number };
 
@@ -31,12 +31,12 @@ export async function recordClick(deps: CoreDeps, job: ClickJob): Promise<ClickR
  */
 export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Array<Settled<ClickResult>>> {
   const em = deps.em;
-  const partnerByCode = await findPartners(em, [...new Set(jobs.map((j) => j.partnerCode))]);
+  const partnerByCode = await findPartners(deps, [...new Set(jobs.map((j) => j.partnerCode))]);
   const programs = new Map<number, Promise<ProgramSnapshot>>();
   const programOf = (id: number) => {
     let p = programs.get(id);
     if (!p) {
-      p = findProgramSettings(em, id);
+      p = findProgramSettings(deps, id);
       programs.set(id, p);
     }
     return p;
@@ -127,21 +127,20 @@ export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Ar
   return out;
 }
 
-type PartnerRef = { id: number; code: string; program: number };
-/** Referral code → partner, found recently. */
-const partnerCache = settingsMap<string, PartnerRef>();
+export type PartnerRef = { id: number; code: string; program: number };
 
 /**
  * The partners of these referral codes. A partner's code and program never change and partners
- * are not deleted, so a found partner is remembered for SETTINGS_CACHE_MS (the bound of the other
+ * are not deleted, so a found partner is remembered (`CoreCaches.partners`) for SETTINGS_CACHE_MS (the bound of the other
  * settings caches) and the clicks of a popular link skip the read; an unknown code is never
  * remembered (a partner created a moment later is found at once).
  */
-async function findPartners(em: CoreDeps['em'], codes: string[]): Promise<Map<string, PartnerRef>> {
+async function findPartners(deps: CoreDeps, codes: string[]): Promise<Map<string, PartnerRef>> {
+  const { em, caches } = deps;
   const found = new Map<string, PartnerRef>();
   const missing: string[] = [];
   for (const code of codes) {
-    const hit = partnerCache.get(em, code);
+    const hit = caches.partners.get(code);
     if (hit) found.set(code, hit);
     else missing.push(code);
   }
@@ -149,7 +148,7 @@ async function findPartners(em: CoreDeps['em'], codes: string[]): Promise<Map<st
   const partners = await em.find(Partner, { code: { $in: missing } }, { fields: ['id', 'code', 'program'] });
   for (const p of partners) {
     const ref = { id: p.id, code: p.code, program: p.program };
-    partnerCache.set(em, p.code, ref);
+    caches.partners.set(p.code, ref);
     found.set(p.code, ref);
   }
   return found;

@@ -86,7 +86,7 @@ async function recordLiveSale(
 ): Promise<SaleResult | { kind: 'needs_writes' }> {
   const em = deps.em;
   const transactionId = job.transactionId as string;
-  const program = await findProgramSettings(em, job.programId);
+  const program = await findProgramSettings(deps, job.programId);
   const { amountCents, paidCents } = computeSaleAmount(program, job);
   const now = new Date(job.receivedAt);
   // No duplicate lookup before the insert: the unique key (program, transaction_id) decides and

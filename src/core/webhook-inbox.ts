@@ -5,7 +5,7 @@ import type { NormalisedEvent } from './jobs/normalised-event.ts';
 import type { WebhookProvider } from './vocabulary.ts';
 import { AppError } from './errors.ts';
 import { WebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
-import { createMicroBatcher, settleEach, type Settled } from '../queue/micro-batch.ts';
+import { createMicroBatcher, settleEach, type Settled } from './micro-batch.ts';
 
 /** Width of the inbox's and the jobs' identifier columns (varchar(255)). */
 const ID_COLUMN_CHARS = 255;
@@ -55,7 +55,7 @@ export type WebhookToStore = {
  * same moment (concurrent requests) are inserted by one statement (see `insertRows`).
  */
 export async function storeWebhookEvent(deps: CoreDeps, input: WebhookToStore): Promise<StoredWebhook> {
-  return inboxWriter(deps)({ deps, row: inboxRowOf(input) });
+  return deps.caches.inboxWriter({ deps, row: inboxRowOf(input) });
 }
 
 /** An inbox row ready to insert: the keys made storable, the documents serialised. */
@@ -116,16 +116,10 @@ const stored = (r: NewInboxRow, inboxId: number): StoredWebhook => ({
 });
 
 type Pending = { deps: CoreDeps; row: NewInboxRow };
-/** One writer per database (tests run several in one process), batching what arrives together. */
-const writers = new WeakMap<object, (p: Pending) => Promise<StoredWebhook>>();
-function inboxWriter(deps: CoreDeps): (p: Pending) => Promise<StoredWebhook> {
-  const driver = deps.em.getDriver();
-  let write = writers.get(driver);
-  if (!write) {
-    write = createMicroBatcher<Pending, StoredWebhook>(insertRows, { maxSize: 64, lingerMs: 0 });
-    writers.set(driver, write);
-  }
-  return write;
+/** Batches the inbox rows that arrive together into one insert (one per app context: `CoreCaches`). */
+export type InboxWriter = (p: Pending) => Promise<StoredWebhook>;
+export function createInboxWriter(): InboxWriter {
+  return createMicroBatcher<Pending, StoredWebhook>(insertRows, { maxSize: 64, lingerMs: 0 });
 }
 
 /**

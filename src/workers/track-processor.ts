@@ -9,7 +9,7 @@ import { type ClickResult, recordClicks } from '../core/record-click.ts';
 import { recordSale } from '../core/record-sale.ts';
 import { recordTestEvent } from '../core/record-test-event.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
-import { createMicroBatcher, type MicroBatchOptions } from '../queue/micro-batch.ts';
+import { createMicroBatcher, type MicroBatchOptions } from '../core/micro-batch.ts';
 import { createAfterCommitDelivery } from './enqueue-notifications.ts';
 import { readJob, type WorkerContext } from './worker-context.ts';
 

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, expect, test } from 'vitest';
 import { createDb, migrate, type Db } from '../../src/core/orm.ts';
 import { loadVerificationSecrets } from '../../src/core/provider-secrets.ts';
+import { createCoreCaches } from '../../src/core/core-caches.ts';
 
 let db: Db | null = null;
 let dropDatabase: (() => Promise<void>) | null = null;
@@ -45,7 +46,8 @@ test('a connection made before several secrets existed keeps its secret, labelle
 
   expect(await migrate(db)).toContain('Migration20261123093000_provider_secrets');
 
-  const secrets = await loadVerificationSecrets({ em: db.em.fork() }, 1, 'stripe');
+  const caches = createCoreCaches(() => new Date());
+  const secrets = await loadVerificationSecrets({ em: db.em.fork(), caches }, 1, 'stripe');
   expect(secrets).toEqual([{ id: expect.any(Number), label: 'live', secret: 'whsec_from_before', expiresAt: null }]);
-  expect(await loadVerificationSecrets({ em: db.em.fork() }, 1, 'paddle')).toBeNull();
+  expect(await loadVerificationSecrets({ em: db.em.fork(), caches }, 1, 'paddle')).toBeNull();
 });

@@ -8,7 +8,7 @@ import { buildWebhookJob } from '../../src/core/jobs/webhook-job.ts';
 import type { ProviderJob } from '../../src/core/jobs/normalised-event.ts';
 import { recordClicks } from '../../src/core/record-click.ts';
 import { storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
-import { createMicroBatcher } from '../../src/queue/micro-batch.ts';
+import { createMicroBatcher } from '../../src/core/micro-batch.ts';
 import { createTrackProcessor } from '../../src/workers/track-processor.ts';
 import { createWebhookProcessor } from '../../src/workers/webhook-processor.ts';
 import { clickAndLead, createProgramFixture, type Fixture, useHarness } from '../helpers/harness.ts';
