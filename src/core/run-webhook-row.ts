@@ -1,0 +1,145 @@
+import type { CoreDeps } from './deps.ts';
+import type { ProviderJob } from './jobs/normalised-event.ts';
+import { inboxJobsSchema } from './jobs/normalised-event.ts';
+import { parseWith } from './jobs/job.ts';
+import type { WebhookEventStatus } from './entities/webhook-event.ts';
+import { ignoredReasonInfo } from './ignored-reasons.ts';
+import { AppError, RetryableError } from './errors.ts';
+import { recordSale } from './record-sale.ts';
+import { applyRefund } from './apply-refund.ts';
+import { linkPayment } from './link-payment.ts';
+import { reviewWonDispute } from './review-won-dispute.ts';
+import { isDataError } from './data-error.ts';
+import {
+  nothingRecordedReason,
+  unattributedPaymentPayload,
+  type IgnoredEvent,
+  type WebhookJobOutcome,
+} from './webhook-outcomes.ts';
+import { saleEventRecordedNoSale, type InboxRow, type RowWrite } from './webhook-rows.ts';
+
+/** What running an inbox row did; `notificationIds` are outbox rows to deliver after commit. */
+export type ProcessedWebhook = {
+  status: WebhookEventStatus;
+  outcome: WebhookJobOutcome[];
+  notificationIds: number[];
+};
+
+export type RowRun =
+  | {
+      kind: 'done';
+      result: ProcessedWebhook;
+      ignored: IgnoredEvent | null;
+      /** How to write the row back; null when it was not run (missing, or already done). */
+      write: RowWrite | null;
+    }
+  | { kind: 'failed'; error: RetryableError; write: RowWrite };
+
+/** Runs one row's jobs with `deps` and says how to write the row back. Never throws. */
+export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise<RowRun> {
+  const done = (result: ProcessedWebhook, written: InboxRow | null): RowRun => ({
+    kind: 'done',
+    result,
+    ignored: null,
+    write: written && { row: written, note: null },
+  });
+  if (!row) return done({ status: 'failed', outcome: [], notificationIds: [] }, null);
+  if (row.status === 'processed' || row.status === 'ignored') {
+    return done(
+      {
+        status: row.status,
+        // As stored by an earlier run of this code.
+        outcome: Array.isArray(row.outcome) ? (row.outcome as WebhookJobOutcome[]) : [],
+        notificationIds: [],
+      },
+      null,
+    );
+  }
+  const inboxId = row.id;
+  row.attempts += 1;
+  const parsed = parseWith(inboxJobsSchema, row.normalised?.jobs);
+  if (!parsed.ok) {
+    row.status = 'failed';
+    row.error = `unreadable jobs: ${parsed.reason}`;
+    deps.log.error({ inboxId, err: row.error }, 'webhook event failed: its jobs do not parse');
+    return done({ status: 'failed', outcome: [], notificationIds: [] }, row);
+  }
+  const jobs = parsed.value;
+  const outcome: WebhookJobOutcome[] = [];
+  const notificationIds: number[] = [];
+  try {
+    for (const job of jobs) {
+      try {
+        const result = await runProviderJob(deps, job);
+        // Applied refunds and requested dispute reviews write notifications.
+        if ('notificationIds' in result) notificationIds.push(...result.notificationIds);
+        outcome.push(result);
+      } catch (err) {
+        if (
+          err instanceof RetryableError &&
+          job.kind === 'refund' &&
+          (await saleEventRecordedNoSale(deps.em, row, job.transactionId))
+        ) {
+          // Most checkouts are not referred: their sale event ends without a sale, and waiting for
+          // one would only fill the failed list. Same answer as the API's refund of an unknown sale.
+          outcome.push({
+            kind: 'error',
+            code: 'not_found',
+            message: 'The sale event of this transaction was processed without recording a sale',
+          });
+          continue;
+        }
+        if (isDataError(err)) {
+          // A value the database refuses fails identically on every retry: a final outcome.
+          deps.log.warn({ inboxId, err: (err as Error).message }, 'webhook job holds a value that cannot be stored');
+          outcome.push({ kind: 'error', code: 'invalid_request', message: 'A value of this event cannot be stored' });
+          continue;
+        }
+        if (!(err instanceof AppError)) throw err;
+        outcome.push({ kind: 'error', code: err.code, message: err.message });
+      }
+    }
+  } catch (err) {
+    row.error = err instanceof Error ? err.message : String(err);
+    return {
+      kind: 'failed',
+      error: err instanceof RetryableError ? err : new RetryableError(row.error),
+      write: { row, note: null },
+    };
+  }
+  // Nothing recorded is never silent: the row says why, the log warns, and money that reached
+  // the merchant without reaching a partner is put in front of the advertiser.
+  const ignored = nothingRecordedReason(jobs, outcome);
+  row.status = ignored ? 'ignored' : 'processed';
+  row.outcome = outcome;
+  row.error = ignored?.reason ?? null;
+  row.processedAt = deps.clock();
+  const note =
+    ignored && ignoredReasonInfo(ignored.reason).notify && ignored.job.kind === 'sale'
+      ? {
+          data: {
+            program: row.program,
+            kind: 'advertiser_unattributed_payment' as const,
+            partnerId: null,
+            commissionId: null,
+            payload: unattributedPaymentPayload(row, ignored.reason, ignored.job),
+            createdAt: row.processedAt,
+          },
+        }
+      : null;
+  return { kind: 'done', result: { status: row.status, outcome, notificationIds }, ignored, write: { row, note } };
+}
+
+/** Runs one job of a provider event with the use-case of its kind. */
+function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<Exclude<WebhookJobOutcome, { kind: 'error' }>> {
+  switch (job.kind) {
+    case 'sale':
+      return recordSale(deps, job);
+    case 'refund':
+      return applyRefund(deps, job);
+    case 'link':
+      return linkPayment(deps, job);
+    case 'dispute_won':
+      return reviewWonDispute(deps, job);
+  }
+}
