@@ -2,6 +2,7 @@ import type { EntityDictionary } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import type { Settled } from './micro-batch.ts';
 import { Notification, type INotification } from './entities/notification.ts';
+import { typedSql } from './sql.ts';
 
 /** Outbound delivery of a notification (in-app feed, e-mail, ...). Injected; tests record calls. */
 export type NotificationSender = { send(n: INotification): Promise<void> };
@@ -38,11 +39,8 @@ export async function deliverNotifications(
   if (!ids.length) return [];
   const em = deps.em;
   const unique = [...new Set(ids)].sort((a, b) => a - b);
-  // Plain reads mapped onto the entity: rows by their key need no query builder.
-  const rows = await em.execute<Array<EntityDictionary<INotification>>>(
-    `select * from notification where id in (${unique.map(() => '?').join(', ')})`,
-    unique,
-  );
+  // Plain reads mapped onto the entity: rows by their key need no unit of work.
+  const rows = await typedSql(em).selectFrom('notification').selectAll().where('id', 'in', unique).execute();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   const outcomes = new Map<number, Settled<DeliveryOutcome>>();
   const sent: number[] = [];
@@ -52,7 +50,7 @@ export async function deliverNotifications(
       outcomes.set(id, { ok: true, value: 'missing' });
       continue;
     }
-    const n = em.map(Notification, row);
+    const n = em.map(Notification, row as EntityDictionary<INotification>);
     if (n.deliveredAt) {
       outcomes.set(id, { ok: true, value: 'already_delivered' });
       continue;
@@ -66,11 +64,11 @@ export async function deliverNotifications(
   }
   if (sent.length) {
     // One statement, no unit of work: a flush would wrap it in BEGIN/COMMIT.
-    const marked = await em
-      .execute(`update notification set delivered_at = ? where id in (${sent.map(() => '?').join(', ')})`, [
-        deps.clock(),
-        ...sent,
-      ])
+    const marked = await typedSql(em)
+      .updateTable('notification')
+      .set({ delivered_at: deps.clock() })
+      .where('id', 'in', sent)
+      .execute()
       .then(
         (): Settled<DeliveryOutcome> => ({ ok: true, value: 'delivered' }),
         (error: unknown): Settled<DeliveryOutcome> => ({ ok: false, error }),
@@ -97,12 +95,20 @@ export async function sweepNotificationOutbox(
   limit = 500,
 ): Promise<OutboxSweep> {
   const em = deps.em;
-  const stuck = await em.execute<Array<{ id: number; sweeps: number }>>(
-    `update "notification" set "sweeps" = "sweeps" + 1, "swept_at" = ?
-     where "id" in (select "id" from "notification" where "delivered_at" is null and coalesce("swept_at", "created_at") <= ? order by "id" limit ?)
-     returning "id", "sweeps"`,
-    [at.now, at.stuckBefore, limit],
-  );
+  const stuck = await typedSql(em)
+    .updateTable('notification')
+    .set((eb) => ({ sweeps: eb('sweeps', '+', 1), swept_at: at.now }))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('notification as n')
+        .select('n.id')
+        .where('n.delivered_at', 'is', null)
+        .where((w) => w(w.fn.coalesce('n.swept_at', 'n.created_at'), '<=', at.stuckBefore))
+        .orderBy('n.id')
+        .limit(limit),
+    )
+    .returning(['id', 'sweeps'])
+    .execute();
   const waiting = await em.find(
     Notification,
     { deliveredAt: null, sweptAt: null, createdAt: { $lte: at.enqueuedBefore } },

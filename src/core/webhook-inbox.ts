@@ -1,10 +1,12 @@
+import { sql } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { sha256Hex } from './crypto.ts';
 import { isUniqueViolation } from './data-error.ts';
 import type { NormalisedEvent } from './jobs/normalised-event.ts';
 import type { WebhookProvider } from './vocabulary.ts';
 import { AppError } from './errors.ts';
-import { WebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
+import { WebhookEvent, type IWebhookEvent, type WebhookEventStatus } from './entities/webhook-event.ts';
+import { typedSql } from './sql.ts';
 import { createMicroBatcher, settleEach, type Settled } from './micro-batch.ts';
 
 /** Width of the inbox's and the jobs' identifier columns (varchar(255)). */
@@ -94,20 +96,21 @@ function inboxRowOf(input: WebhookToStore): NewInboxRow {
   };
 }
 
-const INSERT_COLUMNS = `insert into webhook_event (provider, program_id, dedupe_key, event_type, payload, normalised, status, outcome, error, attempts, received_at, processed_at) values`;
-const ROW_VALUES = '(?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, null, ?, 0, ?, ?)';
-const rowParams = (r: NewInboxRow) => [
-  r.provider,
-  r.programId,
-  r.dedupeKey,
-  r.eventType,
-  r.payload,
-  r.normalised,
-  r.status,
-  r.ignoredReason,
-  r.receivedAt,
-  r.status === 'ignored' ? r.receivedAt : null,
-];
+/** The inbox columns of a new row (the documents already serialised, cast to jsonb in SQL). */
+const insertValues = (r: NewInboxRow) => ({
+  provider: r.provider,
+  program_id: r.programId,
+  dedupe_key: r.dedupeKey,
+  event_type: r.eventType,
+  payload: sql<unknown>`${r.payload}::jsonb`,
+  normalised: sql<IWebhookEvent['normalised']>`${r.normalised}::jsonb`,
+  status: r.status,
+  outcome: null,
+  error: r.ignoredReason,
+  attempts: 0,
+  received_at: r.receivedAt,
+  processed_at: r.status === 'ignored' ? r.receivedAt : null,
+});
 const stored = (r: NewInboxRow, inboxId: number): StoredWebhook => ({
   inboxId,
   duplicate: false,
@@ -133,11 +136,12 @@ async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook
   const rows = items.map((i) => i.row);
   let inserted: Array<{ id: number; provider: string; program_id: number; dedupe_key: string }>;
   try {
-    inserted = await items[0]!.deps.em.execute(
-      `${INSERT_COLUMNS} ${rows.map(() => ROW_VALUES).join(', ')}
-       on conflict (provider, program_id, dedupe_key) do nothing returning id, provider, program_id, dedupe_key`,
-      rows.flatMap(rowParams),
-    );
+    inserted = await typedSql(items[0]!.deps.em)
+      .insertInto('webhook_event')
+      .values(rows.map(insertValues))
+      .onConflict((oc) => oc.columns(['provider', 'program_id', 'dedupe_key']).doNothing())
+      .returning(['id', 'provider', 'program_id', 'dedupe_key'])
+      .execute();
   } catch {
     return settleEach(items, insertOne);
   }
@@ -156,11 +160,12 @@ async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook
 
 async function insertOne({ deps, row }: Pending): Promise<StoredWebhook> {
   try {
-    const [r] = await deps.em.execute<Array<{ id: number }>>(
-      `${INSERT_COLUMNS} ${ROW_VALUES} returning id`,
-      rowParams(row),
-    );
-    return stored(row, r!.id);
+    const r = await typedSql(deps.em)
+      .insertInto('webhook_event')
+      .values(insertValues(row))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return stored(row, r.id);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     return findFirst(deps, row);
