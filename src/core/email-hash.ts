@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { typedSql } from './sql.ts';
 import type { Db } from './orm.ts';
 import { ServiceInstance } from './entities/service-instance.ts';
 
@@ -31,9 +32,12 @@ export async function resolveEmailHashSecret(
 ): Promise<{ secret: string; source: 'config' | 'database' }> {
   if (configured) return { secret: configured, source: 'config' };
   const em = db.em.fork();
-  await em.execute('update service_instance set email_hash_secret = ? where id = 1 and email_hash_secret is null', [
-    randomBytes(32).toString('base64url'),
-  ]);
+  await typedSql(em)
+    .updateTable('service_instance')
+    .set({ email_hash_secret: randomBytes(32).toString('base64url') })
+    .where('id', '=', 1)
+    .where('email_hash_secret', 'is', null)
+    .execute();
   const row = await em.findOne(ServiceInstance, { id: 1 });
   if (!row?.emailHashSecret) throw new Error('service_instance row missing: run the migrations (npm run migrate)');
   return { secret: row.emailHashSecret, source: 'database' };

@@ -116,3 +116,45 @@ async function fitOpenPayouts(em: EntityManager, partnerId: number, currency: st
   }
   await em.flush();
 }
+
+/** A partner's balances, one per currency (exact). */
+export async function readBalances(
+  em: EntityManager,
+  partnerId: number,
+): Promise<Array<{ currency: string; balanceCents: bigint }>> {
+  const rows = await typedSql(em)
+    .selectFrom('partner_balance')
+    .select((eb) => ['currency', exactText(eb.ref('balance_cents')).as('balance')])
+    .where('partner_id', '=', partnerId)
+    .orderBy('currency')
+    .execute();
+  return rows.map((r) => ({ currency: r.currency, balanceCents: bigCents(r.balance) }));
+}
+
+/** What a partner's entries add up to per currency, by cause (positive amounts). */
+export async function sumEntries(
+  em: EntityManager,
+  partnerId: number,
+): Promise<Map<string, { credits: bigint; reversals: bigint; payouts: bigint }>> {
+  const rows = await typedSql(em)
+    .selectFrom('balance_entry')
+    .select((eb) => {
+      const sumOf = (kind: BalanceEntryKind) =>
+        exactText(eb.fn.coalesce(eb.fn.sum('delta_cents').filterWhere('kind', '=', kind), eb.lit(0)));
+      return [
+        'currency',
+        sumOf('commission_credit').as('credits'),
+        sumOf('refund_deduction').as('reversals'),
+        sumOf('payout').as('payouts'),
+      ];
+    })
+    .where('partner_id', '=', partnerId)
+    .groupBy('currency')
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.currency,
+      { credits: bigCents(r.credits), reversals: -bigCents(r.reversals), payouts: -bigCents(r.payouts) },
+    ]),
+  );
+}

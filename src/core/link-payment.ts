@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { CoreDeps } from './deps.ts';
 import type { LinkJob } from './jobs/link-job.ts';
 import { PaymentLink } from './entities/payment-link.ts';
+import { typedSql } from './sql.ts';
 
 export type LinkResult = { kind: 'linked' | 'already_linked'; alias: string; transactionId: string };
 
@@ -11,12 +12,19 @@ export type LinkResult = { kind: 'linked' | 'already_linked'; alias: string; tra
  * yet: providers do not order their webhooks.
  */
 export async function linkPayment(deps: CoreDeps, job: LinkJob): Promise<LinkResult> {
-  const rows = await deps.em.execute<Array<{ id: number }>>(
-    `insert into payment_link (program_id, alias, transaction_id, provider, created_at) values (?, ?, ?, ?, ?)
-     on conflict (program_id, alias) do nothing returning id`,
-    [job.programId, job.alias, job.transactionId, job.provider, new Date(job.receivedAt)],
-  );
-  return { kind: rows.length ? 'linked' : 'already_linked', alias: job.alias, transactionId: job.transactionId };
+  const inserted = await typedSql(deps.em)
+    .insertInto('payment_link')
+    .values({
+      program_id: job.programId,
+      alias: job.alias,
+      transaction_id: job.transactionId,
+      provider: job.provider,
+      created_at: new Date(job.receivedAt),
+    })
+    .onConflict((oc) => oc.columns(['program_id', 'alias']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return { kind: inserted ? 'linked' : 'already_linked', alias: job.alias, transactionId: job.transactionId };
 }
 
 /** The sale `transaction_id` a provider alias is linked to, or `null`. */

@@ -1,4 +1,5 @@
 import type { CoreDeps } from './deps.ts';
+import { readBalances } from './ledger.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
 import { Program } from './entities/program.ts';
@@ -81,14 +82,11 @@ export async function listPartnerCommissions(
 export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
   const em = deps.em;
   const [balances, payouts] = await Promise.all([
-    em.execute<Array<{ currency: string; balance: string }>>(
-      `select "currency", "balance_cents"::text as "balance" from "partner_balance" where "partner_id" = ? order by "currency"`,
-      [partnerId],
-    ),
+    readBalances(em, partnerId),
     em.find(Payout, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
   ]);
   return {
-    balances: balances.map((b) => ({ currency: b.currency, balanceCents: exactAmount(b.balance) })),
+    balances: balances.map((b) => ({ currency: b.currency, balanceCents: exactAmount(b.balanceCents) })),
     payouts: payouts.map((w) => ({
       id: w.id,
       currency: w.currency,

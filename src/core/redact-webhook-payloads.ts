@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { CoreDeps } from './deps.ts';
+import { typedSql } from './sql.ts';
 import { DAY_MS } from './deps.ts';
 import { WebhookEvent } from './entities/webhook-event.ts';
 import { redactPersonalData } from './redact-personal-data.ts';
@@ -31,10 +33,15 @@ export async function redactExpiredWebhookPayloads(deps: CoreDeps, retentionDays
     );
     for (const row of rows) {
       // `payload_redacted_at is null`: a concurrent sweep that got there first is not redone.
-      await em.execute(
-        `update webhook_event set payload = ?::jsonb, payload_redacted_at = ? where id = ? and payload_redacted_at is null`,
-        [JSON.stringify(redactPersonalData(row.payload) ?? null), now, row.id],
-      );
+      await typedSql(em)
+        .updateTable('webhook_event')
+        .set({
+          payload: sql`${JSON.stringify(redactPersonalData(row.payload) ?? null)}::jsonb`,
+          payload_redacted_at: now,
+        })
+        .where('id', '=', row.id)
+        .where('payload_redacted_at', 'is', null)
+        .execute();
     }
     redacted += rows.length;
     if (rows.length < BATCH) break;

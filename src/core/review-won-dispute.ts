@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
 import type { DisputeWonJob } from './jobs/dispute-won-job.ts';
@@ -7,6 +8,7 @@ import { Refund } from './entities/refund.ts';
 import { Notification } from './entities/notification.ts';
 import { findLinkedTransactionId } from './link-payment.ts';
 import { findProviderTestSale } from './refund-statements.ts';
+import { typedSql } from './sql.ts';
 
 /**
  * - `review_requested`: the chargeback had reversed commission; the advertiser is asked to review.
@@ -52,11 +54,15 @@ export async function reviewWonDispute(deps: CoreDeps, job: DisputeWonJob): Prom
       );
       if (!chargebacks.length) return { kind: 'nothing_to_review' as const, reason: 'chargeback_not_applied' };
       const reviewKey = job.chargebackId ?? job.decisionId;
-      const prior = await em.execute(
-        `select id from notification where commission_id = ? and kind = 'advertiser_manual_review' and payload ->> 'review_key' = ? limit 1`,
-        [commission.id, reviewKey],
-      );
-      if (prior.length) return { kind: 'already_requested' as const, commissionId: commission.id };
+      const prior = await typedSql(em)
+        .selectFrom('notification')
+        .select('id')
+        .where('commission_id', '=', commission.id)
+        .where('kind', '=', 'advertiser_manual_review')
+        .where(sql`payload ->> 'review_key'`, '=', reviewKey)
+        .limit(1)
+        .executeTakeFirst();
+      if (prior) return { kind: 'already_requested' as const, commissionId: commission.id };
       const note = em.create(Notification, {
         program: job.programId,
         kind: 'advertiser_manual_review',
