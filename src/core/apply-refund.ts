@@ -2,7 +2,7 @@ import type { CoreDeps, MoneyEvents } from './deps.ts';
 import type { RefundJob } from './jobs/refund-job.ts';
 import { AppError, RetryableError } from './errors.ts';
 import { TestEvent } from './entities/test-event.ts';
-import { postToLedger } from './ledger.ts';
+import { afterPosting, type LedgerEntry } from './ledger.ts';
 import { idempotencyKey, planRefund, refundEffect, type RefundedCommission } from './refund-plan.ts';
 import {
   findProviderTestSale,
@@ -38,8 +38,9 @@ export type RefundResult =
  * and writes the notifications, all in one transaction.
  *
  * Round trips: the lock, which also reads the commission and the refund's idempotency check (read
- * again on their own when a refund that held the lock before changed the sale); the refund's writes
- * in one statement; the ledger's only for a credited commission.
+ * again on their own when a refund that held the lock before changed the sale); every write, the
+ * ledger's posting included, in one statement; the open-payout check only when a credited balance
+ * went down.
  * @throws AppError `not_found` (no such sale in the program); RetryableError when a provider
  * refund arrives before its sale.
  */
@@ -78,6 +79,19 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
         refundedCents: effect.appliedCents,
         deductionCents: effect.deductionCents,
       };
+      // A credited commission's deduction comes off the balance: the ledger's posting, written in
+      // the refund's own statement.
+      const ledger: LedgerEntry | null =
+        commission && effect.balanceDeductionCents
+          ? {
+              partnerId: commission.partner,
+              currency: commission.currency,
+              deltaCents: -effect.balanceDeductionCents,
+              kind: 'refund_deduction',
+              commissionId: commission.id,
+              at: now,
+            }
+          : null;
       const written = await writeRefund(em, {
         refund: {
           program_id: job.programId,
@@ -113,21 +127,12 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
                 },
                 now,
               ),
+              ledger,
             }
           : undefined,
       });
       if (!commission) return noCommission();
-      if (effect.balanceDeductionCents) {
-        await postToLedger(em, {
-          partnerId: commission.partner,
-          currency: commission.currency,
-          deltaCents: -effect.balanceDeductionCents,
-          kind: 'refund_deduction',
-          commissionId: commission.id,
-          refundId: written.refundId,
-          at: now,
-        });
-      }
+      if (ledger && written.balance !== null) await afterPosting(em, ledger, written.balance);
       deps.log.info(
         {
           programId: job.programId,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { BalanceEntryKind } from './entities/balance-entry.ts';
 import { Payout } from './entities/payout.ts';
+import type { Expression } from 'kysely';
 import { bigCents, exactText, typedSql } from './sql.ts';
 
 /** One change of a partner balance and its cause. */
@@ -28,39 +29,55 @@ export type LedgerEntry = {
  * balance.
  */
 export async function postToLedger(em: EntityManager, entry: LedgerEntry): Promise<bigint> {
+  const w = ledgerWrites(em, entry);
   const row = await typedSql(em)
-    .with('b', (db) =>
-      db
-        .insertInto('partner_balance')
-        .values({ partner_id: entry.partnerId, currency: entry.currency, balance_cents: entry.deltaCents })
-        .onConflict((oc) =>
-          oc.columns(['partner_id', 'currency']).doUpdateSet((eb) => ({
-            balance_cents: eb('partner_balance.balance_cents', '+', eb.ref('excluded.balance_cents')),
-          })),
-        )
-        .returning('balance_cents'),
-    )
-    .with('e', (db) =>
-      db
-        .insertInto('balance_entry')
-        .values({
-          partner_id: entry.partnerId,
-          currency: entry.currency,
-          delta_cents: entry.deltaCents,
-          kind: entry.kind,
-          commission_id: entry.commissionId ?? null,
-          refund_id: entry.refundId ?? null,
-          payout_id: entry.payoutId ?? null,
-          created_at: entry.at,
-        })
-        .returning('id'),
-    )
+    .with('b', w.balance)
+    .with('e', w.entry)
     .selectFrom('b')
     .select((eb) => exactText(eb.ref('b.balance_cents')).as('balance'))
     .executeTakeFirstOrThrow();
   const balance = bigCents(row.balance);
-  if (entry.deltaCents < 0) await fitOpenPayouts(em, entry.partnerId, entry.currency, balance);
+  await afterPosting(em, entry, balance);
   return balance;
+}
+
+/**
+ * The two writes of a posting, for a use-case that makes them part of its own statement (a refund
+ * writes its rows and the posting in one round trip): the statement names them as CTEs `b`
+ * (returning `balance_cents`) and `e`, then calls `afterPosting` with the new balance. `refundId`:
+ * the refund row's id as an expression of that statement (the row is written beside the entry).
+ */
+export function ledgerWrites(em: EntityManager, entry: LedgerEntry, refundId?: Expression<number>) {
+  const db = typedSql(em);
+  return {
+    balance: db
+      .insertInto('partner_balance')
+      .values({ partner_id: entry.partnerId, currency: entry.currency, balance_cents: entry.deltaCents })
+      .onConflict((oc) =>
+        oc.columns(['partner_id', 'currency']).doUpdateSet((eb) => ({
+          balance_cents: eb('partner_balance.balance_cents', '+', eb.ref('excluded.balance_cents')),
+        })),
+      )
+      .returning('balance_cents'),
+    entry: db
+      .insertInto('balance_entry')
+      .values({
+        partner_id: entry.partnerId,
+        currency: entry.currency,
+        delta_cents: entry.deltaCents,
+        kind: entry.kind,
+        commission_id: entry.commissionId ?? null,
+        refund_id: refundId ?? entry.refundId ?? null,
+        payout_id: entry.payoutId ?? null,
+        created_at: entry.at,
+      })
+      .returning('id'),
+  };
+}
+
+/** Still under the balance's row lock (taken by the posting): open payouts shrink to fit a fall. */
+export async function afterPosting(em: EntityManager, entry: LedgerEntry, balance: bigint): Promise<void> {
+  if (entry.deltaCents < 0) await fitOpenPayouts(em, entry.partnerId, entry.currency, balance);
 }
 
 /**

@@ -5,7 +5,8 @@ import type { NotificationKind } from './entities/notification.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { findLinkedTransactionId } from './link-payment.ts';
 import type { LockedSale, RefundContext, RefundEffect, RefundKey } from './refund-plan.ts';
-import { cents, dateFromMs, epochMs, exactText, typedSql } from './sql.ts';
+import { bigCents, cents, dateFromMs, epochMs, exactText, typedSql } from './sql.ts';
+import { ledgerWrites, type LedgerEntry } from './ledger.ts';
 
 /** The locked sale, and its refund context when the locking statement's own read of it is current. */
 export type Locked = { sale: LockedSale; context: RefundContext | null };
@@ -183,18 +184,20 @@ export type RefundWrite = {
     reason: string | null;
     updatedAt: Date;
     notifications: NotificationRow[];
+    /** The balance's share of the deduction (a credited commission), posted in the same statement. */
+    ledger: LedgerEntry | null;
   };
 };
 
 /**
- * The writes of an applied refund but the ledger's, in one statement: the sale's refunded total,
- * the refund row and, with a commission, its reversal and the outbox rows. Returns the refund's id
- * (the ledger entry names it) and the notification ids.
+ * The writes of an applied refund in one statement: the sale's refunded total, the refund row and,
+ * with a commission, its reversal, the outbox rows and the ledger's posting (`ledgerWrites`, naming
+ * the refund row). Returns the new balance (null when not posted) and the notification ids.
  */
 export async function writeRefund(
   em: EntityManager,
   w: RefundWrite,
-): Promise<{ refundId: number; notificationIds: number[] }> {
+): Promise<{ balance: bigint | null; notificationIds: number[] }> {
   const r = w.refund;
   const base = typedSql(em)
     .with('s', (db) =>
@@ -207,10 +210,10 @@ export async function writeRefund(
     .with('r', (db) => db.insertInto('refund').values(r).returning('id'));
   const c = w.commission;
   if (!c) {
-    const row = await base.selectFrom('r').select('r.id').executeTakeFirstOrThrow();
-    return { refundId: row.id, notificationIds: [] };
+    await base.selectFrom('r').select('r.id').executeTakeFirstOrThrow();
+    return { balance: null, notificationIds: [] };
   }
-  const row = await base
+  const withCommission = base
     .with('c', (db) =>
       db
         .updateTable('commission')
@@ -228,17 +231,21 @@ export async function writeRefund(
         .insertInto('notification')
         .values(c.notifications.map((n) => ({ ...n, payload: sql`${JSON.stringify(n.payload)}::jsonb` })))
         .returning('id'),
-    )
-    .selectFrom('r')
-    .select((eb) => [
-      'r.id',
-      eb
-        .selectFrom('n')
-        .select(sql<number[]>`array_agg(n.id order by n.id)`.as('ids'))
-        .as('notification_ids'),
-    ])
+    );
+  // The outbox rows' ids, in order, from the statement's own CTE.
+  const notificationIds = sql<number[] | null>`(select array_agg(n.id order by n.id) from n)`.as('notification_ids');
+  if (!c.ledger) {
+    const row = await withCommission.selectNoFrom([notificationIds]).executeTakeFirstOrThrow();
+    return { balance: null, notificationIds: row.notification_ids ?? [] };
+  }
+  const posting = ledgerWrites(em, c.ledger, sql<number>`(select id from r)`);
+  const row = await withCommission
+    .with('b', posting.balance)
+    .with('e', posting.entry)
+    .selectFrom('b')
+    .select((eb) => [exactText(eb.ref('b.balance_cents')).as('balance'), notificationIds])
     .executeTakeFirstOrThrow();
-  return { refundId: row.id, notificationIds: row.notification_ids ?? [] };
+  return { balance: bigCents(row.balance), notificationIds: row.notification_ids ?? [] };
 }
 
 /** A provider's test sale named directly or through a linked alias. */
