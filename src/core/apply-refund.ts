@@ -72,7 +72,10 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
 
       const now = new Date(job.receivedAt);
       const effect = refundEffect(sale, commission, plan.amountCents);
-      const reason = job.refundReason || job.reason || commission?.reason || null;
+      // A chargeback is recorded as `chargeback` whatever text the provider adds (Paddle's
+      // adjustment reason is free text); other refunds keep the merchant's or provider's words.
+      const given = job.reason === 'chargeback' ? 'chargeback' : job.refundReason || job.reason || null;
+      const reason = given ?? commission?.reason ?? null;
       moved = {
         provider: sale.provider,
         currency: sale.currency,
@@ -102,7 +105,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
           applied_cents: effect.appliedCents,
           deduction_cents: effect.deductionCents,
           balance_deduction_cents: effect.balanceDeductionCents,
-          reason: job.refundReason || job.reason || null,
+          reason: given,
           source: job.origin,
           created_at: now,
         },

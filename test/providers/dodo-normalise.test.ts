@@ -3,7 +3,7 @@ import type { RefundJob } from '../../src/core/jobs/refund-job.ts';
 import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
 import { createDodoAdapter } from '../../src/providers/dodo/adapter.ts';
 import { CTX, NOW, TRACKER_METADATA } from './fixtures/clock.ts';
-import { dodoEvent, dodoPayment, dodoRefund } from './fixtures/dodo.ts';
+import { dodoDispute, dodoEvent, dodoPayment, dodoRefund } from './fixtures/dodo.ts';
 
 const adapter = createDodoAdapter();
 const normalise = (event: unknown, testConnection = false) => adapter.normalise(event, { ...CTX, testConnection });
@@ -129,5 +129,51 @@ describe('dodo normalise: refund.succeeded', () => {
     },
   ])('ignores $label → $reason', ({ refund, reason }) => {
     expect(normalise(dodoEvent('refund.succeeded', refund))).toMatchObject({ jobs: [], ignoredReason: reason });
+  });
+});
+
+describe('dodo normalise: disputes', () => {
+  const chargeback = (cents: number | null) => ({
+    kind: 'refund',
+    origin: 'provider',
+    transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
+    amount: { type: 'per_refund', cents },
+    refundId: 'dsp_5Tz9Ab2Cd',
+    reason: 'chargeback',
+  });
+  test.each(['dispute.opened', 'dispute.lost', 'dispute.accepted', 'dispute.expired'])(
+    '%s reverses the disputed amount as a chargeback keyed by the dispute id',
+    (type) => {
+      const r = normalise(dodoEvent(type, dodoDispute({ dispute_status: type.replace('.', '_') })));
+      expect(r).toMatchObject({ dedupeKey: `${type}-dsp_5Tz9Ab2Cd`, ignoredReason: null });
+      expect(r.jobs).toEqual([expect.objectContaining(chargeback(5300))]);
+    },
+  );
+  test.each([
+    ['a decimal amount in major units', { amount: '53.00' }, 5300],
+    ['a decimal VND amount', { amount: '150000.00', currency: 'VND' }, 150000],
+    ['an unreadable amount: the rest of the sale', { amount: 'n/a' }, null],
+  ] as const)('%s', (_, overrides, cents) => {
+    expect(normalise(dodoEvent('dispute.lost', dodoDispute(overrides))).jobs).toEqual([
+      expect.objectContaining(chargeback(cents)),
+    ]);
+  });
+  test.each(['dispute.won', 'dispute.cancelled'])('%s asks for a review, never re-credits', (type) => {
+    expect(normalise(dodoEvent(type, dodoDispute({ dispute_status: 'dispute_won' }))).jobs).toEqual([
+      expect.objectContaining({
+        kind: 'dispute_won',
+        transactionId: 'pay_2IjeQm4hqU6RA4Z4kwDee',
+        chargebackId: 'dsp_5Tz9Ab2Cd',
+      }),
+    ]);
+  });
+  test('a dispute without its payment id is ignored with the reason', () => {
+    expect(normalise(dodoEvent('dispute.lost', dodoDispute({ payment_id: null })))).toMatchObject({
+      jobs: [],
+      ignoredReason: 'missing_transaction_id',
+    });
+  });
+  test('dispute.challenged decides nothing: not handled', () => {
+    expect(normalise(dodoEvent('dispute.challenged', dodoDispute())).ignoredReason).toBe('unhandled_event_type');
   });
 });

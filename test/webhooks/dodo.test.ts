@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dodoEvent, dodoRefund } from '../providers/fixtures/dodo.ts';
+import { dodoDispute, dodoEvent, dodoRefund } from '../providers/fixtures/dodo.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
 import { dodoKit } from './provider-kits.ts';
@@ -50,6 +50,63 @@ describe('dodo: specifics', () => {
     );
     expect(await w.sale(f.programId, payment.transactionId)).toMatchObject({ refunded_cents: 10000 });
     expect((await w.list(f.programId, 'commissions'))[0]).toMatchObject({ status: 'reversed', reversed_cents: 1000 });
+  });
+
+  test('dispute lost: opened reverses the credited commission as a chargeback, lost applies nothing more, won asks for a review once', async () => {
+    const f = await w.newProgram();
+    const customer = await w.newCustomer(f);
+    const payment = dodoKit.payment({ ref: newRef('d'), amountCents: 10000, keys: keysOf(f, customer) });
+    await deliver(f.programId, JSON.stringify(payment.event));
+    const commission = (await w.list(f.programId, 'commissions'))[0]!;
+    await w.h.admin('POST', `/programs/${f.programId}/commissions/${commission.id}/approve`, {});
+    expect(await w.balanceCents(f)).toBe(1000);
+    const dispute = (type: string, status: string) =>
+      JSON.stringify(
+        dodoEvent(
+          type,
+          dodoDispute({
+            dispute_id: `dsp_${payment.transactionId}`,
+            payment_id: payment.transactionId,
+            amount: '10000',
+            dispute_status: status,
+          }),
+        ),
+      );
+    const opened = await deliver(f.programId, dispute('dispute.opened', 'dispute_opened'));
+    expect(opened.outcome).toEqual([
+      expect.objectContaining({
+        kind: 'applied',
+        status: 'reversed',
+        deductionCents: 1000,
+        balanceDeductionCents: 1000,
+      }),
+    ]);
+    expect(await w.commissionOf(f.programId, commission.sale)).toMatchObject({
+      status: 'reversed',
+      reason: 'chargeback',
+    });
+    expect(await w.balanceCents(f)).toBe(0);
+    const lost = await deliver(f.programId, dispute('dispute.lost', 'dispute_lost'));
+    expect(lost.outcome).toEqual([expect.objectContaining({ kind: 'skipped' })]);
+    expect((await w.list(f.programId, 'refunds')).length).toBe(1);
+  });
+
+  test('a dispute only reported once lost still reverses the commission; a won one re-credits nothing', async () => {
+    const f = await w.newProgram();
+    const customer = await w.newCustomer(f);
+    const payment = dodoKit.payment({ ref: newRef('l'), amountCents: 8000, keys: keysOf(f, customer) });
+    await deliver(f.programId, JSON.stringify(payment.event));
+    const body = (type: string, id: string) =>
+      JSON.stringify(
+        dodoEvent(type, dodoDispute({ dispute_id: id, payment_id: payment.transactionId, amount: '80.00' })),
+      );
+    const lost = await deliver(f.programId, body('dispute.lost', `dsp_${newRef('x')}`));
+    expect(lost.outcome).toEqual([
+      expect.objectContaining({ kind: 'applied', status: 'reversed', deductionCents: 800 }),
+    ]);
+    const won = await deliver(f.programId, body('dispute.won', `dsp_${newRef('y')}`));
+    expect(won.outcome).toEqual([expect.objectContaining({ kind: 'nothing_to_review' })]);
+    expect(await w.sale(f.programId, payment.transactionId)).toMatchObject({ refunded_cents: 8000 });
   });
 
   test('test mode: a payment signed by the test-mode endpoint secret never creates a live sale', async () => {

@@ -155,7 +155,8 @@ describe('paddle: credit and chargebacks, on published notifications', () => {
         action: 'chargeback',
         type: 'full',
         status: 'approved',
-        reason: 'chargeback',
+        // Paddle's reason is free text; the commission still says `chargeback`.
+        reason: 'The cardholder disputed the payment with their bank',
         totals,
         items: [],
       }),

@@ -7,6 +7,9 @@
  * Transaction-id rule: a sale is recorded under the Dodo payment id (`pay_...`), and a refund
  * names that payment in `payment_id`, so refunds always find their sale.
  *
+ * Disputes: see events/dispute.ts (a lost or held dispute reverses the commission with reason
+ * `chargeback`; a won one asks the advertiser to review it).
+ *
  * Test mode: Dodo's test mode (test.dodopayments.com) has its own webhook endpoints and secrets,
  * and its payloads look like live ones. The test endpoint's secret is added to the connection
  * labelled `test`, which makes everything it signs test traffic.
@@ -16,6 +19,7 @@ import { readId } from '../read-payload.ts';
 import { defineStandardWebhooksAdapter } from '../standard-webhooks.ts';
 import { paymentSucceeded } from './events/payment-succeeded.ts';
 import { refundSucceeded } from './events/refund-succeeded.ts';
+import { disputeFundsLost, disputeWon } from './events/dispute.ts';
 
 export function createDodoAdapter(): ProviderAdapter {
   return defineStandardWebhooksAdapter({
@@ -23,11 +27,21 @@ export function createDodoAdapter(): ProviderAdapter {
     handlers: {
       'payment.succeeded': paymentSucceeded,
       'refund.succeeded': refundSucceeded,
+      'dispute.opened': disputeFundsLost,
+      'dispute.lost': disputeFundsLost,
+      'dispute.accepted': disputeFundsLost,
+      'dispute.expired': disputeFundsLost,
+      'dispute.won': disputeWon,
+      'dispute.cancelled': disputeWon,
     },
     encoding: 'standard',
-    // A payment or a refund reaches each of these events once: the object's own id is enough.
+    // A payment, refund or dispute reaches each of these events once: the object's own id is enough.
     dedupeParts(data) {
-      const id = readId(data?.refund_id) ?? readId(data?.payment_id) ?? readId(data?.subscription_id);
+      const id =
+        readId(data?.dispute_id) ??
+        readId(data?.refund_id) ??
+        readId(data?.payment_id) ??
+        readId(data?.subscription_id);
       return id ? [id] : null;
     },
   });
