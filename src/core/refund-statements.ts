@@ -13,13 +13,15 @@ export type Locked = { sale: LockedSale; context: RefundContext | null };
 
 /**
  * The sale a refund names, locked. Provider refunds may name it by a linked alias (a Stripe
- * PaymentIntent of an invoice recorded under the invoice id); API refunds by `transaction_id` only.
+ * PaymentIntent of an invoice recorded under the invoice id) or carry a second id of it
+ * (`saleAlias`); API refunds name it by `transaction_id` only.
  */
 export async function findRefundedSale(em: EntityManager, job: RefundJob, key: RefundKey): Promise<Locked | null> {
   const locked = await lockSale(em, job, job.transactionId, key);
   if (locked || job.origin !== 'provider') return locked;
   const linked = await findLinkedTransactionId(em, job.programId, job.transactionId);
-  return linked ? lockSale(em, job, linked, key) : null;
+  const viaLink = linked ? await lockSale(em, job, linked, key) : null;
+  return viaLink ?? (job.saleAlias ? lockSale(em, job, job.saleAlias, key) : null);
 }
 
 /**

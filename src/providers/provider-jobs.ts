@@ -80,7 +80,10 @@ export function providerSale(ctx: EventContext, paid: PaidBasics, fields: Provid
 }
 
 /** `reason`: `chargeback` for disputes (the commission's reason then says so); default `refund`. */
-export type ProviderRefundFields = Pick<RefundJobInput, 'transactionId' | 'amount' | 'refundId' | 'refundReason'> & {
+export type ProviderRefundFields = Pick<
+  RefundJobInput,
+  'transactionId' | 'amount' | 'refundId' | 'refundReason' | 'saleAlias'
+> & {
   reason?: 'refund' | 'chargeback';
 };
 

@@ -84,12 +84,13 @@ describe('one client flooding is limited; another client is not', () => {
     expect((await hook('10.0.2.2')).status).toBe(400);
   });
 
-  test('admin: failed authentications are throttled per client (then even the right token waits) and logged', async () => {
+  test('admin: failed authentications are throttled per client and logged; the right token always passes', async () => {
     const admin = (client: string, token: string) =>
       h.request('/api/v1/admin/programs', { headers: { authorization: `Bearer ${token}`, ...from(client) } });
     expect(await statuses(3, () => admin('10.0.3.1', 'wrong-token-wrong-token-wrong-token'))).toEqual([401, 401, 401]);
     expect((await admin('10.0.3.1', 'wrong-token-wrong-token-wrong-token')).status).toBe(429);
-    expect((await admin('10.0.3.1', ADMIN_TOKEN)).status).toBe(429);
+    expect((await admin('10.0.3.1', ADMIN_TOKEN)).status).toBe(200);
+    expect((await admin('10.0.3.1', 'wrong-token-wrong-token-wrong-token')).status).toBe(429);
     expect((await admin('10.0.3.2', ADMIN_TOKEN)).status).toBe(200);
   });
 

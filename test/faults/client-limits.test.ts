@@ -114,13 +114,19 @@ test('webhook: unsigned floods are refused with 429 before the body is read; a p
   }
 });
 
-test('admin: after the allowed failed authentications the client is refused even with the right token; another address is not', async () => {
+test('admin: past the allowed failed authentications further failures are refused, while the right token from the same address, even mid-flood, always passes', async () => {
   const wrong = { authorization: `Bearer ${'w'.repeat(40)}` };
   const right = { authorization: `Bearer ${env.adminToken}` };
   const statuses = await flood(6, () => from(FLOODER, 'GET', '/api/v1/admin/programs', null, wrong));
   expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
   expect(statuses.slice(3)).toEqual([429, 429, 429]);
-  expect((await from(FLOODER, 'GET', '/api/v1/admin/programs', null, right)).status).toBe(429);
+  // The operator behind the same address signs in while the flood goes on.
+  const [flooded, operator] = await Promise.all([
+    flood(6, () => from(FLOODER, 'GET', '/api/v1/admin/programs', null, wrong)),
+    flood(3, () => from(FLOODER, 'GET', '/api/v1/admin/programs', null, right)),
+  ]);
+  expect(flooded.every((s) => s === 429)).toBe(true);
+  expect(operator).toEqual([200, 200, 200]);
   expect((await from(OTHER, 'GET', '/api/v1/admin/programs', null, right)).status).toBe(200);
   expect((await from(OTHER, 'GET', '/api/v1/admin/programs', null, wrong)).status).toBe(401);
 });

@@ -69,8 +69,8 @@ describe('creem normalise: checkout.completed', () => {
   test.each([
     { label: 'an unpaid order', checkout: creemCheckout({}, { status: 'pending' }), reason: 'not_paid' },
     {
-      label: 'an order without its transaction',
-      checkout: creemCheckout({}, { transaction: null }),
+      label: 'an order without its id or transaction',
+      checkout: creemCheckout({}, { transaction: null, id: null }),
       reason: 'missing_transaction_id',
     },
     {
@@ -85,25 +85,47 @@ describe('creem normalise: checkout.completed', () => {
 });
 
 describe('creem normalise: subscription.paid', () => {
-  test('the first period payment: a subscription sale under its transaction, not recurring', () => {
-    expect(normalise(creemEvent('subscription.paid', creemSubscription(), 'evt_sub_1')).jobs[0]).toMatchObject({
-      transactionId: 'tran_2Fi2fZAyHUl9Q10l55uwUp',
+  test("the first period's payment is the checkout's sale: ignored here, whichever shape", () => {
+    expect(normalise(creemEvent('subscription.paid', creemSubscription(), 'evt_sub_1'))).toMatchObject({
+      jobs: [],
+      ignoredReason: 'first_payment_recorded_by_checkout',
+    });
+    const documented = creemSubscription({ last_transaction: undefined });
+    expect(normalise(creemEvent('subscription.paid', documented, 'evt_sub_1b')).ignoredReason).toBe(
+      'first_payment_recorded_by_checkout',
+    );
+  });
+
+  test('a later period (starting a month after the subscription) is a renewal under its transaction', () => {
+    const renewal = creemSubscription({}, { id: 'tran_renewal', period_start: 1772265324184 + 30 * 86_400_000 });
+    expect(normalise(creemEvent('subscription.paid', renewal, 'evt_sub_2')).jobs[0]).toMatchObject({
+      transactionId: 'tran_renewal',
       amountCents: 2999,
       taxCents: 500,
       saleType: 'subscription',
-      isRecurring: false,
+      isRecurring: true,
       subscriptionId: 'sub_35c5ooVUuIUtru83zXjrjC',
       subscriptionInterval: 'monthly',
       customerKey: 'user_1234',
     });
   });
 
-  test('a later period (starting a month after the subscription) is a renewal', () => {
-    const renewal = creemSubscription({}, { id: 'tran_renewal', period_start: 1772265324184 + 30 * 86_400_000 });
-    expect(normalise(creemEvent('subscription.paid', renewal, 'evt_sub_2')).jobs[0]).toMatchObject({
-      transactionId: 'tran_renewal',
-      isRecurring: true,
+  test("the documented shape (last_transaction_id, no transaction object): a renewal at the product's price", () => {
+    // docs.creem.io event types: the subscription.paid sample names `last_transaction_id` only.
+    const documented = creemSubscription({
+      last_transaction: undefined,
+      last_transaction_id: 'tran_doc_renewal',
+      current_period_start_date: '2026-03-30T07:55:24.184Z',
+      last_transaction_date: '2026-03-30T07:55:24.184Z',
     });
+    expect(normalise(creemEvent('subscription.paid', documented, 'evt_sub_3')).jobs).toEqual([
+      expect.objectContaining({
+        transactionId: 'tran_doc_renewal',
+        amountCents: 2999,
+        currency: 'USD',
+        isRecurring: true,
+      }),
+    ]);
   });
 
   test('a subscription without its last transaction is ignored', () => {
@@ -116,6 +138,15 @@ describe('creem normalise: subscription.paid', () => {
 });
 
 describe('creem normalise: refund.created', () => {
+  test("a refund links its transaction to the transaction's order, then refunds the transaction", () => {
+    const jobs = normalise(creemEvent('refund.created', creemRefund({ refund_amount: 1000 }))).jobs;
+    expect(jobs.map((j) => j.kind)).toEqual(['link', 'refund']);
+    expect(jobs[0]).toMatchObject({
+      alias: 'tran_78fYacdKnQu3Bw3wOwtG60',
+      transactionId: 'ord_7ZKxZkpnNcs0d1TxbBPcr0',
+    });
+  });
+
   test('a refund becomes a per-refund job on its transaction', () => {
     const expected: RefundJob = {
       kind: 'refund',
@@ -126,12 +157,12 @@ describe('creem normalise: refund.created', () => {
       refundId: 'ref_1mqUZAF4STf0CpHFzT5Qs0',
       refundReason: 'requested_by_customer',
       reason: 'refund',
+      saleAlias: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };
-    expect(
-      normalise(creemEvent('refund.created', creemRefund({ refund_amount: 1000 }), 'evt_2IW5Ur2LYdq3AQDgMyeV3j')),
-    ).toEqual({
+    const refund = creemRefund({ refund_amount: 1000 }, { order: null });
+    expect(normalise(creemEvent('refund.created', refund, 'evt_2IW5Ur2LYdq3AQDgMyeV3j'))).toEqual({
       dedupeKey: 'evt_2IW5Ur2LYdq3AQDgMyeV3j',
       eventType: 'refund.created',
       jobs: [expected],
@@ -148,5 +179,49 @@ describe('creem normalise: refund.created', () => {
     { label: 'no amount', refund: creemRefund({ refund_amount: null }), reason: 'missing_amount' },
   ])('ignores $label → $reason', ({ refund, reason }) => {
     expect(normalise(creemEvent('refund.created', refund))).toMatchObject({ jobs: [], ignoredReason: reason });
+  });
+});
+
+describe('creem normalise: checkout.completed as documented', () => {
+  test('an order without a transaction (the documented sample) is recorded under the order id', () => {
+    // docs.creem.io/learn/webhooks/event-types: the checkout.completed sample's order has no `transaction`.
+    const checkout = creemCheckout({}, { transaction: undefined });
+    expect(normalise(creemEvent('checkout.completed', checkout)).jobs[0]).toMatchObject({
+      kind: 'sale',
+      transactionId: 'ord_7ZKxZkpnNcs0d1TxbBPcr0',
+      providerPaymentId: 'ord_7ZKxZkpnNcs0d1TxbBPcr0',
+    });
+  });
+});
+
+describe('creem normalise: dispute.created', () => {
+  const dispute = (overrides: Record<string, unknown> = {}) => ({
+    id: 'disp_4Gh8Jk2Lm',
+    object: 'dispute',
+    amount: 2999,
+    currency: 'USD',
+    transaction: { id: 'tran_78fYacdKnQu3Bw3wOwtG60', object: 'transaction', order: 'ord_7ZKxZkpnNcs0d1TxbBPcr0' },
+    created_at: 1772265500000,
+    mode: 'prod',
+    ...overrides,
+  });
+  test('reverses the disputed amount as a chargeback keyed by the dispute id, found through its order too', () => {
+    const jobs = normalise(creemEvent('dispute.created', dispute())).jobs;
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      saleAlias: 'ord_7ZKxZkpnNcs0d1TxbBPcr0',
+      transactionId: 'tran_78fYacdKnQu3Bw3wOwtG60',
+      amount: { type: 'per_refund', cents: 2999 },
+      refundId: 'disp_4Gh8Jk2Lm',
+      reason: 'chargeback',
+    });
+  });
+  test('without an amount: the rest of the sale; without a transaction: ignored', () => {
+    expect(normalise(creemEvent('dispute.created', dispute({ amount: null }))).jobs[0]).toMatchObject({
+      amount: { type: 'per_refund', cents: null },
+    });
+    expect(normalise(creemEvent('dispute.created', dispute({ transaction: null }))).ignoredReason).toBe(
+      'missing_transaction_id',
+    );
   });
 });

@@ -98,6 +98,7 @@ describe('dodo normalise: refund.succeeded', () => {
       refundId: 'ref_8Lm3Np5Qr',
       refundReason: 'Customer asked for a partial refund',
       reason: 'refund',
+      saleAlias: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

@@ -103,6 +103,7 @@ describe('polar normalise: refunds', () => {
       refundId: 'f5e4d3c2-0000-4000-8000-0000000ref01',
       refundReason: 'customer_request',
       reason: 'refund',
+      saleAlias: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

@@ -208,6 +208,7 @@ describe('stripe normalise: refunds', () => {
       refundId: 're_3QxUnitRefund01',
       refundReason: 'requested_by_customer',
       reason: 'refund',
+      saleAlias: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

@@ -30,6 +30,12 @@ export const refundJobSchema = z.object({
   refundId: z.string().nullable(),
   refundReason: z.string().nullable(),
   reason: z.enum(REFUND_REASONS).nullable(),
+  /**
+   * Another id the provider knows the sale by (Creem: the transaction's order, the sale's id when
+   * its checkout named no transaction), tried when `transactionId` and its links find no sale.
+   * Optional: jobs stored before it existed read as none.
+   */
+  saleAlias: z.string().nullable().default(null),
   test: z.boolean(),
   receivedAt: z.string(),
 });
@@ -49,6 +55,7 @@ export function buildRefundJob(input: RefundJobInput): RefundJob {
     refundId: input.refundId ?? null,
     refundReason: input.refundReason ?? null,
     reason: input.reason ?? null,
+    saleAlias: input.saleAlias ?? null,
     test: input.test,
     receivedAt: input.receivedAt,
   };

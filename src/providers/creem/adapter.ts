@@ -5,8 +5,10 @@
  * collapse on the event id. The body is `{ id, eventType, created_at, object }`.
  *
  * Transaction-id rule: a sale is recorded under the Creem transaction id (`tran_...`): the
- * checkout's `order.transaction`, a subscription payment's `last_transaction.id`. A refund names
- * the same transaction in `transaction.id`, so refunds always find their sale.
+ * checkout's `order.transaction` (or, when the order names none, as in Creem's documented sample,
+ * the order id), a renewal's `last_transaction` (or `last_transaction_id`). A refund or dispute
+ * names the transaction and its order, linked first, so it always finds its sale. The first
+ * payment of a subscription is recorded by `checkout.completed` only.
  *
  * Test mode: every Creem object carries `mode` (`test` in Creem's test mode), and a `test`
  * secret on the connection makes everything it signs test traffic too.
@@ -18,6 +20,7 @@ import { asRecord, isoFromUnixMilliseconds, readString } from '../read-payload.t
 import { checkoutCompleted } from './events/checkout-completed.ts';
 import { refundCreated } from './events/refund-created.ts';
 import { subscriptionPaid } from './events/subscription-paid.ts';
+import { disputeCreated } from './events/dispute-created.ts';
 
 /** Creem's non-production modes (`local` appears in its documentation samples). */
 const TEST_MODES = new Set(['test', 'sandbox', 'local']);
@@ -29,6 +32,7 @@ export function createCreemAdapter(): ProviderAdapter {
       'checkout.completed': checkoutCompleted,
       'subscription.paid': subscriptionPaid,
       'refund.created': refundCreated,
+      'dispute.created': disputeCreated,
     },
     verify: createBodyHmacVerifier('creem-signature'),
     readEnvelope(event) {

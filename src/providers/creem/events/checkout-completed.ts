@@ -11,9 +11,9 @@ export const checkoutCompleted: EventHandler = (checkout, ctx) => {
   const order = asRecord(checkout.order);
   if (!order) return ignore('missing_order_id');
   if (order.status !== undefined && order.status !== 'paid') return ignore('not_paid');
-  // The first `subscription.paid` reports the same transaction: whichever arrives second is a
-  // duplicate of the same sale, never a second one.
-  const transactionId = readId(order.transaction);
+  // Under the order's transaction when it names one (Creem's test-mode deliveries do), else the
+  // order itself (the documented sample names none); refunds name both (refund-created.ts).
+  const transactionId = readId(order.transaction) ?? readId(order.id);
   if (!transactionId) return ignore('missing_transaction_id');
   const subscription = asRecord(checkout.subscription);
   const basics = readPaymentBasics(

@@ -4,7 +4,7 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
-import { readId, readInteger, readString } from '../../read-payload.ts';
+import { asRecord, readId, readInteger, readString } from '../../read-payload.ts';
 
 export const refundCreated: EventHandler = (refund, ctx) => {
   if (refund.status !== undefined && refund.status !== 'succeeded') return ignore('refund_not_succeeded');
@@ -15,6 +15,7 @@ export const refundCreated: EventHandler = (refund, ctx) => {
 
   return emit(
     providerRefund(ctx, {
+      saleAlias: transactionOrder(refund, transactionId),
       transactionId,
       amount: { type: 'per_refund', cents },
       refundId: readId(refund.id),
@@ -22,3 +23,12 @@ export const refundCreated: EventHandler = (refund, ctx) => {
     }),
   );
 };
+
+/**
+ * The order of the refunded (or disputed) transaction: a checkout whose order named no transaction
+ * recorded its sale under the order id, which the refund then finds through it (`saleAlias`).
+ */
+export function transactionOrder(object: Record<string, unknown>, transactionId: string): string | null {
+  const orderId = readId(asRecord(object.transaction)?.order) ?? readId(object.order);
+  return orderId && orderId !== transactionId ? orderId : null;
+}
