@@ -72,9 +72,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
 
       const now = new Date(job.receivedAt);
       const effect = refundEffect(sale, commission, plan.amountCents);
-      // A chargeback is recorded as `chargeback` whatever text the provider adds (Paddle's
-      // adjustment reason is free text); other refunds keep the merchant's or provider's words.
-      const given = job.reason === 'chargeback' ? 'chargeback' : job.refundReason || job.reason || null;
+      const given = job.refundReason || job.reason || null;
       const reason = given ?? commission?.reason ?? null;
       moved = {
         provider: sale.provider,

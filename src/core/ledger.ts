@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { BalanceEntryKind } from './entities/balance-entry.ts';
 import { Payout } from './entities/payout.ts';
-import type { Expression } from 'kysely';
-import { bigCents, exactText, typedSql } from './sql.ts';
+import type { Expression, Kysely } from 'kysely';
+import { bigCents, compileStatement, exactText, typedSql, type DB } from './sql.ts';
 
 /** One change of a partner balance and its cause. */
 export type LedgerEntry = {
@@ -17,6 +17,73 @@ export type LedgerEntry = {
   at: Date;
 };
 
+/** A posting's values, every one given (statements bind them by name). */
+export type Posting = {
+  partnerId: number;
+  currency: string;
+  deltaCents: number;
+  kind: BalanceEntryKind;
+  commissionId: number | null;
+  refundId: number | null;
+  payoutId: number | null;
+  at: Date;
+};
+
+export function postingOf(e: LedgerEntry): Posting {
+  return {
+    partnerId: e.partnerId,
+    currency: e.currency,
+    deltaCents: e.deltaCents,
+    kind: e.kind,
+    commissionId: e.commissionId ?? null,
+    refundId: e.refundId ?? null,
+    payoutId: e.payoutId ?? null,
+    at: e.at,
+  };
+}
+
+/**
+ * The two writes of a posting as CTE bodies: the statement that posts names them `b` (returning
+ * `balance_cents`) and `e`, then calls `afterPosting` with the new balance. A refund makes them part
+ * of its own statement (one round trip), with `refundId` the refund row's id as an expression of
+ * that statement.
+ */
+export function ledgerWrites(db: Kysely<DB>, p: Posting, refundId?: Expression<number>) {
+  return {
+    balance: db
+      .insertInto('partner_balance')
+      .values({ partner_id: p.partnerId, currency: p.currency, balance_cents: p.deltaCents })
+      .onConflict((oc) =>
+        oc.columns(['partner_id', 'currency']).doUpdateSet((eb) => ({
+          balance_cents: eb('partner_balance.balance_cents', '+', eb.ref('excluded.balance_cents')),
+        })),
+      )
+      .returning('balance_cents'),
+    entry: db
+      .insertInto('balance_entry')
+      .values({
+        partner_id: p.partnerId,
+        currency: p.currency,
+        delta_cents: p.deltaCents,
+        kind: p.kind,
+        commission_id: p.commissionId,
+        refund_id: refundId ?? p.refundId,
+        payout_id: p.payoutId,
+        created_at: p.at,
+      })
+      .returning('id'),
+  };
+}
+
+const POST = compileStatement((db, p: Posting) => {
+  const w = ledgerWrites(db, p);
+  return db
+    .with('b', w.balance)
+    .with('e', w.entry)
+    .selectFrom('b')
+    .select((eb) => exactText(eb.ref('b.balance_cents')).as('balance'));
+});
+
 /**
  * The ledger: the only writer of `partner_balance` and `balance_entry`. Every use-case that moves a
  * partner's money (approval, refund, payout, and whatever comes next) posts here, inside its own
@@ -29,50 +96,10 @@ export type LedgerEntry = {
  * balance.
  */
 export async function postToLedger(em: EntityManager, entry: LedgerEntry): Promise<bigint> {
-  const w = ledgerWrites(em, entry);
-  const row = await typedSql(em)
-    .with('b', w.balance)
-    .with('e', w.entry)
-    .selectFrom('b')
-    .select((eb) => exactText(eb.ref('b.balance_cents')).as('balance'))
-    .executeTakeFirstOrThrow();
-  const balance = bigCents(row.balance);
+  const [row] = await POST.run(em, postingOf(entry));
+  const balance = bigCents(row!.balance);
   await afterPosting(em, entry, balance);
   return balance;
-}
-
-/**
- * The two writes of a posting, for a use-case that makes them part of its own statement (a refund
- * writes its rows and the posting in one round trip): the statement names them as CTEs `b`
- * (returning `balance_cents`) and `e`, then calls `afterPosting` with the new balance. `refundId`:
- * the refund row's id as an expression of that statement (the row is written beside the entry).
- */
-export function ledgerWrites(em: EntityManager, entry: LedgerEntry, refundId?: Expression<number>) {
-  const db = typedSql(em);
-  return {
-    balance: db
-      .insertInto('partner_balance')
-      .values({ partner_id: entry.partnerId, currency: entry.currency, balance_cents: entry.deltaCents })
-      .onConflict((oc) =>
-        oc.columns(['partner_id', 'currency']).doUpdateSet((eb) => ({
-          balance_cents: eb('partner_balance.balance_cents', '+', eb.ref('excluded.balance_cents')),
-        })),
-      )
-      .returning('balance_cents'),
-    entry: db
-      .insertInto('balance_entry')
-      .values({
-        partner_id: entry.partnerId,
-        currency: entry.currency,
-        delta_cents: entry.deltaCents,
-        kind: entry.kind,
-        commission_id: entry.commissionId ?? null,
-        refund_id: refundId ?? entry.refundId ?? null,
-        payout_id: entry.payoutId ?? null,
-        created_at: entry.at,
-      })
-      .returning('id'),
-  };
 }
 
 /** Still under the balance's row lock (taken by the posting): open payouts shrink to fit a fall. */
@@ -102,14 +129,17 @@ export async function lockBalance(
   return { balanceCents: bigCents(locked?.balance), openPayoutsCents: await openPayoutsCents(em, partnerId, currency) };
 }
 
-async function openPayoutsCents(em: EntityManager, partnerId: number, currency: string): Promise<bigint> {
-  const row = await typedSql(em)
+const OPEN_PAYOUTS = compileStatement((db, p: { partnerId: number; currency: string }) =>
+  db
     .selectFrom('payout')
     .select((eb) => exactText(eb.fn.coalesce(eb.fn.sum('amount_cents'), eb.lit(0))).as('open'))
-    .where('partner_id', '=', partnerId)
-    .where('currency', '=', currency)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
+    .where('partner_id', '=', p.partnerId)
+    .where('currency', '=', p.currency)
+    .where('status', '=', 'open'),
+);
+
+async function openPayoutsCents(em: EntityManager, partnerId: number, currency: string): Promise<bigint> {
+  const [row] = await OPEN_PAYOUTS.run(em, { partnerId, currency });
   return bigCents(row?.open);
 }
 

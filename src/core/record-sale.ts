@@ -11,7 +11,7 @@ import { TestEvent } from './entities/test-event.ts';
 import { resolveAttribution, type Attribution } from './resolve-attribution.ts';
 import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
-import { typedSql, type DB } from './sql.ts';
+import { compileStatement, type DB } from './sql.ts';
 
 /**
  * Outcome of a sale call. Expected outcomes are values; failures are thrown.
@@ -118,7 +118,7 @@ async function recordLiveSale(
       paid_cents: paidCents,
       currency,
       sale_type: job.saleType,
-      line_items: job.lineItems ?? null,
+      line_items: job.lineItems == null ? null : JSON.stringify(job.lineItems),
       is_recurring: job.isRecurring,
       subscription_id: job.subscriptionId ?? null,
       subscription_interval: job.subscriptionInterval ?? null,
@@ -137,7 +137,7 @@ async function recordLiveSale(
     commission:
       rateBps === null || commissionCents === null
         ? null
-        : { amountCents: commissionCents, rateBps, held: attribution.held, partnerId: attribution.partnerId },
+        : { amountCents: commissionCents, rateBps, held: attribution.held },
     at: now,
   });
   const commission = commissionId === null ? null : { id: commissionId, amountCents: commissionCents as number };
@@ -183,68 +183,114 @@ function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: numb
   return { amountCents: paid - tax, paidCents: paid };
 }
 
-type SaleRow = Insertable<DB['sale']>;
+/** The sale's columns as inserted (`line_items` serialised). */
+type SaleRow = Omit<Insertable<DB['sale']>, 'line_items'> & { line_items: string | null };
+const SALE_COLUMNS = [
+  'program_id',
+  'transaction_id',
+  'amount_cents',
+  'tax_cents',
+  'paid_cents',
+  'currency',
+  'sale_type',
+  'line_items',
+  'is_recurring',
+  'subscription_id',
+  'subscription_interval',
+  'product_id',
+  'occurred_at',
+  'provider',
+  'provider_payment_id',
+  'customer_id',
+  'partner_id',
+  'click_id',
+  'visitor_id',
+  'refunded_cents',
+  'received_at',
+] as const satisfies ReadonlyArray<keyof SaleRow>;
+
+type SaleInsert = SaleRow & {
+  fee_cents: number;
+  fee_bps: number;
+  commission_cents: number;
+  commission_bps: number;
+  held: boolean;
+  at: Date;
+};
 
 /**
- * The sale, its platform fee and its commission in one statement (atomic without a transaction).
- * Plain inserts, not the unit of work: these rows are written once and not touched again here.
- * A reused transaction id fails the unique key: nothing is written.
+ * The sale, its platform fee and (`withCommission`) its commission in one statement (atomic
+ * without a transaction). Plain inserts, not the unit of work: these rows are written once and not
+ * touched again here. A reused transaction id fails the unique key: nothing is written.
  */
+function saleInsert(withCommission: boolean) {
+  return compileStatement<SaleInsert, { sale_id: number; commission_id: number | null }>((db, p) => {
+    const sale = Object.fromEntries(SALE_COLUMNS.map((c) => [c, p[c]])) as SaleRow;
+    const withFee = db
+      .with('s', (d) =>
+        d
+          .insertInto('sale')
+          .values({ ...sale, line_items: sql`${p.line_items}::jsonb` })
+          .returning('id'),
+      )
+      .with('f', (d) =>
+        d.insertInto('platform_fee').values((eb) => ({
+          program_id: p.program_id,
+          sale_id: eb.selectFrom('s').select('s.id'),
+          amount_cents: p.fee_cents,
+          currency: p.currency,
+          rate_bps: p.fee_bps,
+          created_at: p.at,
+        })),
+      );
+    if (!withCommission)
+      return withFee.selectFrom('s').select(['s.id as sale_id', sql<number | null>`null::int`.as('commission_id')]);
+    return withFee
+      .with('c', (d) =>
+        d
+          .insertInto('commission')
+          .values((eb) => ({
+            program_id: p.program_id,
+            sale_id: eb.selectFrom('s').select('s.id'),
+            partner_id: p.partner_id!,
+            amount_cents: p.commission_cents,
+            reversed_cents: 0,
+            currency: p.currency,
+            rate_bps: p.commission_bps,
+            status: 'pending',
+            held_for_review: p.held,
+            created_at: p.at,
+            updated_at: p.at,
+          }))
+          .returning('id'),
+      )
+      .selectFrom(['s', 'c'])
+      .select(['s.id as sale_id', 'c.id as commission_id']);
+  });
+}
+const INSERT_SALE = saleInsert(false);
+const INSERT_SALE_AND_COMMISSION = saleInsert(true);
+
 async function insertSaleRows(
   em: CoreDeps['em'],
   r: {
     sale: SaleRow;
     fee: { amountCents: number; rateBps: number };
-    commission: { amountCents: number; rateBps: number; held: boolean; partnerId: number } | null;
+    commission: { amountCents: number; rateBps: number; held: boolean } | null;
     at: Date;
   },
 ): Promise<{ saleId: number; commissionId: number | null }> {
-  const { program_id: programId, currency, line_items: lineItems } = r.sale;
-  const withFee = typedSql(em)
-    .with('s', (db) =>
-      db
-        .insertInto('sale')
-        .values({ ...r.sale, line_items: lineItems == null ? null : sql`${JSON.stringify(lineItems)}::jsonb` })
-        .returning('id'),
-    )
-    .with('f', (db) =>
-      db.insertInto('platform_fee').values((eb) => ({
-        program_id: programId,
-        sale_id: eb.selectFrom('s').select('s.id'),
-        amount_cents: r.fee.amountCents,
-        currency,
-        rate_bps: r.fee.rateBps,
-        created_at: r.at,
-      })),
-    );
   const c = r.commission;
-  if (!c) {
-    const row = await withFee.selectFrom('s').select('s.id').executeTakeFirstOrThrow();
-    return { saleId: row.id, commissionId: null };
-  }
-  const row = await withFee
-    .with('c', (db) =>
-      db
-        .insertInto('commission')
-        .values((eb) => ({
-          program_id: programId,
-          sale_id: eb.selectFrom('s').select('s.id'),
-          partner_id: c.partnerId,
-          amount_cents: c.amountCents,
-          reversed_cents: 0,
-          currency,
-          rate_bps: c.rateBps,
-          status: 'pending',
-          held_for_review: c.held,
-          created_at: r.at,
-          updated_at: r.at,
-        }))
-        .returning('id'),
-    )
-    .selectFrom(['s', 'c'])
-    .select(['s.id as sale_id', 'c.id as commission_id'])
-    .executeTakeFirstOrThrow();
-  return { saleId: row.sale_id, commissionId: row.commission_id };
+  const [row] = await (c ? INSERT_SALE_AND_COMMISSION : INSERT_SALE).run(em, {
+    ...r.sale,
+    fee_cents: r.fee.amountCents,
+    fee_bps: r.fee.rateBps,
+    commission_cents: c?.amountCents ?? 0,
+    commission_bps: c?.rateBps ?? 0,
+    held: c?.held ?? false,
+    at: r.at,
+  });
+  return { saleId: row!.sale_id, commissionId: row!.commission_id };
 }
 
 async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: string): Promise<number | null> {

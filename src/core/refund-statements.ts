@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { RefundJob } from './jobs/refund-job.ts';
 import type { NotificationKind } from './entities/notification.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { findLinkedTransactionId } from './link-payment.ts';
 import type { LockedSale, RefundContext, RefundEffect, RefundKey } from './refund-plan.ts';
-import { bigCents, cents, dateFromMs, epochMs, exactText, typedSql } from './sql.ts';
-import { ledgerWrites, type LedgerEntry } from './ledger.ts';
+import { bigCents, cents, compileStatement, dateFromMs, epochMs, exactText, type DB } from './sql.ts';
+import { ledgerWrites, postingOf, type LedgerEntry, type Posting } from './ledger.ts';
 
 /** The locked sale, and its refund context when the locking statement's own read of it is current. */
 export type Locked = { sale: LockedSale; context: RefundContext | null };
@@ -24,27 +24,33 @@ export async function findRefundedSale(em: EntityManager, job: RefundJob, key: R
   return viaLink ?? (job.saleAlias ? lockSale(em, job, job.saleAlias, key) : null);
 }
 
+type KeyKind = 'none' | 'refundId' | 'requestedCents';
+type ContextParams = { programId: number; transactionId: string; saleId: number; key: string | number | null };
+const keyKind = (key: RefundKey): KeyKind =>
+  key === null ? 'none' : 'refundId' in key ? 'refundId' : 'requestedCents';
+const keyValue = (key: RefundKey) => (key === null ? null : 'refundId' in key ? key.refundId : key.requestedCents);
+
 /**
  * The refund context over `sale s left join commission c`: the commission, whether this refund was
  * already applied and (provider refunds of a sale whose base excludes tax, `paid_cents` set) what
  * earlier provider refunds asked for. Amounts read exactly (`exactText`).
  */
-function contextQuery(em: EntityManager, job: RefundJob, key: RefundKey) {
-  return typedSql(em)
+function contextQuery(db: Kysely<DB>, p: ContextParams, kind: KeyKind, origin: RefundJob['origin']) {
+  return db
     .selectFrom('sale as s')
     .leftJoin('commission as c', 'c.sale_id', 's.id')
     .select((eb) => {
       const earlier = eb.selectFrom('refund as r').whereRef('r.sale_id', '=', 's.id');
       const prior =
-        key === null
+        kind === 'none'
           ? eb.lit(false)
           : eb.exists(
-              'refundId' in key
-                ? earlier.select('r.id').where('r.refund_id', '=', key.refundId)
-                : earlier.select('r.id').where('r.requested_cents', '=', key.requestedCents),
+              kind === 'refundId'
+                ? earlier.select('r.id').where('r.refund_id', '=', p.key as string)
+                : earlier.select('r.id').where('r.requested_cents', '=', p.key as number),
             );
       const priorPaid =
-        job.origin === 'provider'
+        origin === 'provider'
           ? eb
               .case()
               .when(eb.fn.coalesce('s.paid_cents', eb.lit(0)), '<>', 0)
@@ -73,7 +79,40 @@ function contextQuery(em: EntityManager, job: RefundJob, key: RefundKey) {
     });
 }
 
-type ContextRow = Awaited<ReturnType<ReturnType<typeof contextQuery>['executeTakeFirstOrThrow']>>;
+/** Locks the sale by transaction id and reads its context in the same statement (`lockSale`). */
+const lockStatement = (kind: KeyKind, origin: RefundJob['origin']) =>
+  compileStatement((db, p: ContextParams) =>
+    contextQuery(db, p, kind, origin)
+      .select((eb) => [
+        's.id',
+        's.transaction_id',
+        exactText(eb.ref('s.amount_cents')).as('amount_cents'),
+        exactText(eb.ref('s.refunded_cents')).as('refunded_cents'),
+        exactText(eb.ref('s.paid_cents')).as('paid_cents'),
+        's.currency',
+        's.provider',
+        // Raw: `xmin` is a system column, outside the entity-inferred schema.
+        sql<boolean>`s.xmin = (select s0.xmin from sale s0 where s0.id = s.id)`.as('fresh'),
+      ])
+      .where('s.program_id', '=', p.programId)
+      .where('s.transaction_id', '=', p.transactionId)
+      .forUpdate('s'),
+  );
+
+/** The context alone, by sale id (`readRefundContext`). */
+const readStatement = (kind: KeyKind, origin: RefundJob['origin']) =>
+  compileStatement((db, p: ContextParams) => contextQuery(db, p, kind, origin).where('s.id', '=', p.saleId));
+
+/** Every shape, compiled once: key kind × origin. */
+function byShape<T>(make: (kind: KeyKind, origin: RefundJob['origin']) => T) {
+  const kinds: KeyKind[] = ['none', 'refundId', 'requestedCents'];
+  const table = new Map(kinds.flatMap((k) => (['api', 'provider'] as const).map((o) => [`${k}/${o}`, make(k, o)])));
+  return (key: RefundKey, origin: RefundJob['origin']): T => table.get(`${keyKind(key)}/${origin}`)!;
+}
+const LOCK = byShape(lockStatement);
+const READ = byShape(readStatement);
+
+type ContextRow = Awaited<ReturnType<ReturnType<typeof READ>['run']>>[number];
 
 function toContext(r: ContextRow): RefundContext {
   return {
@@ -110,22 +149,8 @@ async function lockSale(
   transactionId: string,
   key: RefundKey,
 ): Promise<Locked | null> {
-  const row = await contextQuery(em, job, key)
-    .select((eb) => [
-      's.id',
-      's.transaction_id',
-      exactText(eb.ref('s.amount_cents')).as('amount_cents'),
-      exactText(eb.ref('s.refunded_cents')).as('refunded_cents'),
-      exactText(eb.ref('s.paid_cents')).as('paid_cents'),
-      's.currency',
-      's.provider',
-      // Raw: `xmin` is a system column, outside the entity-inferred schema.
-      sql<boolean>`s.xmin = (select s0.xmin from sale s0 where s0.id = s.id)`.as('fresh'),
-    ])
-    .where('s.program_id', '=', job.programId)
-    .where('s.transaction_id', '=', transactionId)
-    .forUpdate('s')
-    .executeTakeFirst();
+  const params = { programId: job.programId, transactionId, saleId: 0, key: keyValue(key) };
+  const [row] = await LOCK(key, job.origin).run(em, params);
   if (!row) return null;
   return {
     sale: {
@@ -151,7 +176,9 @@ export async function readRefundContext(
   job: RefundJob,
   key: RefundKey,
 ): Promise<RefundContext> {
-  return toContext(await contextQuery(em, job, key).where('s.id', '=', saleId).executeTakeFirstOrThrow());
+  const params = { programId: job.programId, transactionId: '', saleId, key: keyValue(key) };
+  const [row] = await READ(key, job.origin).run(em, params);
+  return toContext(row!);
 }
 
 export type RefundRow = {
@@ -191,63 +218,152 @@ export type RefundWrite = {
   };
 };
 
+type WriteParams = RefundRow & {
+  c_deduction: number;
+  c_status: RefundEffect['status'];
+  c_reason: string | null;
+  c_updated_at: Date;
+  n_partner_id: number;
+  n1_kind: NotificationKind;
+  n1_payload: string;
+  n2_kind: NotificationKind;
+  n2_payload: string;
+} & { [K in keyof Posting as `l_${K}`]: Posting[K] };
+
+const REFUND_COLUMNS = [
+  'program_id',
+  'sale_id',
+  'commission_id',
+  'refund_id',
+  'requested_cents',
+  'applied_cents',
+  'deduction_cents',
+  'balance_deduction_cents',
+  'reason',
+  'source',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof RefundRow>;
+
 /**
  * The writes of an applied refund in one statement: the sale's refunded total, the refund row and,
- * with a commission, its reversal, the outbox rows and the ledger's posting (`ledgerWrites`, naming
- * the refund row). Returns the new balance (null when not posted) and the notification ids.
+ * with a commission, its reversal, its one or two outbox rows and (`ledger`) the ledger's posting
+ * (`ledgerWrites`, naming the refund row). Every shape compiled once.
+ */
+function writeStatement(shape: { commission: boolean; notes: 1 | 2; ledger: boolean }) {
+  return compileStatement((db, p: WriteParams) => {
+    const refund = Object.fromEntries(REFUND_COLUMNS.map((c) => [c, p[c]])) as RefundRow;
+    const base = db
+      .with('s', (d) =>
+        d
+          .updateTable('sale')
+          .set((eb) => ({ refunded_cents: eb('refunded_cents', '+', p.applied_cents) }))
+          .where('id', '=', p.sale_id)
+          .returning('id'),
+      )
+      .with('r', (d) => d.insertInto('refund').values(refund).returning('id'));
+    if (!shape.commission)
+      return base
+        .selectFrom('r')
+        .select([sql<string | null>`null`.as('balance'), sql<number[] | null>`null`.as('notification_ids')]);
+    const note = (kind: NotificationKind, payload: string) => ({
+      program_id: p.program_id,
+      kind,
+      partner_id: p.n_partner_id,
+      commission_id: p.commission_id!,
+      payload: sql<Record<string, unknown>>`${payload}::jsonb`,
+      created_at: p.created_at,
+    });
+    const notes = [note(p.n1_kind, p.n1_payload), ...(shape.notes === 2 ? [note(p.n2_kind, p.n2_payload)] : [])];
+    const withCommission = base
+      .with('c', (d) =>
+        d
+          .updateTable('commission')
+          .set((eb) => ({
+            reversed_cents: eb('reversed_cents', '+', p.c_deduction),
+            status: p.c_status,
+            reason: p.c_reason,
+            updated_at: p.c_updated_at,
+          }))
+          .where('id', '=', p.commission_id!)
+          .returning('id'),
+      )
+      .with('n', (d) => d.insertInto('notification').values(notes).returning('id'));
+    // The outbox rows' ids, in order, from the statement's own CTE.
+    const ids = sql<number[] | null>`(select array_agg(n.id order by n.id) from n)`.as('notification_ids');
+    if (!shape.ledger) return withCommission.selectFrom('r').select([sql<string | null>`null`.as('balance'), ids]);
+    const posting = ledgerWrites(
+      db,
+      {
+        partnerId: p.l_partnerId,
+        currency: p.l_currency,
+        deltaCents: p.l_deltaCents,
+        kind: p.l_kind,
+        commissionId: p.l_commissionId,
+        refundId: null,
+        payoutId: null,
+        at: p.l_at,
+      },
+      sql<number>`(select id from r)`,
+    );
+    return withCommission
+      .with('b', posting.balance)
+      .with('e', posting.entry)
+      .selectFrom('b')
+      .select((eb) => [exactText(eb.ref('b.balance_cents')).as('balance'), ids]);
+  });
+}
+const WRITES = {
+  none: writeStatement({ commission: false, notes: 1, ledger: false }),
+  one: writeStatement({ commission: true, notes: 1, ledger: false }),
+  two: writeStatement({ commission: true, notes: 2, ledger: false }),
+  oneLedger: writeStatement({ commission: true, notes: 1, ledger: true }),
+  twoLedger: writeStatement({ commission: true, notes: 2, ledger: true }),
+};
+
+/**
+ * The writes of an applied refund in one statement (`writeStatement`). Returns the new balance
+ * (null when not posted) and the notification ids.
  */
 export async function writeRefund(
   em: EntityManager,
   w: RefundWrite,
 ): Promise<{ balance: bigint | null; notificationIds: number[] }> {
-  const r = w.refund;
-  const base = typedSql(em)
-    .with('s', (db) =>
-      db
-        .updateTable('sale')
-        .set((eb) => ({ refunded_cents: eb('refunded_cents', '+', r.applied_cents) }))
-        .where('id', '=', r.sale_id)
-        .returning('id'),
-    )
-    .with('r', (db) => db.insertInto('refund').values(r).returning('id'));
   const c = w.commission;
-  if (!c) {
-    await base.selectFrom('r').select('r.id').executeTakeFirstOrThrow();
-    return { balance: null, notificationIds: [] };
-  }
-  const withCommission = base
-    .with('c', (db) =>
-      db
-        .updateTable('commission')
-        .set((eb) => ({
-          reversed_cents: eb('reversed_cents', '+', c.deduction),
-          status: c.status,
-          reason: c.reason,
-          updated_at: c.updatedAt,
-        }))
-        .where('id', '=', c.id)
-        .returning('id'),
-    )
-    .with('n', (db) =>
-      db
-        .insertInto('notification')
-        .values(c.notifications.map((n) => ({ ...n, payload: sql`${JSON.stringify(n.payload)}::jsonb` })))
-        .returning('id'),
-    );
-  // The outbox rows' ids, in order, from the statement's own CTE.
-  const notificationIds = sql<number[] | null>`(select array_agg(n.id order by n.id) from n)`.as('notification_ids');
-  if (!c.ledger) {
-    const row = await withCommission.selectNoFrom([notificationIds]).executeTakeFirstOrThrow();
-    return { balance: null, notificationIds: row.notification_ids ?? [] };
-  }
-  const posting = ledgerWrites(em, c.ledger, sql<number>`(select id from r)`);
-  const row = await withCommission
-    .with('b', posting.balance)
-    .with('e', posting.entry)
-    .selectFrom('b')
-    .select((eb) => [exactText(eb.ref('b.balance_cents')).as('balance'), notificationIds])
-    .executeTakeFirstOrThrow();
-  return { balance: bigCents(row.balance), notificationIds: row.notification_ids ?? [] };
+  const [n1, n2] = c?.notifications ?? [];
+  const posting = c?.ledger ? postingOf(c.ledger) : null;
+  const statement = !c
+    ? WRITES.none
+    : n2
+      ? posting
+        ? WRITES.twoLedger
+        : WRITES.two
+      : posting
+        ? WRITES.oneLedger
+        : WRITES.one;
+  const [row] = await statement.run(em, {
+    ...w.refund,
+    c_deduction: c?.deduction ?? 0,
+    c_status: c?.status ?? 'refunded',
+    c_reason: c?.reason ?? null,
+    c_updated_at: c?.updatedAt ?? w.refund.created_at,
+    n_partner_id: n1?.partner_id ?? 0,
+    n1_kind: n1?.kind ?? 'partner_commission_refunded',
+    n1_payload: JSON.stringify(n1?.payload ?? null),
+    n2_kind: n2?.kind ?? 'advertiser_manual_review',
+    n2_payload: JSON.stringify(n2?.payload ?? null),
+    l_partnerId: posting?.partnerId ?? 0,
+    l_currency: posting?.currency ?? '',
+    l_deltaCents: posting?.deltaCents ?? 0,
+    l_kind: posting?.kind ?? 'refund_deduction',
+    l_commissionId: posting?.commissionId ?? null,
+    l_refundId: null,
+    l_payoutId: null,
+    l_at: posting?.at ?? w.refund.created_at,
+  });
+  return {
+    balance: row?.balance == null ? null : bigCents(row.balance),
+    notificationIds: row?.notification_ids ?? [],
+  };
 }
 
 /** A provider's test sale named directly or through a linked alias. */

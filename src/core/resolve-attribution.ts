@@ -7,7 +7,7 @@ import { Sale } from './entities/sale.ts';
 import { Click, type IClick } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';
 import { bind } from './bind-lead.ts';
-import { dateFromMs, epochMs, typedSql } from './sql.ts';
+import { compileStatement, dateFromMs, epochMs } from './sql.ts';
 
 export type Attribution =
   | {
@@ -170,6 +170,22 @@ export async function resolveAttribution(
   };
 }
 
+const CUSTOMER_BY_KEY = compileStatement((db, p: { programId: number; customerKey: string }) =>
+  db
+    .selectFrom('customer as c')
+    .leftJoin('click as k', (join) => join.onRef('k.id', '=', 'c.click_id').onRef('k.program_id', '=', 'c.program_id'))
+    .select((eb) => [
+      'c.id',
+      'c.click_id',
+      'k.partner_id',
+      epochMs(eb.ref('k.clicked_at')).as('clicked_ms'),
+      'c.provisional',
+      eb('c.disputed_at', 'is not', null).as('disputed'),
+    ])
+    .where('c.program_id', '=', p.programId)
+    .where('c.customer_key', '=', p.customerKey),
+);
+
 /**
  * The customer of a `customer_key` in this program and its click (when the click is of this
  * program), in one statement: every keyed sale makes this lookup, and as two ORM queries it was a
@@ -183,20 +199,7 @@ async function findCustomerByKey(
   customer: Pick<ICustomer, 'id' | 'click' | 'customerKey' | 'provisional' | 'disputedAt'> | null;
   click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
 }> {
-  const row = await typedSql(em)
-    .selectFrom('customer as c')
-    .leftJoin('click as k', (join) => join.onRef('k.id', '=', 'c.click_id').onRef('k.program_id', '=', 'c.program_id'))
-    .select((eb) => [
-      'c.id',
-      'c.click_id',
-      'k.partner_id',
-      epochMs(eb.ref('k.clicked_at')).as('clicked_ms'),
-      'c.provisional',
-      eb('c.disputed_at', 'is not', null).as('disputed'),
-    ])
-    .where('c.program_id', '=', programId)
-    .where('c.customer_key', '=', customerKey)
-    .executeTakeFirst();
+  const [row] = await CUSTOMER_BY_KEY.run(em, { programId, customerKey });
   if (!row) return { customer: null, click: undefined };
   const click =
     row.click_id !== null && row.partner_id !== null && row.clicked_ms !== null

@@ -1,5 +1,16 @@
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/sql';
-import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import {
+  CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+  type Compilable,
+  type Expression,
+  type RawBuilder,
+} from 'kysely';
 import type { ENTITIES } from './entities/all.ts';
 
 /** The database as Kysely sees it, inferred from the entity definitions (a renamed column fails typecheck). */
@@ -49,4 +60,42 @@ export function epochMs(e: Expression<Date | null>): RawBuilder<string | null> {
 
 export function dateFromMs(text: string | null): Date | null {
   return text === null ? null : new Date(Number(text));
+}
+
+/** Builds and compiles statements without a connection (both drivers take PostgreSQL's `$n`). */
+const compiler = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+const SLOT = '\u0000slot:';
+
+/** A typed statement compiled once; `run` binds this call's values and executes it on `em`. */
+export type Statement<P, R> = { sql: string; run(em: EntityManager, params: P): Promise<R[]> };
+
+/**
+ * A typed statement compiled once, when its module loads. `build` gets placeholders standing for
+ * the values of `P` (each read of `p.x` is the slot `x`) and the SQL text is kept; each run binds
+ * the values by name. Building and compiling a statement costs Kysely 50–150 µs of CPU (measured on
+ * the sale insert and the customer lookup), more than the rest of a sale's work in this process, so
+ * hot paths compile once; the types still check every table and column at `npm run typecheck`.
+ * A placeholder is a value only: never inline it (`eb.lit`) or expand it (`in` with an array).
+ */
+export function compileStatement<P extends object, R>(build: (db: Kysely<DB>, p: P) => Compilable<R>): Statement<P, R> {
+  const slots = new Proxy({}, { get: (_, name) => `${SLOT}${String(name)}` }) as P;
+  const compiled = build(compiler, slots).compile();
+  const binds = compiled.parameters.map((v) =>
+    typeof v === 'string' && v.startsWith(SLOT) ? v.slice(SLOT.length) : { fixed: v },
+  );
+  return {
+    sql: compiled.sql,
+    async run(em, params) {
+      const values = binds.map((b) => (typeof b === 'string' ? (params as Record<string, unknown>)[b] : b.fixed));
+      return (await typedSql(em).executeQuery<R>(CompiledQuery.raw(compiled.sql, values))).rows;
+    },
+  };
 }

@@ -133,6 +133,7 @@ describe('paddle normalise: adjustments', () => {
         refundId: 'adj_01hvgf2s84dr6reszzg29zbvcm',
         refundReason: 'Customer changed their mind',
         reason: 'refund',
+        saleAlias: null,
         test: false,
         receivedAt: NOW.toISOString(),
       },
@@ -315,7 +316,8 @@ describe('paddle normalise: published notification mocks', () => {
         action: 'chargeback',
         status: 'approved',
         type: 'full',
-        reason: 'chargeback',
+        // Paddle's adjustment reason is free text; a chargeback's recorded reason stays `chargeback`.
+        reason: 'Cardholder disputed the payment',
       }),
     );
     expect(result.jobs).toEqual([
@@ -326,8 +328,9 @@ describe('paddle normalise: published notification mocks', () => {
         transactionId: 'txn_01h8bxpvx398a7zbawb77y0kp5',
         amount: { type: 'per_refund', cents: 100 },
         refundId: 'adj_01h8c6tbrkpdd7vx61w7b1r0ap',
-        refundReason: 'chargeback',
+        refundReason: null,
         reason: 'chargeback',
+        saleAlias: null,
         test: false,
         receivedAt: NOW.toISOString(),
       },

@@ -254,6 +254,7 @@ describe('stripe: disputes (published dispute object)', () => {
         refundId: 'dp_1Pgc71B7WZ01zgkWMevJiAUx',
         refundReason: null,
         reason: 'chargeback',
+        saleAlias: null,
         origin: 'provider',
         test: true,
         receivedAt,

@@ -40,7 +40,8 @@ export const adjustment: EventHandler = (adjustmentObject, ctx) => {
       transactionId,
       amount: { type: 'per_refund', cents },
       refundId: adjustmentId,
-      refundReason: readString(adjustmentObject.reason),
+      // A chargeback's reason is `chargeback` (its free text would replace it, as a refund's does).
+      refundReason: action === 'chargeback' ? null : readString(adjustmentObject.reason),
       reason: action === 'chargeback' ? 'chargeback' : 'refund',
     }),
   );
