@@ -102,6 +102,25 @@ export function providerRefund(ctx: EventContext, fields: ProviderRefundFields):
   });
 }
 
+/**
+ * A chargeback (a lost or withdrawn dispute): the disputed amount (`null`: the rest of the sale)
+ * reversed like a refund with reason `chargeback`, keyed by the dispute id so a redelivery, or a
+ * later stage of the same dispute, applies once.
+ */
+export function providerChargeback(
+  ctx: EventContext,
+  f: { transactionId: string; disputeId: string; cents: number | null; saleAlias?: string | null },
+): RefundJob {
+  return providerRefund(ctx, {
+    transactionId: f.transactionId,
+    amount: { type: 'per_refund', cents: f.cents },
+    refundId: f.disputeId,
+    refundReason: null,
+    reason: 'chargeback',
+    saleAlias: f.saleAlias ?? null,
+  });
+}
+
 /** A provider's second id for a recorded sale (`alias`), so refunds and disputes naming it find the sale. */
 export function providerLink(ctx: EventContext, fields: Pick<LinkJob, 'alias' | 'transactionId'>): LinkJob {
   return buildLinkJob({

@@ -7,7 +7,7 @@
  * the sale. Creem publishes no dispute outcome event: nothing is ever re-credited.
  */
 import type { EventHandler } from '../../adapter.ts';
-import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
+import { emit, ignore, providerChargeback } from '../../provider-jobs.ts';
 import { readId, readInteger } from '../../read-payload.ts';
 import { transactionOrder } from './refund-created.ts';
 
@@ -19,13 +19,6 @@ export const disputeCreated: EventHandler = (dispute, ctx) => {
   const cents = readInteger(dispute.amount);
   if (cents !== null && cents <= 0) return ignore('missing_amount');
   return emit(
-    providerRefund(ctx, {
-      saleAlias: transactionOrder(dispute, transactionId),
-      transactionId,
-      amount: { type: 'per_refund', cents },
-      refundId: disputeId,
-      refundReason: null,
-      reason: 'chargeback',
-    }),
+    providerChargeback(ctx, { transactionId, disputeId, cents, saleAlias: transactionOrder(dispute, transactionId) }),
   );
 };

@@ -16,7 +16,7 @@
  * string is read in the currency's major units. Anything else reverses the rest of the sale.
  */
 import type { EventHandler } from '../../adapter.ts';
-import { emit, ignore, providerDisputeWon, providerRefund } from '../../provider-jobs.ts';
+import { emit, ignore, providerChargeback, providerDisputeWon } from '../../provider-jobs.ts';
 import { readCurrency, readId, readMinorUnits } from '../../read-payload.ts';
 
 export const disputeFundsLost: EventHandler = (dispute, ctx) => {
@@ -26,15 +26,7 @@ export const disputeFundsLost: EventHandler = (dispute, ctx) => {
   if (!transactionId) return ignore('missing_transaction_id');
   const cents = disputedCents(dispute.amount, readCurrency(dispute.currency));
   if (cents === 0) return ignore('missing_amount');
-  return emit(
-    providerRefund(ctx, {
-      transactionId,
-      amount: { type: 'per_refund', cents },
-      refundId: disputeId,
-      refundReason: null,
-      reason: 'chargeback',
-    }),
-  );
+  return emit(providerChargeback(ctx, { transactionId, disputeId, cents }));
 };
 
 export const disputeWon: EventHandler = (dispute, ctx) => {

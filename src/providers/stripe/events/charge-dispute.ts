@@ -12,7 +12,7 @@
  * (`warning_*` statuses) never withdraw funds.
  */
 import type { EventHandler } from '../../adapter.ts';
-import { emit, ignore, providerDisputeWon, providerRefund } from '../../provider-jobs.ts';
+import { emit, ignore, providerChargeback, providerDisputeWon } from '../../provider-jobs.ts';
 import { readId, readInteger } from '../../read-payload.ts';
 
 export const chargeDisputeFundsWithdrawn: EventHandler = (dispute, ctx) => {
@@ -23,15 +23,7 @@ export const chargeDisputeFundsWithdrawn: EventHandler = (dispute, ctx) => {
   if (!transactionId) return ignore('missing_payment_intent');
   const cents = readInteger(dispute.amount);
   if (cents === null || cents <= 0) return ignore('missing_amount');
-  return emit(
-    providerRefund(ctx, {
-      transactionId,
-      amount: { type: 'per_refund', cents },
-      refundId: disputeId,
-      refundReason: null,
-      reason: 'chargeback',
-    }),
-  );
+  return emit(providerChargeback(ctx, { transactionId, disputeId, cents }));
 };
 
 export const chargeDisputeWon: EventHandler = (dispute, ctx) => {
