@@ -56,8 +56,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       const locked = await findRefundedSale(em, job, key);
       if (!locked) return testSaleOrFail(em, job, 'sale');
       const sale = locked.sale;
-      const { commission, prior, priorPaidCents } = locked.context ?? (await readRefundContext(em, sale.id, job, key));
-      const plan = planRefund(sale, job, priorPaidCents);
+      const { commission, prior, priorPaidCents, coveredPaidCents } =
+        locked.context ?? (await readRefundContext(em, sale.id, job, key));
+      const plan = planRefund(sale, job, priorPaidCents, coveredPaidCents);
       const skip = (reason: string): RefundResult =>
         commission ? { kind: 'skipped', reason, commissionId: commission.id } : noCommission();
       if (plan.kind === 'skip') return skip(plan.reason);

@@ -31,8 +31,10 @@ export type RefundContext = {
   commission: RefundedCommission | null;
   /** This refund (same key) was already applied. */
   prior: boolean;
-  /** What earlier provider refunds of a sale whose base excludes tax asked for, in paid terms. */
+  /** What earlier provider refunds of this sale asked for, one refund at a time, in paid terms. */
   priorPaidCents: number;
+  /** The largest running total the provider reported for this sale (cumulative refunds), in paid terms. */
+  coveredPaidCents: number;
 };
 
 /**
@@ -56,12 +58,17 @@ export type RefundPlan =
  * idempotency key. Provider amounts are amounts of the customer's payment; when the sale's base
  * excludes tax (`paidCents` set) they are scaled onto it from cumulative totals, so partial
  * refunds never drift and the whole payment refunded is the whole sale.
- * `priorPaidCents`: what earlier provider refunds of this sale asked for, in paid terms.
+ * `priorPaidCents`: what earlier provider refunds of this sale asked for, one at a time, in paid terms.
+ * `coveredPaidCents`: the largest running total the provider reported for the sale. A provider
+ * that reports both (Polar's `order.refunded` beside `refund.*`, Stripe's `charge.refunded` without
+ * its list beside `refund.*`) may send the total first: a later refund then applies only what lies
+ * beyond it, so the same money never applies twice, in whichever order the two arrive.
  */
 export function planRefund(
   sale: Pick<LockedSale, 'amountCents' | 'refundedCents' | 'paidCents'>,
   job: Pick<RefundJob, 'amount' | 'origin' | 'refundId'>,
   priorPaidCents: number,
+  coveredPaidCents = 0,
 ): RefundPlan {
   const remaining = sale.amountCents - sale.refundedCents;
   const scaled = job.origin === 'provider' && sale.paidCents ? sale.paidCents : null;
@@ -85,8 +92,10 @@ export function planRefund(
     if (remaining <= 0) return { kind: 'skip', reason: 'commission already reversed' };
     return { kind: 'apply', amountCents: remaining, requestedCents: null, refundId: null };
   }
-  const own =
-    scaled === null ? job.amount.cents : toSaleTerms(priorPaidCents + job.amount.cents) - toSaleTerms(priorPaidCents);
+  const start = job.origin === 'provider' ? Math.max(priorPaidCents, coveredPaidCents) : priorPaidCents;
+  const end = priorPaidCents + job.amount.cents;
+  if (end <= start) return { kind: 'skip', reason: "already applied through the provider's refunded total" };
+  const own = scaled === null && start === priorPaidCents ? job.amount.cents : toSaleTerms(end) - toSaleTerms(start);
   return { kind: 'apply', amountCents: own, requestedCents: job.amount.cents, refundId: job.refundId };
 }
 

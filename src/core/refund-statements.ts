@@ -49,22 +49,25 @@ function contextQuery(db: Kysely<DB>, p: ContextParams, kind: KeyKind, origin: R
                 ? earlier.select('r.id').where('r.refund_id', '=', p.key as string)
                 : earlier.select('r.id').where('r.requested_cents', '=', p.key as number),
             );
+      // Provider refunds only: what earlier ones asked for one at a time, and the largest running
+      // total reported (a cumulative refund's id is `cumulative-<total>`, refund-plan.ts).
       const priorPaid =
         origin === 'provider'
-          ? eb
-              .case()
-              .when(eb.fn.coalesce('s.paid_cents', eb.lit(0)), '<>', 0)
-              .then(
-                earlier
-                  .where('r.source', '=', 'provider')
-                  .select((e) => e.fn.coalesce(e.fn.sum('r.requested_cents'), e.lit(0)).as('sum')),
-              )
-              .else(0)
-              .end()
+          ? earlier
+              .where('r.source', '=', 'provider')
+              .select((e) => e.fn.coalesce(e.fn.sum('r.requested_cents'), e.lit(0)).as('sum'))
+          : eb.lit(0);
+      const covered =
+        origin === 'provider'
+          ? earlier
+              .where('r.source', '=', 'provider')
+              .where('r.refund_id', 'like', 'cumulative-%')
+              .select(sql<string>`coalesce(max(substring(r.refund_id from 12)::bigint), 0)`.as('covered'))
           : eb.lit(0);
       return [
         prior.as('prior'),
         exactText(priorPaid).as('prior_paid'),
+        exactText(covered).as('prior_covered'),
         'c.id as c_id',
         'c.partner_id as c_partner_id',
         exactText(eb.ref('c.amount_cents')).as('c_amount_cents'),
@@ -118,6 +121,7 @@ function toContext(r: ContextRow): RefundContext {
   return {
     prior: Boolean(r.prior),
     priorPaidCents: cents(r.prior_paid),
+    coveredPaidCents: cents(r.prior_covered),
     commission:
       r.c_id === null
         ? null

@@ -77,6 +77,33 @@ describe('planRefund: the job amount in sale terms, and its idempotency key', ()
     expect(planRefund({ amountCents, refundedCents, paidCents }, j, prior)).toEqual(expected);
   });
 
+  test.each([
+    ['a refund inside the running total already applied: skipped', 0, 5_000, 3_000, { kind: 'skip' }],
+    ['a refund partly beyond it: only the part beyond', 0, 5_000, 8_000, { kind: 'apply', amountCents: 3_000 }],
+    [
+      'after earlier single refunds, beyond the total: whole',
+      6_000,
+      5_000,
+      1_000,
+      { kind: 'apply', amountCents: 1_000 },
+    ],
+    ['no running total reported: as sent', 2_000, 0, 1_000, { kind: 'apply', amountCents: 1_000 }],
+  ] as const)('provider refund beside a cumulative total — %s', (_, prior, covered, cents, expected) => {
+    const plan = planRefund(
+      { amountCents: 10_000, refundedCents: 0, paidCents: null },
+      job('provider', per(cents), 're'),
+      prior,
+      covered,
+    );
+    expect(plan).toMatchObject(expected);
+  });
+
+  test('an API refund ignores provider running totals', () => {
+    expect(
+      planRefund({ amountCents: 10_000, refundedCents: 5_000, paidCents: null }, job('api', per(1_000)), 0, 5_000),
+    ).toMatchObject({ kind: 'apply', amountCents: 1_000 });
+  });
+
   test('the key: refund id, else the amount, else none; a cumulative total keys itself', () => {
     expect(idempotencyKey(job('api', per(100), 're'))).toEqual({ refundId: 're' });
     expect(idempotencyKey(job('api', per(100)))).toEqual({ requestedCents: 100 });

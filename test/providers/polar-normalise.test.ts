@@ -132,10 +132,36 @@ describe('polar normalise: refunds', () => {
 });
 
 test('polar: order.created, order.updated and other events are not handled (order.paid carries the sale)', () => {
-  for (const type of ['order.created', 'order.updated', 'order.refunded', 'subscription.active']) {
+  for (const type of ['order.created', 'order.updated', 'subscription.active']) {
     expect(normalise(polarEvent(type, polarOrder()))).toMatchObject({
       jobs: [],
       ignoredReason: 'unhandled_event_type',
     });
   }
+});
+
+describe('polar normalise: order.refunded', () => {
+  // The order as Polar publishes it (fixtures/polar.ts), after refunds: its running totals.
+  const refunded = (amount: number, tax: number, status = 'partially_refunded') =>
+    polarEvent('order.refunded', polarOrder({ status, refunded_amount: amount, refunded_tax_amount: tax }));
+  test('the running refunded total, tax included, as a cumulative refund of the order', () => {
+    const r = normalise(refunded(3000, 240));
+    expect(r.jobs).toEqual([
+      expect.objectContaining({
+        kind: 'refund',
+        transactionId: '3f1c2a4e-8b6d-4f0e-9a51-0c7e2d9b1a11',
+        amount: { type: 'cumulative', totalCents: 3240 },
+        refundId: null,
+      }),
+    ]);
+    // Two partial refunds are two events: the running total tells them apart.
+    expect(r.dedupeKey).not.toBe(normalise(refunded(5000, 400)).dedupeKey);
+    expect(r.dedupeKey).toBe(normalise(refunded(3000, 240)).dedupeKey);
+  });
+  test.each([
+    ['nothing refunded yet', refunded(0, 0), 'missing_amount'],
+    ['an order that is not refunded', refunded(3000, 240, 'paid'), 'refund_not_succeeded'],
+  ])('%s is ignored', (_, event, reason) => {
+    expect(normalise(event)).toMatchObject({ jobs: [], ignoredReason: reason });
+  });
 });

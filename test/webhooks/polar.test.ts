@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { polarEvent, polarRefund } from '../providers/fixtures/polar.ts';
+import { polarEvent, polarOrder, polarRefund } from '../providers/fixtures/polar.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
 import { polarKit } from './provider-kits.ts';
@@ -43,6 +43,41 @@ describe('polar: specifics', () => {
       (await w.list(f.programId, 'refunds')).map((r) => [r.refund_id, r.applied_cents, r.deduction_cents]),
     ).toEqual([[id, 4000, 400]]);
   });
+
+  test.each(['refund.updated first', 'order.refunded first'])(
+    'order.refunded beside refund.updated (%s): each refund applies once',
+    async (order) => {
+      const f = await w.newProgram();
+      const customer = await w.newCustomer(f);
+      const payment = polarKit.payment({ ref: newRef('or'), amountCents: 10000, keys: keysOf(f, customer) });
+      await deliver(f.programId, JSON.stringify(payment.event));
+      const refund = (id: string, amount: number) =>
+        JSON.stringify(
+          polarEvent('refund.updated', polarRefund({ id, order_id: payment.transactionId, amount, tax_amount: 0 })),
+        );
+      const orderRefunded = (total: number) =>
+        JSON.stringify(
+          polarEvent(
+            'order.refunded',
+            polarOrder({
+              id: payment.transactionId,
+              status: 'partially_refunded',
+              refunded_amount: total,
+              refunded_tax_amount: 0,
+            }),
+          ),
+        );
+      const first = `ref_${newRef('a')}`;
+      const second = `ref_${newRef('b')}`;
+      const steps =
+        order === 'refund.updated first'
+          ? [refund(first, 3000), orderRefunded(3000), orderRefunded(5000), refund(second, 2000)]
+          : [orderRefunded(3000), refund(first, 3000), refund(second, 2000), orderRefunded(5000)];
+      for (const body of steps) await deliver(f.programId, body);
+      expect(await w.sale(f.programId, payment.transactionId)).toMatchObject({ refunded_cents: 5000 });
+      expect((await w.list(f.programId, 'commissions'))[0]).toMatchObject({ reversed_cents: 500 });
+    },
+  );
 
   test('sandbox: a sale and its refund signed by the test secret stay out of production tables', async () => {
     const f = await w.newProgram();

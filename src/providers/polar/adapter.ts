@@ -11,10 +11,11 @@
  * makes everything it signs test traffic.
  */
 import type { ProviderAdapter } from '../adapter.ts';
-import { readId, readString } from '../read-payload.ts';
+import { readId, readInteger, readString } from '../read-payload.ts';
 import { defineStandardWebhooksAdapter } from '../standard-webhooks.ts';
 import { orderPaid } from './events/order-paid.ts';
 import { refundSucceeded } from './events/refund-succeeded.ts';
+import { orderRefunded } from './events/order-refunded.ts';
 
 export function createPolarAdapter(): ProviderAdapter {
   return defineStandardWebhooksAdapter({
@@ -24,13 +25,18 @@ export function createPolarAdapter(): ProviderAdapter {
       // A refund is created `pending` and updated to `succeeded`; either event may carry the success.
       'refund.created': refundSucceeded,
       'refund.updated': refundSucceeded,
+      // The order's running refunded total; with `refund.*` too, each refund still applies once.
+      'order.refunded': orderRefunded,
     },
     encoding: 'utf8',
     // The object and the state it reports, so a redelivery collapses while a refund's
     // `pending` → `succeeded` update is a new event.
+    // An order's refunds are told apart by its running refunded total (two partial refunds).
     dedupeParts(data) {
       const id = readId(data?.id);
-      return id ? [id, readString(data?.status) ?? 'none'] : null;
+      const status = readString(data?.status) ?? 'none';
+      const refunded = status.endsWith('refunded') ? readInteger(data?.refunded_amount) : null;
+      return id ? [id, status, ...(refunded === null ? [] : [String(refunded)])] : null;
     },
   });
 }
