@@ -4,13 +4,8 @@ import { AppError, RetryableError } from './errors.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { afterPosting, type LedgerEntry } from './ledger.ts';
 import { idempotencyKey, planRefund, refundEffect, type RefundedCommission } from './refund-plan.ts';
-import {
-  findProviderTestSale,
-  findRefundedSale,
-  readRefundContext,
-  writeRefund,
-  type NotificationRow,
-} from './refund-statements.ts';
+import { findProviderTestSale, findRefundedSale, readRefundContext } from './refund-statements.ts';
+import { writeRefund, type NotificationRow } from './refund-writes.ts';
 
 /**
  * Outcome of a refund call (all answered 200).

@@ -1,0 +1,113 @@
+import { sql, type Insertable } from 'kysely';
+import type { CoreDeps } from './deps.ts';
+import { compileStatement, type DB } from './sql.ts';
+
+/** The sale's columns as inserted (`line_items` serialised). */
+export type SaleRow = Omit<Insertable<DB['sale']>, 'line_items'> & { line_items: string | null };
+const SALE_COLUMNS = [
+  'program_id',
+  'transaction_id',
+  'amount_cents',
+  'tax_cents',
+  'paid_cents',
+  'currency',
+  'sale_type',
+  'line_items',
+  'is_recurring',
+  'subscription_id',
+  'subscription_interval',
+  'product_id',
+  'occurred_at',
+  'provider',
+  'provider_payment_id',
+  'customer_id',
+  'partner_id',
+  'click_id',
+  'visitor_id',
+  'refunded_cents',
+  'received_at',
+] as const satisfies ReadonlyArray<keyof SaleRow>;
+
+type SaleInsert = SaleRow & {
+  fee_cents: number;
+  fee_bps: number;
+  commission_cents: number;
+  commission_bps: number;
+  held: boolean;
+  at: Date;
+};
+
+/**
+ * The sale, its platform fee and (`withCommission`) its commission in one statement (atomic
+ * without a transaction). Plain inserts, not the unit of work: these rows are written once and not
+ * touched again here. A reused transaction id fails the unique key: nothing is written.
+ */
+function saleInsert(withCommission: boolean) {
+  return compileStatement<SaleInsert, { sale_id: number; commission_id: number | null }>((db, p) => {
+    const sale = Object.fromEntries(SALE_COLUMNS.map((c) => [c, p[c]])) as SaleRow;
+    const withFee = db
+      .with('s', (d) =>
+        d
+          .insertInto('sale')
+          .values({ ...sale, line_items: sql`${p.line_items}::jsonb` })
+          .returning('id'),
+      )
+      .with('f', (d) =>
+        d.insertInto('platform_fee').values((eb) => ({
+          program_id: p.program_id,
+          sale_id: eb.selectFrom('s').select('s.id'),
+          amount_cents: p.fee_cents,
+          currency: p.currency,
+          rate_bps: p.fee_bps,
+          created_at: p.at,
+        })),
+      );
+    if (!withCommission)
+      return withFee.selectFrom('s').select(['s.id as sale_id', sql<number | null>`null::int`.as('commission_id')]);
+    return withFee
+      .with('c', (d) =>
+        d
+          .insertInto('commission')
+          .values((eb) => ({
+            program_id: p.program_id,
+            sale_id: eb.selectFrom('s').select('s.id'),
+            partner_id: p.partner_id!,
+            amount_cents: p.commission_cents,
+            reversed_cents: 0,
+            currency: p.currency,
+            rate_bps: p.commission_bps,
+            status: 'pending',
+            held_for_review: p.held,
+            created_at: p.at,
+            updated_at: p.at,
+          }))
+          .returning('id'),
+      )
+      .selectFrom(['s', 'c'])
+      .select(['s.id as sale_id', 'c.id as commission_id']);
+  });
+}
+const INSERT_SALE = saleInsert(false);
+const INSERT_SALE_AND_COMMISSION = saleInsert(true);
+
+export async function insertSaleRows(
+  em: CoreDeps['em'],
+  r: {
+    sale: SaleRow;
+    fee: { amountCents: number; rateBps: number };
+    commission: { amountCents: number; rateBps: number; held: boolean } | null;
+    at: Date;
+  },
+): Promise<{ saleId: number; commissionId: number | null }> {
+  const c = r.commission;
+  const [row] = await (c ? INSERT_SALE_AND_COMMISSION : INSERT_SALE).run(em, {
+    ...r.sale,
+    fee_cents: r.fee.amountCents,
+    fee_bps: r.fee.rateBps,
+    commission_cents: c?.amountCents ?? 0,
+    commission_bps: c?.rateBps ?? 0,
+    held: c?.held ?? false,
+    at: r.at,
+  });
+  return { saleId: row!.sale_id, commissionId: row!.commission_id };
+}
