@@ -1,15 +1,36 @@
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Clock, CoreDeps } from '../core/deps.ts';
 import { QUEUE_NAMES, type JobQueue } from '../queue/job-queue.ts';
 import type { Metrics } from './create-metrics.ts';
+import { epochMs, typedSql } from '../core/sql.ts';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
-// Both read only the rows that need attention, through the (status, received_at) and
-// (delivered_at) indexes: cheap however many processed rows the tables hold.
-const INBOX_SQL = `select count(*) filter (where status = 'pending')::int as pending, count(*) filter (where status = 'failed')::int as failed,
-  extract(epoch from min(received_at) filter (where status = 'pending'))::float8 as oldest
-  from webhook_event where status in ('pending', 'failed')`;
-const OUTBOX_SQL = `select count(*)::int as pending, extract(epoch from min(created_at))::float8 as oldest from notification where delivered_at is null`;
+/**
+ * The inbox's and the outbox's backlog: rows needing attention and the oldest one's time. Both read
+ * only those rows, through the (status, received_at) and (delivered_at) indexes: cheap however many
+ * processed rows the tables hold.
+ */
+async function readBacklogs(em: EntityManager) {
+  const db = typedSql(em);
+  const [inbox, outbox] = await Promise.all([
+    db
+      .selectFrom('webhook_event')
+      .where('status', 'in', ['pending', 'failed'])
+      .select((eb) => [
+        eb.fn.countAll<string>().filterWhere('status', '=', 'pending').as('pending'),
+        eb.fn.countAll<string>().filterWhere('status', '=', 'failed').as('failed'),
+        epochMs(eb.fn.min('received_at').filterWhere('status', '=', 'pending')).as('oldest'),
+      ])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('notification')
+      .where('delivered_at', 'is', null)
+      .select((eb) => [eb.fn.countAll<string>().as('pending'), epochMs(eb.fn.min('created_at')).as('oldest')])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { inbox, outbox };
+}
 
 type Sources = { deps(): Pick<CoreDeps, 'em'>; queue: JobQueue; clock: Clock; metrics: Metrics };
 
@@ -21,8 +42,8 @@ type Sources = { deps(): Pick<CoreDeps, 'em'>; queue: JobQueue; clock: Clock; me
  */
 export async function refreshGauges(s: Sources): Promise<void> {
   const m = s.metrics;
-  const nowSeconds = s.clock().getTime() / 1000;
-  const age = (oldest: number | null) => (oldest === null ? 0 : Math.max(0, nowSeconds - oldest));
+  const now = s.clock().getTime();
+  const age = (oldestMs: string | null) => (oldestMs === null ? 0 : Math.max(0, (now - Number(oldestMs)) / 1000));
   await Promise.all([
     ...QUEUE_NAMES.map(async (queue) => {
       try {
@@ -34,14 +55,12 @@ export async function refreshGauges(s: Sources): Promise<void> {
     }),
     (async () => {
       try {
-        const { em } = s.deps();
-        const [inbox] = await em.execute<Array<{ pending: number; failed: number; oldest: number | null }>>(INBOX_SQL);
-        m.webhookInboxRows.set({ status: 'pending' }, inbox?.pending ?? 0);
-        m.webhookInboxRows.set({ status: 'failed' }, inbox?.failed ?? 0);
-        m.webhookOldestPending.set(age(inbox?.oldest ?? null));
-        const [outbox] = await em.execute<Array<{ pending: number; oldest: number | null }>>(OUTBOX_SQL);
-        m.outboxPending.set(outbox?.pending ?? 0);
-        m.outboxLag.set(age(outbox?.oldest ?? null));
+        const { inbox, outbox } = await readBacklogs(s.deps().em);
+        m.webhookInboxRows.set({ status: 'pending' }, Number(inbox.pending));
+        m.webhookInboxRows.set({ status: 'failed' }, Number(inbox.failed));
+        m.webhookOldestPending.set(age(inbox.oldest));
+        m.outboxPending.set(Number(outbox.pending));
+        m.outboxLag.set(age(outbox.oldest));
       } catch {
         m.scrapeErrors.inc({ source: 'database' });
       }
