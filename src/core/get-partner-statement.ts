@@ -1,9 +1,9 @@
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
-import { Partner } from './entities/partner.ts';
-import { BalanceEntry } from './entities/balance-entry.ts';
-import { Payout } from './entities/payout.ts';
-import { toRecord, type StoredRecord } from './records.ts';
+import { Partner, type IPartner } from './entities/partner.ts';
+import { BalanceEntry, type IBalanceEntry } from './entities/balance-entry.ts';
+import { Payout, type IPayout } from './entities/payout.ts';
+import { toRecord, type StoredRow } from './records.ts';
 import { exactAmount as num } from './money.ts';
 import { readBalances, sumEntries } from './ledger.ts';
 import { bigCents, exactText, typedSql } from './sql.ts';
@@ -27,10 +27,10 @@ export type CurrencyStatement = {
 };
 
 export type PartnerStatement = {
-  partner: StoredRecord;
+  partner: StoredRow<IPartner>;
   currencies: CurrencyStatement[];
-  ledger: StoredRecord[];
-  payouts: StoredRecord[];
+  ledger: StoredRow<IBalanceEntry>[];
+  payouts: StoredRow<IPayout>[];
 };
 
 /**

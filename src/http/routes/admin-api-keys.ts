@@ -6,6 +6,7 @@ import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { issuedKeyToWire, rotatedKeyToWire } from '../wire/api-keys.ts';
 import { row, rowToWire } from '../wire/records.ts';
+import { issuedKeyBody, rotatedKeyBody, type RetiredKeyBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 export const keyIssueSchema = z.strictObject({ mode: z.enum(['live', 'test']).default('live') });
@@ -22,7 +23,7 @@ export function registerApiKeyRoutes(ctx: RouteContext, { on, num, body }: Admin
     const { rotate_by } = validate(keyRetireSchema, await body(e));
     const k = await retireApiKey(ctx.deps(), num(e, 'id'), num(e, 'keyId'), rotate_by ? new Date(rotate_by) : null);
     ctx.keyCache.clear();
-    return { key: rowToWire(k) };
+    return { key: rowToWire(k) } satisfies RetiredKeyBody;
   });
   on('post', '/programs/:id/keys/:keyId/rotate', async (e) => {
     const { grace_days } = validate(keyRotateSchema, await body(e));
@@ -32,12 +33,6 @@ export function registerApiKeyRoutes(ctx: RouteContext, { on, num, body }: Admin
   });
 }
 
-const issuedKey = {
-  id: z.number().int(),
-  key: z.string().meta({ description: 'Shown once' }),
-  prefix: z.string(),
-  mode: z.enum(['live', 'test']),
-};
 const id = z.number().int().positive();
 
 export const apiKeyOperations = [
@@ -46,7 +41,7 @@ export const apiKeyOperations = [
     body: keyIssueSchema,
     bodyOptional: true,
     errors: ['not_found'],
-    responses: { 201: { description: 'Issued', schema: z.strictObject({ ...issuedKey, note: z.string() }) } },
+    responses: { 201: { description: 'Issued', schema: issuedKeyBody } },
   }),
   adminOperation(
     'post',
@@ -72,14 +67,7 @@ export const apiKeyOperations = [
       bodyOptional: true,
       errors: ['not_found'],
       responses: {
-        201: {
-          description: 'Rotated',
-          schema: z.strictObject({
-            ...issuedKey,
-            retired_key_id: z.number().int(),
-            rotate_by: z.iso.datetime().nullable(),
-          }),
-        },
+        201: { description: 'Rotated', schema: rotatedKeyBody },
       },
     },
   ),

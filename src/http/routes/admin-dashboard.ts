@@ -7,8 +7,9 @@ import { getWebhookEventDetail } from '../../core/webhook-event-detail.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { createAdminHelpers } from './admin-helpers.ts';
-import { seriesQuery, seriesRange, seriesToWire, seriesWire } from '../wire/activity-series.ts';
+import { seriesQuery, seriesRange, seriesToWire } from '../wire/activity-series.ts';
 import { recordToWire } from '../wire/records.ts';
+import { partnerInviteBody, seriesWire, type PartnerInviteBody, type WebhookEventBody } from '../wire/responses.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { webhookEventRow } from '../openapi/entity-rows.ts';
 
@@ -34,14 +35,19 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
         invite_url: `${base}/portal/invite/${invite.token}`,
         expires_at: invite.expiresAt.toISOString(),
         partner_id: invite.partnerId,
-      },
+      } satisfies PartnerInviteBody,
       201,
       { 'cache-control': 'no-store' },
     );
   });
-  on('get', `${P}/webhook-events/:eventId`, async (e) => ({
-    webhook_event: recordToWire(await getWebhookEventDetail(ctx.deps(), num(e, 'id'), num(e, 'eventId'))),
-  }));
+  on(
+    'get',
+    `${P}/webhook-events/:eventId`,
+    async (e) =>
+      ({
+        webhook_event: recordToWire(await getWebhookEventDetail(ctx.deps(), num(e, 'id'), num(e, 'eventId'))),
+      }) satisfies WebhookEventBody,
+  );
 }
 
 const id = z.number().int().positive();
@@ -68,7 +74,7 @@ export const adminDashboardOperations = [
       responses: {
         201: {
           description: 'The invite (its link is shown once)',
-          schema: z.strictObject({ invite_url: z.url(), expires_at: z.iso.datetime(), partner_id: z.number().int() }),
+          schema: partnerInviteBody,
         },
       },
     },

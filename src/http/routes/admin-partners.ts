@@ -6,6 +6,7 @@ import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { partnerCreateSchema } from '../wire/partners.ts';
 import { row, rowToWire } from '../wire/records.ts';
+import type { PartnerCreatedBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 /** Adds a partner to a program (payouts, statements and invites: admin-payouts.ts, admin-dashboard.ts). */
@@ -14,7 +15,7 @@ export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body }:
     json(
       {
         partner: rowToWire(await createPartner(ctx.deps(), num(e, 'id'), validate(partnerCreateSchema, await body(e)))),
-      },
+      } satisfies PartnerCreatedBody,
       201,
     ),
   );

@@ -9,9 +9,9 @@ import { getPartnerStatement } from '../../core/get-partner-statement.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
-import { balanceEntryRow, commissionRow, partnerRow, payoutRow } from '../openapi/entity-rows.ts';
 import { paidPayoutToWire, statementToWire } from '../wire/payouts.ts';
 import { rowToWire } from '../wire/records.ts';
+import { paidPayoutBody, payoutBody, statementBody, type PayoutBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 const openPayoutSchema = z.strictObject({
@@ -39,16 +39,21 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body }: 
         payout: rowToWire(
           await openPayout(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null),
         ),
-      },
+      } satisfies PayoutBody,
       201,
     );
   });
   on('post', '/programs/:id/payouts/:payoutId/pay', async (e) =>
     paidPayoutToWire(await payPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
   );
-  on('post', '/programs/:id/payouts/:payoutId/cancel', async (e) => ({
-    payout: rowToWire(await cancelPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
-  }));
+  on(
+    'post',
+    '/programs/:id/payouts/:payoutId/cancel',
+    async (e) =>
+      ({
+        payout: rowToWire(await cancelPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+      }) satisfies PayoutBody,
+  );
   on('get', '/programs/:id/payouts/:payoutId', async (e) =>
     paidPayoutToWire(await getPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
   );
@@ -62,39 +67,11 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body }: 
 }
 
 const id = z.number().int().positive();
-const int = z.number().int();
-const paid = z.strictObject({
-  payout: payoutRow,
-  commissions: z.array(commissionRow).meta({ description: 'The commissions the payout pays' }),
-});
-const statement = z.strictObject({
-  partner: partnerRow,
-  currencies: z.array(
-    z.strictObject({
-      currency: z.string().length(3),
-      credits_cents: int,
-      reversals_cents: int,
-      payouts_cents: int,
-      balance_cents: int.meta({ description: '`credits_cents - reversals_cents - payouts_cents`' }),
-      unpaid_commissions_cents: int.meta({ description: 'What remains of credited commissions not paid yet' }),
-      owed_cents: int.meta({
-        description: 'What the partner owes back from refunds of commissions already paid (netted by the next payout)',
-      }),
-      open_payouts_cents: int,
-      reconciles: z.boolean().meta({ description: 'The ledger sums to the stored balance' }),
-    }),
-  ),
-  balances: z
-    .array(z.strictObject({ currency: z.string().length(3), balance_cents: int }))
-    .meta({ description: 'The balance per currency alone' }),
-  ledger: z.array(balanceEntryRow).meta({ description: 'The latest 200 balance entries, newest first' }),
-  payouts: z.array(payoutRow).meta({ description: 'The latest 200 payouts, newest first' }),
-});
 const statementOp = (path: string, operationId: string, summary: string) =>
   adminOperation('get', path, operationId, summary, {
     params: { id, partnerId: id },
     errors: ['not_found'],
-    responses: { 200: { description: 'The statement', schema: statement } },
+    responses: { 200: { description: 'The statement', schema: statementBody } },
   });
 
 export const payoutOperations = [
@@ -107,23 +84,23 @@ export const payoutOperations = [
       params: { id, partnerId: id },
       body: openPayoutSchema,
       errors: ['not_found'],
-      responses: { 201: { description: 'The open payout', schema: z.strictObject({ payout: payoutRow }) } },
+      responses: { 201: { description: 'The open payout', schema: payoutBody } },
     },
   ),
   adminOperation('post', '/programs/:id/payouts/:payoutId/pay', 'payPayout', 'Mark an open payout paid', {
     params: { id, payoutId: id },
     errors: ['not_found'],
-    responses: { 200: { description: 'The paid payout and its commissions', schema: paid } },
+    responses: { 200: { description: 'The paid payout and its commissions', schema: paidPayoutBody } },
   }),
   adminOperation('post', '/programs/:id/payouts/:payoutId/cancel', 'cancelPayout', 'Cancel an open payout', {
     params: { id, payoutId: id },
     errors: ['not_found'],
-    responses: { 200: { description: 'The cancelled payout', schema: z.strictObject({ payout: payoutRow }) } },
+    responses: { 200: { description: 'The cancelled payout', schema: payoutBody } },
   }),
   adminOperation('get', '/programs/:id/payouts/:payoutId', 'getPayout', 'A payout and the commissions it pays', {
     params: { id, payoutId: id },
     errors: ['not_found'],
-    responses: { 200: { description: 'The payout', schema: paid } },
+    responses: { 200: { description: 'The payout', schema: paidPayoutBody } },
   }),
   adminOperation(
     'post',
@@ -133,7 +110,7 @@ export const payoutOperations = [
     {
       params: { id, cid: id },
       errors: ['not_found'],
-      responses: { 200: { description: 'The paid payout and the commission', schema: paid } },
+      responses: { 200: { description: 'The paid payout and the commission', schema: paidPayoutBody } },
     },
   ),
   statementOp(

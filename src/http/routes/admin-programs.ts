@@ -4,29 +4,38 @@ import { createProgram, getProgram, listPrograms, updateProgram } from '../../co
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
+import { programSettingsFromWire, programToWire } from '../wire/programs.ts';
 import {
   programCreateSchema,
   programJson,
-  programSettingsFromWire,
-  programToWire,
   programUpdateSchema,
-} from '../wire/programs.ts';
+  type ProgramBody,
+  type ProgramListBody,
+} from '../wire/program-config.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 /** Programs: create, list, read, change settings. */
 export function registerProgramRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
   on('post', '/programs', async (e) => {
     const input = programSettingsFromWire(validate(programCreateSchema, await body(e)));
-    return json({ program: programToWire(await createProgram(ctx.deps(), input)) }, 201);
+    return json({ program: programToWire(await createProgram(ctx.deps(), input)) } satisfies ProgramBody, 201);
   });
-  on('get', '/programs', async () => ({ programs: (await listPrograms(ctx.deps())).map(programToWire) }));
-  on('get', '/programs/:id', async (e) => ({ program: programToWire(await getProgram(ctx.deps(), num(e, 'id'))) }));
+  on(
+    'get',
+    '/programs',
+    async () => ({ programs: (await listPrograms(ctx.deps())).map(programToWire) }) satisfies ProgramListBody,
+  );
+  on(
+    'get',
+    '/programs/:id',
+    async (e) => ({ program: programToWire(await getProgram(ctx.deps(), num(e, 'id'))) }) satisfies ProgramBody,
+  );
   on('patch', '/programs/:id', async (e) => {
     const input = programSettingsFromWire(validate(programUpdateSchema, await body(e)));
     const program = await updateProgram(ctx.deps(), num(e, 'id'), input);
     // The API-key cache holds each key's program rate limit: a change takes effect at once here.
     ctx.keyCache.clear();
-    return { program: programToWire(program) };
+    return { program: programToWire(program) } satisfies ProgramBody;
   });
 }
 

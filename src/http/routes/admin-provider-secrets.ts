@@ -11,13 +11,24 @@ import {
   removeProviderSecret,
 } from '../../core/provider-secrets.ts';
 import { secretToWire } from '../wire/provider-secrets.ts';
+import {
+  providerConnectedBody,
+  providerSecretBody,
+  providerSecretLabel,
+  providerSecretsBody,
+  removedBody,
+  type ProviderConnectedBody,
+  type ProviderSecretBody,
+  type ProviderSecretsBody,
+  type RemovedBody,
+} from '../wire/responses.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 const secretValue = z.string().min(8).max(500);
-const label = z.enum(['live', 'test']);
+const label = providerSecretLabel;
 const isoTime = z.iso.datetime({ offset: true });
 const connectSchema = z.strictObject({ signing_secret: secretValue, label: label.default('live') });
 const addSecretSchema = z.strictObject({ secret: secretValue, label, expires_at: isoTime.nullable().default(null) });
@@ -45,7 +56,7 @@ export function registerProviderSecretRoutes(ctx: RouteContext, { on, body, num 
       provider: r.provider,
       program_id: r.programId,
       webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}`,
-    };
+    } satisfies ProviderConnectedBody;
   });
   on('post', '/programs/:id/providers/:provider/secrets', async (e) => {
     const provider = providerOf(e);
@@ -55,11 +66,11 @@ export function registerProviderSecretRoutes(ctx: RouteContext, { on, body, num 
       label: input.label,
       expiresAt: input.expires_at ? new Date(input.expires_at) : null,
     });
-    return json({ secret: secretToWire(secret) }, 201);
+    return json({ secret: secretToWire(secret) } satisfies ProviderSecretBody, 201);
   });
   on('get', '/programs/:id/providers/:provider/secrets', async (e) => {
     const secrets = await listProviderSecrets(ctx.deps(), num(e, 'id'), providerOf(e));
-    return { secrets: secrets.map(secretToWire) };
+    return { secrets: secrets.map(secretToWire) } satisfies ProviderSecretsBody;
   });
   on('post', '/programs/:id/providers/:provider/secrets/:secretId/expire', async (e) => {
     const provider = providerOf(e);
@@ -71,23 +82,16 @@ export function registerProviderSecretRoutes(ctx: RouteContext, { on, body, num 
       num(e, 'secretId'),
       at ? new Date(at) : null,
     );
-    return { secret: secretToWire(secret) };
+    return { secret: secretToWire(secret) } satisfies ProviderSecretBody;
   });
   on('delete', '/programs/:id/providers/:provider/secrets/:secretId', async (e) => {
     await removeProviderSecret(ctx.deps(), num(e, 'id'), providerOf(e), num(e, 'secretId'));
-    return { removed: true };
+    return { removed: true } satisfies RemovedBody;
   });
 }
 
 const id = z.number().int().positive();
 const provider = z.enum(WEBHOOK_PROVIDERS);
-const secretWire = z.strictObject({
-  id: z.number().int(),
-  label,
-  created_at: z.iso.datetime(),
-  expires_at: z.iso.datetime().nullable(),
-  fingerprint: z.string().meta({ description: 'A short fingerprint of the secret (never the secret)' }),
-});
 const secretOp = (
   method: 'get' | 'post' | 'put' | 'delete',
   path: string,
@@ -113,12 +117,7 @@ export const providerSecretOperations = [
         200: {
           description:
             "Connected; point the provider's webhook at `webhook_url` (absolute when PUBLIC_BASE_URL is set)",
-          schema: z.strictObject({
-            connected: z.literal(true),
-            provider,
-            program_id: z.number().int(),
-            webhook_url: z.string(),
-          }),
+          schema: providerConnectedBody,
         },
       },
     },
@@ -130,7 +129,7 @@ export const providerSecretOperations = [
     'Add a signing secret (rotation, or live and test endpoints side by side)',
     {
       body: addSecretSchema,
-      responses: { 201: { description: 'Added', schema: z.strictObject({ secret: secretWire }) } },
+      responses: { 201: { description: 'Added', schema: providerSecretBody } },
     },
   ),
   secretOp(
@@ -139,7 +138,7 @@ export const providerSecretOperations = [
     'listProviderSecrets',
     "A provider connection's signing secrets (fingerprints only)",
     {
-      responses: { 200: { description: 'The secrets', schema: z.strictObject({ secrets: z.array(secretWire) }) } },
+      responses: { 200: { description: 'The secrets', schema: providerSecretsBody } },
     },
   ),
   secretOp(
@@ -150,7 +149,7 @@ export const providerSecretOperations = [
     {
       body: expireSchema,
       bodyOptional: true,
-      responses: { 200: { description: 'The secret with its expiry', schema: z.strictObject({ secret: secretWire }) } },
+      responses: { 200: { description: 'The secret with its expiry', schema: providerSecretBody } },
     },
   ),
   secretOp(
@@ -159,7 +158,7 @@ export const providerSecretOperations = [
     'removeProviderSecret',
     'Remove a signing secret',
     {
-      responses: { 200: { description: 'Removed', schema: z.strictObject({ removed: z.literal(true) }) } },
+      responses: { 200: { description: 'Removed', schema: removedBody } },
     },
   ),
 ];

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
-import { LISTABLE_KINDS, isListableKind, listRecords } from '../../core/list-records.ts';
+import { listRecords } from '../../core/list-records.ts';
+import { LISTABLE_KINDS, isListableKind, type ListableKind, type ListedRecord } from '../../core/listable.ts';
 import { MAX_ROW_ID, validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
-import { recordToWire, row } from '../wire/records.ts';
+import { recordToWire, row, type RecordListWire } from '../wire/records.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 export const listQuerySchema = z.object({
@@ -21,6 +22,10 @@ export const listQuerySchema = z.object({
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
 });
 
+/** The list route's body: the page under the list's name. */
+const listBody = <K extends ListableKind>(kind: K, records: ListedRecord<K>[]) =>
+  ({ [kind]: records.map(recordToWire) }) as RecordListWire<K>;
+
 /** `GET /programs/:id/:list`: one page of any listable kind of a program's records, newest first. */
 export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHelpers): void {
   on('get', '/programs/:id/:list', async (e) => {
@@ -34,7 +39,7 @@ export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHel
       provider: q.provider,
       partnerId: q.partner_id,
     });
-    return { [kind]: records.map(recordToWire) };
+    return listBody(kind, records);
   });
 }
 

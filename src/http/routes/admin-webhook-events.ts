@@ -6,6 +6,7 @@ import { webhookJobOptions } from '../../queue/job-options.ts';
 import { rowId, validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { replayBody, type ReplayBody } from '../wire/responses.ts';
 
 export const replaySchema = z.strictObject({ id: rowId.optional() });
 
@@ -21,7 +22,7 @@ export function registerWebhookEventAdminRoutes(ctx: RouteContext, { on, num, bo
         webhookJobOptions(ctx.config, inboxId, { kind: 'replay', at: Date.now() }),
       );
     }
-    return { replayed: ids };
+    return { replayed: ids } satisfies ReplayBody;
   });
 }
 
@@ -39,10 +40,7 @@ export const webhookEventAdminOperations = [
       bodyOptional: true,
       errors: ['not_found'],
       responses: {
-        200: {
-          description: 'Rows put back to pending',
-          schema: z.strictObject({ replayed: z.array(z.number().int()) }),
-        },
+        200: { description: 'Rows put back to pending', schema: replayBody },
       },
     },
   ),

@@ -1,7 +1,7 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { COMMISSION_STATUSES, PAYOUT_STATUSES } from '../../core/vocabulary.ts';
+import { COMMISSION_STATUSES } from '../../core/vocabulary.ts';
 import { getActivitySeries } from '../../core/get-activity-series.ts';
 import {
   getPartnerEarnings,
@@ -14,7 +14,16 @@ import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { rowId, validate } from '../validate.ts';
 import { requireSession } from '../session-auth.ts';
-import { seriesQuery, seriesToWire, seriesRange, seriesWire } from '../wire/activity-series.ts';
+import { seriesQuery, seriesToWire, seriesRange } from '../wire/activity-series.ts';
+import {
+  partnerCommissionsBody,
+  partnerEarningsBody,
+  partnerNotificationsBody,
+  partnerProfileBody,
+  seriesWire,
+  unreadCountBody,
+  type PartnerProfileBody,
+} from '../wire/responses.ts';
 import {
   partnerCommissionsToWire,
   partnerEarningsToWire,
@@ -51,7 +60,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     return {
       ...partnerProfileToWire(profile),
       referral_link: referralLink(profile.program, profile.partner.code, ctx.config.PUBLIC_BASE_URL ?? e.url.origin),
-    };
+    } satisfies PartnerProfileBody;
   });
   on('get', '/stats', async (e, partnerId) => {
     const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
@@ -78,8 +87,6 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   );
 }
 
-const int = z.number().int();
-const time = z.iso.datetime();
 const partnerOp = (
   method: 'get' | 'post',
   path: string,
@@ -105,19 +112,7 @@ export const partnerOperations = [
     responses: {
       200: {
         description: 'The profile',
-        schema: z.strictObject({
-          partner: z.strictObject({ id: int, code: z.string(), name: z.string(), email: z.string().nullable() }),
-          program: z.strictObject({
-            id: int,
-            name: z.string(),
-            domain: z.string().nullable(),
-            commission_rate_bps: int,
-            cookie_duration_days: int,
-          }),
-          referral_link: z.string().meta({
-            description: "The program's site with `aff=<code>`, or the demo page when the program has no domain",
-          }),
-        }),
+        schema: partnerProfileBody,
       },
     },
   }),
@@ -132,27 +127,7 @@ export const partnerOperations = [
     responses: {
       200: {
         description: 'One page and the total',
-        schema: z.strictObject({
-          total: int,
-          commissions: z.array(
-            z.strictObject({
-              id: int,
-              status: z.enum(COMMISSION_STATUSES),
-              currency: z.string().length(3),
-              amount_cents: int,
-              reversed_cents: int,
-              net_cents: int.meta({ description: '`amount_cents - reversed_cents`' }),
-              rate_bps: int,
-              reason: z.string().nullable(),
-              sale_amount_cents: int.nullable(),
-              sale_refunded_cents: int.nullable(),
-              created_at: time,
-              credited_at: time.nullable(),
-              paid_at: time.nullable(),
-              payout_id: int.nullable(),
-            }),
-          ),
-        }),
+        schema: partnerCommissionsBody,
       },
     },
   }),
@@ -160,21 +135,7 @@ export const partnerOperations = [
     responses: {
       200: {
         description: 'Balances and the latest 200 payouts',
-        schema: z.strictObject({
-          balances: z.array(z.strictObject({ currency: z.string().length(3), balance_cents: int })),
-          payouts: z.array(
-            z.strictObject({
-              id: int,
-              currency: z.string().length(3),
-              amount_cents: int,
-              commissions_cents: int,
-              netted_cents: int,
-              status: z.enum(PAYOUT_STATUSES),
-              created_at: time,
-              paid_at: time.nullable(),
-            }),
-          ),
-        }),
+        schema: partnerEarningsBody,
       },
     },
   }),
@@ -184,20 +145,7 @@ export const partnerOperations = [
     responses: {
       200: {
         description: 'One page, the total and the unread count',
-        schema: z.strictObject({
-          total: int,
-          unread_count: int,
-          notifications: z.array(
-            z.strictObject({
-              id: int,
-              kind: z.string(),
-              commission_id: int.nullable(),
-              payload: z.unknown(),
-              created_at: time,
-              read_at: time.nullable(),
-            }),
-          ),
-        }),
+        schema: partnerNotificationsBody,
       },
     },
   }),
@@ -208,7 +156,7 @@ export const partnerOperations = [
     'Mark notifications read (all when `ids` is left out)',
     {
       body: markRead,
-      responses: { 200: { description: 'The unread count after', schema: z.strictObject({ unread_count: int }) } },
+      responses: { 200: { description: 'The unread count after', schema: unreadCountBody } },
     },
   ),
 ];

@@ -11,6 +11,7 @@ import { validate } from '../validate.ts';
 import { bcryptHasher } from '../password-hasher.ts';
 import { defineOperation, type Operation } from '../openapi/operation.ts';
 import { requireAdminToken, requireSession, sessionCookieHeader, sessionToken } from '../session-auth.ts';
+import { inviteDescriptionBody, sessionBody, type InviteDescriptionBody, type SessionBody } from '../wire/responses.ts';
 
 const operatorSignIn = z.strictObject({ token: z.string().min(1).max(512) });
 const partnerSignIn = z.strictObject({
@@ -32,7 +33,7 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   const open = async (e: H3Event, kind: SessionKind, partnerId?: number) => {
     const s = await startSession(ctx.deps(), { kind, partnerId, ttlMs: ttlMs() });
     const cookie = sessionCookieHeader(ctx, e, kind, s.token, ttlMs() / 1000);
-    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 201, {
+    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() } satisfies SessionBody, 201, {
       'set-cookie': cookie,
       'cache-control': 'no-store',
     });
@@ -40,7 +41,7 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   const describe = (kind: SessionKind) =>
     route([requireSession(ctx, kind)], async (e) => {
       const s = e.context.session!;
-      return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() }, 200, {
+      return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() } satisfies SessionBody, 200, {
         'cache-control': 'no-store',
       });
     });
@@ -98,7 +99,11 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
     '/api/v1/partner/invites/:token',
     route(async (e) => {
       const d = await describePartnerInvite(ctx.deps(), inviteToken(e));
-      return { partner_name: d.partnerName, partner_code: d.partnerCode, expires_at: d.expiresAt.toISOString() };
+      return {
+        partner_name: d.partnerName,
+        partner_code: d.partnerCode,
+        expires_at: d.expiresAt.toISOString(),
+      } satisfies InviteDescriptionBody;
     }),
   );
   app.post(
@@ -111,12 +116,6 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   );
 }
 
-const opened = z.strictObject({
-  csrf_token: z
-    .string()
-    .meta({ description: 'Send it as the `x-csrf-token` header on every write made with the session cookie' }),
-  expires_at: z.iso.datetime(),
-});
 const signedOut = z.strictObject({ signed_out: z.literal(true) });
 const SET_COOKIE = 'Sets the session cookie (HttpOnly, SameSite=Strict)';
 const inviteToken = { token: z.string().meta({ description: 'The token of the invite link' }) };
@@ -137,7 +136,7 @@ const sessionOps = (
     tag,
     security: [],
     body: signIn,
-    responses: { 201: { description: `Signed in. ${SET_COOKIE}`, schema: opened } },
+    responses: { 201: { description: `Signed in. ${SET_COOKIE}`, schema: sessionBody } },
     errors: ['unauthorized', 'rate_limited', ...signInErrors],
   }),
   defineOperation({
@@ -147,7 +146,7 @@ const sessionOps = (
     summary: `The current session ${who}`,
     tag,
     security: [security],
-    responses: { 200: { description: 'The live session', schema: opened } },
+    responses: { 200: { description: 'The live session', schema: sessionBody } },
     errors: ['unauthorized'],
   }),
   defineOperation({
@@ -183,7 +182,7 @@ export const sessionOperations = [
     responses: {
       200: {
         description: 'The invited partner',
-        schema: z.strictObject({ partner_name: z.string(), partner_code: z.string(), expires_at: z.iso.datetime() }),
+        schema: inviteDescriptionBody,
       },
     },
     errors: ['not_found'],
@@ -197,7 +196,7 @@ export const sessionOperations = [
     security: [],
     params: inviteToken,
     body: acceptInvite,
-    responses: { 201: { description: `Password set, signed in. ${SET_COOKIE}`, schema: opened } },
+    responses: { 201: { description: `Password set, signed in. ${SET_COOKIE}`, schema: sessionBody } },
     errors: ['not_found'],
   }),
 ];

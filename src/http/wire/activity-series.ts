@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { DAY_MS } from '../../core/deps.ts';
 import { MAX_SERIES_DAYS, type ActivitySeries } from '../../core/get-activity-series.ts';
+import type { SeriesBody } from './responses.ts';
 
 /** `?days=N` (default 30, ending today) or `?from=YYYY-MM-DD&to=YYYY-MM-DD`. */
 export const seriesQuery = z.object({
@@ -16,8 +17,8 @@ export function seriesRange(ctx: RouteContext, q: z.infer<typeof seriesQuery>): 
   return { from, to };
 }
 
-/** The wire form: snake_case, one array per measure, money per currency in minor units. */
-export function seriesToWire(s: ActivitySeries) {
+/** The wire form (`seriesWire`, responses.ts): snake_case, one array per measure, money per currency in minor units. */
+export function seriesToWire(s: ActivitySeries): SeriesBody {
   return {
     days: s.days,
     clicks: s.clicks,
@@ -27,17 +28,3 @@ export function seriesToWire(s: ActivitySeries) {
     commission_cents: s.commissionCents,
   };
 }
-
-/** Per day, oldest first: `days[i]` is the UTC date of every measure's `[i]`; money per currency. */
-export const seriesWire = z.strictObject({
-  days: z.array(z.iso.date()),
-  clicks: z.array(z.number().int()),
-  leads: z.array(z.number().int()),
-  sales: z.array(z.number().int()),
-  revenue_cents: z
-    .record(z.string(), z.array(z.number().int()))
-    .meta({ description: 'Sale amounts per currency, one entry per day' }),
-  commission_cents: z
-    .record(z.string(), z.array(z.number().int()))
-    .meta({ description: 'Commission amounts per currency, one entry per day' }),
-});

@@ -1,7 +1,8 @@
 import type { IssuedKey } from '../../core/api-keys.ts';
+import type { IssuedKeyBody, RotatedKeyBody } from './responses.ts';
 
 /** A key just issued: shown this once. */
-export const issuedKeyToWire = (k: IssuedKey) => ({
+export const issuedKeyToWire = (k: IssuedKey): IssuedKeyBody => ({
   id: k.id,
   key: k.key,
   prefix: k.prefix,
@@ -10,7 +11,7 @@ export const issuedKeyToWire = (k: IssuedKey) => ({
 });
 
 /** The replacement key (shown once) and the deadline of the one it replaces. */
-export const rotatedKeyToWire = (r: IssuedKey & { retiredKeyId: number; rotateBy: Date | null }) => ({
+export const rotatedKeyToWire = (r: IssuedKey & { retiredKeyId: number; rotateBy: Date | null }): RotatedKeyBody => ({
   id: r.id,
   key: r.key,
   prefix: r.prefix,

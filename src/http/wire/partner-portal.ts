@@ -4,12 +4,22 @@ import type {
   listPartnerCommissions,
   listPartnerNotifications,
 } from '../../core/partner-portal.ts';
+import type {
+  PartnerCommissionsBody,
+  PartnerEarningsBody,
+  PartnerNotificationsBody,
+  PartnerProfileBody,
+  UnreadCountBody,
+} from './responses.ts';
 
 type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** `GET /partner/me` without the referral link. */
-export function partnerProfileToWire({ partner, program }: Result<typeof getPartnerProfile>) {
+export function partnerProfileToWire({
+  partner,
+  program,
+}: Result<typeof getPartnerProfile>): Omit<PartnerProfileBody, 'referral_link'> {
   return {
     partner: { id: partner.id, code: partner.code, name: partner.name, email: partner.email },
     program: {
@@ -22,7 +32,7 @@ export function partnerProfileToWire({ partner, program }: Result<typeof getPart
   };
 }
 
-export function partnerCommissionsToWire(r: Result<typeof listPartnerCommissions>) {
+export function partnerCommissionsToWire(r: Result<typeof listPartnerCommissions>): PartnerCommissionsBody {
   return {
     total: r.total,
     commissions: r.commissions.map((c) => ({
@@ -44,7 +54,7 @@ export function partnerCommissionsToWire(r: Result<typeof listPartnerCommissions
   };
 }
 
-export function partnerEarningsToWire(r: Result<typeof getPartnerEarnings>) {
+export function partnerEarningsToWire(r: Result<typeof getPartnerEarnings>): PartnerEarningsBody {
   return {
     balances: r.balances.map((b) => ({ currency: b.currency, balance_cents: b.balanceCents })),
     payouts: r.payouts.map((w) => ({
@@ -60,7 +70,7 @@ export function partnerEarningsToWire(r: Result<typeof getPartnerEarnings>) {
   };
 }
 
-export function partnerNotificationsToWire(r: Result<typeof listPartnerNotifications>) {
+export function partnerNotificationsToWire(r: Result<typeof listPartnerNotifications>): PartnerNotificationsBody {
   return {
     total: r.total,
     unread_count: r.unreadCount,
@@ -75,4 +85,4 @@ export function partnerNotificationsToWire(r: Result<typeof listPartnerNotificat
   };
 }
 
-export const unreadCountToWire = (r: { unreadCount: number }) => ({ unread_count: r.unreadCount });
+export const unreadCountToWire = (r: { unreadCount: number }): UnreadCountBody => ({ unread_count: r.unreadCount });

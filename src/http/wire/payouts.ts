@@ -1,14 +1,15 @@
 import type { PaidPayout } from '../../core/pay-payout.ts';
 import type { PartnerStatement } from '../../core/get-partner-statement.ts';
 import { recordToWire, rowToWire } from './records.ts';
+import type { PaidPayoutBody, StatementBody } from './responses.ts';
 
 /** A payout with the commissions it pays. */
-export function paidPayoutToWire(p: PaidPayout) {
+export function paidPayoutToWire(p: PaidPayout): PaidPayoutBody {
   return { payout: rowToWire(p.payout), commissions: p.commissions.map(rowToWire) };
 }
 
 /** A partner's statement: per currency, the balance alone (the earlier account view), ledger, payouts. */
-export function statementToWire(s: PartnerStatement) {
+export function statementToWire(s: PartnerStatement): StatementBody {
   return {
     partner: recordToWire(s.partner),
     currencies: s.currencies.map((c) => ({

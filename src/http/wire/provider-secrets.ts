@@ -1,7 +1,8 @@
 import type { ProviderSecretSummary } from '../../core/provider-secrets.ts';
+import type { ProviderSecretWire } from './responses.ts';
 
 /** Never the secret: id, label, times and a short fingerprint. */
-export function secretToWire(s: ProviderSecretSummary) {
+export function secretToWire(s: ProviderSecretSummary): ProviderSecretWire {
   return {
     id: s.id,
     label: s.label,

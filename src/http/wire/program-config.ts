@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { RECURRING_POLICIES } from '../../core/vocabulary.ts';
+
+/*
+ * A program's settings on the wire: the admin API validates them with these schemas and answers
+ * programs as `ProgramWire` (programs.ts maps both to and from core). Zod and the vocabulary
+ * only: the dashboard's type check reads this file.
+ */
+
+const bps = z.number().int().min(0).max(10_000);
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)*[a-z0-9-]+$/, 'a host name such as shop.example.com');
+
+/** Every configurable program field (admin API), snake_case as on the wire. */
+export const programConfigSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  domain: domain.nullable(),
+  commission_rate_bps: bps,
+  product_rates_bps: z.record(z.string().min(1).max(255), bps).nullable(),
+  cookie_duration_days: z.number().int().min(1).max(3650),
+  attribution_window_days: z.number().int().min(1).max(3650),
+  hold_period_days: z.number().int().min(0).max(365),
+  recurring_policy: z.enum(RECURRING_POLICIES),
+  recurring_months: z.number().int().min(1).max(600).nullable(),
+  rate_limit_per_minute: z.number().int().min(1).max(1_000_000),
+  platform_fee_bps: bps,
+  /** Accept keyless browser leads (tracker `signup`); false leaves only keyed leads. */
+  browser_leads: z.boolean(),
+  /** Commission base of provider sales: true includes the tax the customer paid (default false). */
+  provider_amount_includes_tax: z.boolean(),
+});
+export type ProgramConfig = z.infer<typeof programConfigSchema>;
+export const programCreateSchema = programConfigSchema.partial().required({ name: true });
+export const programUpdateSchema = programConfigSchema.partial();
+
+/** A program as the admin API answers it (`programToWire`): every setting, its id and creation time. */
+export type ProgramWire = ProgramConfig & { id: number; created_at: string };
+/** `GET /programs`; one program (create, read, update) is a `ProgramBody`. */
+export type ProgramListBody = { programs: ProgramWire[] };
+export type ProgramBody = { program: ProgramWire };
+
+/** A program as the admin API answers it (the document's schema of `programToWire`). */
+export const programJson = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  domain: z.string().nullable(),
+  commission_rate_bps: z.number().int(),
+  product_rates_bps: z.record(z.string(), z.number().int()).nullable(),
+  cookie_duration_days: z.number().int(),
+  attribution_window_days: z.number().int(),
+  hold_period_days: z.number().int(),
+  recurring_policy: z.string(),
+  recurring_months: z.number().int().nullable(),
+  rate_limit_per_minute: z.number().int(),
+  platform_fee_bps: z.number().int(),
+  created_at: z.iso.datetime(),
+});
