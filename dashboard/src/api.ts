@@ -1,5 +1,9 @@
 // Fetch wrapper of the dashboard and the portal. The session cookie is HttpOnly: the app never
 // sees it. Writes repeat the session's CSRF token in a header, which a cross-site page cannot know.
+// Each method takes only the paths of its routes and answers with the server's type of that
+// route's body (api-types.ts).
+
+import type { ApiRoutes, BodyOf, Method, PathOf, SessionBody } from './api-types.ts';
 
 export type SessionKind = 'operator' | 'partner';
 export class ApiError extends Error {
@@ -33,12 +37,14 @@ async function request<T>(kind: SessionKind, method: string, path: string, body?
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
-  const data = await res.json().catch(() => null);
+  const data: unknown = await res.json().catch(() => null);
   if (!res.ok) {
+    // The error envelope `{ error: { code, message } }`; a proxy's page or an empty body has none.
+    const error = jsonField(data, 'error');
     const err = new ApiError(
       res.status,
-      data?.error?.code ?? 'error',
-      data?.error?.message ?? `Request failed (${res.status})`,
+      textIn(jsonField(error, 'code')) ?? 'error',
+      textIn(jsonField(error, 'message')) ?? `Request failed (${res.status})`,
     );
     if (res.status === 401 && path !== SESSION_PATH[kind]) {
       csrf[kind] = null;
@@ -46,27 +52,36 @@ async function request<T>(kind: SessionKind, method: string, path: string, body?
     }
     throw err;
   }
+  // Trusted, not parsed: the server's handlers are type-checked against these types, and its
+  // contract test checks every response against the OpenAPI document.
   return data as T;
 }
 
-export function createApi(kind: SessionKind) {
+/** The routes of session kind `K` for `method`, and the body a path of them answers with. */
+type Routes<K extends SessionKind, M extends Method> = ApiRoutes[K][M];
+type Body<K extends SessionKind, M extends Method, P extends string> = BodyOf<Routes<K, M>, P>;
+
+export function createApi<K extends SessionKind>(kind: K) {
   return {
-    get: <T = any>(path: string) => request<T>(kind, 'GET', path),
-    post: <T = any>(path: string, body: unknown = {}) => request<T>(kind, 'POST', path, body),
-    patch: <T = any>(path: string, body: unknown) => request<T>(kind, 'PATCH', path, body),
-    put: <T = any>(path: string, body: unknown) => request<T>(kind, 'PUT', path, body),
-    del: <T = any>(path: string) => request<T>(kind, 'DELETE', path),
+    get: <P extends PathOf<Routes<K, 'GET'>>>(path: P) => request<Body<K, 'GET', P>>(kind, 'GET', path),
+    post: <P extends PathOf<Routes<K, 'POST'>>>(path: P, body: unknown = {}) =>
+      request<Body<K, 'POST', P>>(kind, 'POST', path, body),
+    patch: <P extends PathOf<Routes<K, 'PATCH'>>>(path: P, body: unknown) =>
+      request<Body<K, 'PATCH', P>>(kind, 'PATCH', path, body),
+    put: <P extends PathOf<Routes<K, 'PUT'>>>(path: P, body: unknown) =>
+      request<Body<K, 'PUT', P>>(kind, 'PUT', path, body),
+    del: <P extends PathOf<Routes<K, 'DELETE'>>>(path: P) => request<Body<K, 'DELETE', P>>(kind, 'DELETE', path),
     /** Restores the session after a reload (the cookie survives; the CSRF token is asked again). */
     async resume(): Promise<boolean> {
       try {
-        csrf[kind] = (await request<{ csrf_token: string }>(kind, 'GET', SESSION_PATH[kind])).csrf_token;
+        csrf[kind] = (await request<SessionBody>(kind, 'GET', SESSION_PATH[kind])).csrf_token;
         return true;
       } catch {
         return false;
       }
     },
     async signIn(body: unknown, path = SESSION_PATH[kind]): Promise<void> {
-      csrf[kind] = (await request<{ csrf_token: string }>(kind, 'POST', path, body)).csrf_token;
+      csrf[kind] = (await request<SessionBody>(kind, 'POST', path, body)).csrf_token;
     },
     async signOut(): Promise<void> {
       await request(kind, 'DELETE', SESSION_PATH[kind]).catch(() => undefined);
@@ -90,3 +105,12 @@ export function when(iso: string | null | undefined): string {
     ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
     : '—';
 }
+
+/** A member of free-form JSON (a notification's `payload`, an error body); `undefined` when absent. */
+export function jsonField(json: unknown, key: string): unknown {
+  return typeof json === 'object' && json !== null ? (json as Record<string, unknown>)[key] : undefined;
+}
+/** A JSON value that should be a number (minor units, an id), else `null`. */
+export const numberIn = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+/** A JSON value that should be a string, else `null`. */
+export const textIn = (v: unknown): string | null => (typeof v === 'string' ? v : null);

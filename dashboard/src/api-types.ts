@@ -1,0 +1,122 @@
+// The response body of every API route the dashboard and the portal call, by session, method and
+// path. Each body is the server's own type: the zod schema its OpenAPI entry documents (and the
+// contract test checks responses against) or the type its handler is checked against
+// (src/http/wire/responses.ts, program-config.ts, records.ts). Type-only imports: nothing of the
+// server reaches the bundle, and those files import no Node modules (this config has no Node types).
+
+import type { ListableKind } from '../../src/core/listable.ts';
+import type { WebhookProvider } from '../../src/core/vocabulary.ts';
+import type { ProgramBody, ProgramListBody } from '../../src/http/wire/program-config.ts';
+import type { ListRowWire, RecordListWire } from '../../src/http/wire/records.ts';
+import type {
+  CommissionApprovedBody,
+  InviteDescriptionBody,
+  IssuedKeyBody,
+  PaidPayoutBody,
+  PartnerCommissionsBody,
+  PartnerCreatedBody,
+  PartnerEarningsBody,
+  PartnerInviteBody,
+  PartnerNotificationsBody,
+  PartnerProfileBody,
+  PayoutBody,
+  ProviderConnectedBody,
+  ProviderSecretBody,
+  ProviderSecretsBody,
+  RemovedBody,
+  ReplayBody,
+  RetiredKeyBody,
+  RotatedKeyBody,
+  SeriesBody,
+  StatementBody,
+  UnreadCountBody,
+  WebhookEventBody,
+} from '../../src/http/wire/responses.ts';
+
+// What the pages hold: bodies, list rows, programs.
+export type { ProgramWire } from '../../src/http/wire/program-config.ts';
+export type { ProviderSecretWire, SessionBody } from '../../src/http/wire/responses.ts';
+export type {
+  InviteDescriptionBody,
+  IssuedKeyBody,
+  ListRowWire,
+  PartnerCommissionsBody,
+  PartnerEarningsBody,
+  PartnerInviteBody,
+  PartnerNotificationsBody,
+  PartnerProfileBody,
+  ProviderConnectedBody,
+  RotatedKeyBody,
+  SeriesBody,
+  StatementBody,
+  WebhookEventBody,
+  WebhookProvider,
+};
+
+/** A path pattern (`${number}` for an id) and the body its route answers with. */
+type Route<Path extends string, Body> = { path: Path; body: Body };
+/** The path with or without a query string. */
+type Query<P extends string> = P | `${P}?${string}`;
+
+type Program = `/api/v1/admin/programs/${number}`;
+type Provider = `${Program}/providers/${WebhookProvider}`;
+/** `GET /programs/:id/:list`, one route per list. */
+type ListRoutes = { [K in ListableKind]: Route<Query<`${Program}/${K}`>, RecordListWire<K>> }[ListableKind];
+
+type Partner = '/api/v1/partner';
+
+/** The routes of each session kind by method (the session routes themselves: api.ts). */
+export type ApiRoutes = {
+  operator: {
+    GET:
+      | Route<'/api/v1/admin/programs', ProgramListBody>
+      | Route<Program, ProgramBody>
+      | Route<Query<`${Program}/stats`>, SeriesBody>
+      | ListRoutes
+      | Route<`${Program}/partners/${number}/statement`, StatementBody>
+      | Route<`${Program}/webhook-events/${number}`, WebhookEventBody>
+      | Route<`${Provider}/secrets`, ProviderSecretsBody>;
+    POST:
+      | Route<'/api/v1/admin/programs', ProgramBody>
+      | Route<`${Program}/keys`, IssuedKeyBody>
+      | Route<`${Program}/keys/${number}/rotate`, RotatedKeyBody>
+      | Route<`${Program}/keys/${number}/retire`, RetiredKeyBody>
+      | Route<`${Program}/partners`, PartnerCreatedBody>
+      | Route<`${Program}/partners/${number}/invites`, PartnerInviteBody>
+      | Route<`${Program}/partners/${number}/payouts`, PayoutBody>
+      | Route<`${Program}/commissions/${number}/approve`, CommissionApprovedBody>
+      | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>
+      | Route<`${Program}/payouts/${number}/pay`, PaidPayoutBody>
+      | Route<`${Program}/webhook-events/replay`, ReplayBody>
+      | Route<`${Provider}/secrets`, ProviderSecretBody>
+      | Route<`${Provider}/secrets/${number}/expire`, ProviderSecretBody>;
+    PATCH: Route<Program, ProgramBody>;
+    PUT: Route<Provider, ProviderConnectedBody>;
+    DELETE: Route<`${Provider}/secrets/${number}`, RemovedBody>;
+  };
+  partner: {
+    GET:
+      | Route<`${Partner}/invites/${string}`, InviteDescriptionBody>
+      | Route<`${Partner}/me`, PartnerProfileBody>
+      | Route<Query<`${Partner}/stats`>, SeriesBody>
+      | Route<Query<`${Partner}/commissions`>, PartnerCommissionsBody>
+      | Route<`${Partner}/earnings`, PartnerEarningsBody>
+      | Route<Query<`${Partner}/notifications`>, PartnerNotificationsBody>;
+    POST: Route<`${Partner}/notifications/read`, UnreadCountBody>;
+    PATCH: never;
+    PUT: never;
+    DELETE: never;
+  };
+};
+export type Method = keyof ApiRoutes['operator'];
+
+/** The paths a set of routes answers. */
+export type PathOf<R> = R extends Route<infer P, unknown> ? P : never;
+/** The body of the route a path (or each of a union of paths) matches. */
+export type BodyOf<R, P extends string> = P extends unknown
+  ? R extends Route<infer Path, infer Body>
+    ? P extends Path
+      ? Body
+      : never
+    : never
+  : never;
