@@ -59,7 +59,12 @@ export const configSchema = z
      * removes it (the normalised jobs, which replay runs, stay).
      */
     WEBHOOK_PAYLOAD_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(30),
-    /** Interval of the sweepers (inbox, notification outbox, hold-period approvals, payload retention). */
+    /**
+     * Days a provider refund or dispute whose sale has not arrived waits for it (parked); after
+     * that it is listed as `unmatched` (`GET /admin/programs/:id/parked-refunds?status=unmatched`).
+     */
+    PARKED_REFUND_DAYS: z.coerce.number().min(0).max(3650).default(30),
+    /** Interval of the sweepers (inbox, notification outbox, hold-period approvals, payload retention, parked refunds). */
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     /**

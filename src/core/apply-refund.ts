@@ -1,6 +1,6 @@
 import type { CoreDeps, MoneyEvents } from './deps.ts';
 import type { RefundJob } from './jobs/refund-job.ts';
-import { AppError, RetryableError } from './errors.ts';
+import { AppError, SaleNotRecordedError } from './errors.ts';
 import { TestEvent } from './entities/test-event.ts';
 import { afterPosting, type LedgerEntry } from './ledger.ts';
 import { idempotencyKey, planRefund, refundEffect, type RefundedCommission } from './refund-plan.ts';
@@ -36,8 +36,8 @@ export type RefundResult =
  * again on their own when a refund that held the lock before changed the sale); every write, the
  * ledger's posting included, in one statement; the open-payout check only when a credited balance
  * went down.
- * @throws AppError `not_found` (no such sale in the program); RetryableError when a provider
- * refund arrives before its sale.
+ * @throws AppError `not_found` (no such sale in the program); SaleNotRecordedError when a provider
+ * refund arrives before its sale (the webhook path parks it, parked-refunds.ts).
  */
 export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
   if (job.test) return testSaleOrFail(deps.em, job, 'test sale');
@@ -183,7 +183,7 @@ function refundNotifications(
  * No live sale under this id (or a test refund). A test sale recorded with a live key (`livemode:
  * false`, `additional_data.test_mode: true`) and a Paddle refund (no test flag of its own) are test
  * refunds: the sale they name decides. Provider refunds may name it by a linked alias, and arrive in
- * any order (RefundJob.origin): a missing sale is retried.
+ * any order (RefundJob.origin): a missing sale is not an error of the refund.
  */
 async function testSaleOrFail(em: CoreDeps['em'], job: RefundJob, what: string): Promise<RefundResult> {
   const testSale =
@@ -191,7 +191,7 @@ async function testSaleOrFail(em: CoreDeps['em'], job: RefundJob, what: string):
       ? await findProviderTestSale(em, job.programId, job.transactionId)
       : await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] });
   if (testSale) return { kind: 'test', eventId: testSale.id, programId: job.programId };
-  if (job.origin === 'provider') throw new RetryableError(`${what} ${job.transactionId} not recorded yet`);
+  if (job.origin === 'provider') throw new SaleNotRecordedError(`${what} ${job.transactionId} not recorded yet`);
   throw new AppError('not_found', `No ${what} with this transaction_id in this program`, {
     transaction_id: job.transactionId,
   });

@@ -66,3 +66,11 @@ export class RetryableError extends Error {
     this.name = 'RetryableError';
   }
 }
+
+/** A provider refund whose sale is not recorded (yet): the webhook path parks it (parked-refunds.ts). */
+export class SaleNotRecordedError extends RetryableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SaleNotRecordedError';
+  }
+}

@@ -11,10 +11,11 @@ export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set([
   'api-keys',
   'webhook-events',
   'payouts',
+  'parked-refunds',
 ]);
 
 /** The lists whose rows name a payment provider (the only ones a `provider` filter applies to). */
-export const PROVIDER_LISTS: ReadonlySet<ListableKind> = new Set(['sales', 'webhook-events']);
+export const PROVIDER_LISTS: ReadonlySet<ListableKind> = new Set(['sales', 'webhook-events', 'parked-refunds']);
 
 /** A page of a program's records, newest first, optionally filtered by status, provider or partner. */
 export async function listRecords<K extends ListableKind>(

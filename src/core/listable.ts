@@ -14,6 +14,7 @@ import { PlatformFee } from './entities/platform-fee.ts';
 import { AttributionConflict } from './entities/attribution-conflict.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 import { Payout } from './entities/payout.ts';
+import { ParkedRefund } from './entities/parked-refund.ts';
 
 /**
  * What the admin API and CLI can list per program (list-records.ts). Key hashes and secrets are
@@ -34,6 +35,7 @@ export const LISTABLE = {
   'provider-connections': ProviderConnection,
   'attribution-conflicts': AttributionConflict,
   payouts: Payout,
+  'parked-refunds': ParkedRefund,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
 /** The names of the lists, in the order above. */

@@ -11,6 +11,7 @@ import { resolveAttribution, type Attribution } from './resolve-attribution.ts';
 import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 import { insertSaleRows } from './sale-statements.ts';
+import { applyParkedRefundsFor } from './parked-refunds.ts';
 
 /**
  * Outcome of a sale call. Expected outcomes are values; failures are thrown.
@@ -20,7 +21,14 @@ import { insertSaleRows } from './sale-statements.ts';
  * - `test`: recorded as test traffic only.
  */
 export type SaleResult =
-  | { kind: 'attributed'; saleId: number; commissionId: number | null; commissionCents: number | null }
+  | {
+      kind: 'attributed';
+      saleId: number;
+      commissionId: number | null;
+      commissionCents: number | null;
+      /** Notifications of refunds that were parked for this sale and applied with it (parked-refunds.ts). */
+      notificationIds?: number[];
+    }
   | { kind: 'window_expired'; clickAgeDays: number; windowDays: number }
   | { kind: 'duplicate'; saleId: number }
   | { kind: 'test'; eventId: number; programId: number };
@@ -54,14 +62,19 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
             { clear: true },
           );
     if (result.kind === 'needs_writes') throw new Error('sale attribution needed writes inside its transaction');
-    if (result.kind === 'attributed')
-      deps.events?.saleRecorded({
-        provider: job.provider,
-        currency,
-        amountCents: job.amountCents,
-        commissionCents: result.commissionCents,
-      });
-    return result;
+    if (result.kind !== 'attributed') return result;
+    const { parkedRefunds, ...sale } = result;
+    deps.events?.saleRecorded({
+      provider: job.provider,
+      currency,
+      amountCents: job.amountCents,
+      commissionCents: result.commissionCents,
+    });
+    // A provider refund of this sale that arrived first is applied now that the sale exists; its
+    // notifications go out with the sale's result (never part of a response).
+    if (parkedRefunds)
+      return { ...sale, notificationIds: await applyParkedRefundsFor(deps, job.programId, [job.transactionId]) };
+    return sale;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // The transaction id was already recorded (a retry, or a concurrent call that committed first):
@@ -71,6 +84,12 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
     return { kind: 'duplicate', saleId: first };
   }
 }
+
+/** A sale's result inside this module: whether refunds parked for it wait (`parkedRefunds`), or that it needs writes. */
+type LiveSale =
+  | Exclude<SaleResult, { kind: 'attributed' }>
+  | (Extract<SaleResult, { kind: 'attributed' }> & { parkedRefunds: boolean })
+  | { kind: 'needs_writes' };
 
 /**
  * Resolves the sale's attribution and records the sale, its platform fee and its commission.
@@ -82,7 +101,7 @@ async function recordLiveSale(
   job: SaleJob,
   currency: Currency,
   o: { readOnly: boolean },
-): Promise<SaleResult | { kind: 'needs_writes' }> {
+): Promise<LiveSale> {
   const em = deps.em;
   const transactionId = job.transactionId as string;
   const program = await findProgramSettings(deps, job.programId);
@@ -108,7 +127,7 @@ async function recordLiveSale(
   const feeBps = program.platformFeeBps;
   const rateBps = attribution.earnsCommission ? commissionRate(program, job.productId) : null;
   const commissionCents = rateBps === null ? null : calculateCommission(amountCents, rateBps);
-  const { saleId, commissionId } = await insertSaleRows(em, {
+  const { saleId, commissionId, parked } = await insertSaleRows(em, {
     sale: {
       program_id: program.id,
       transaction_id: transactionId,
@@ -165,6 +184,7 @@ async function recordLiveSale(
     saleId,
     commissionId: commission?.id ?? null,
     commissionCents: commission?.amountCents ?? null,
+    parkedRefunds: parked,
   };
 }
 
@@ -216,5 +236,7 @@ async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency):
     const prior = await deps.em.findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
     return { kind: 'test', eventId: prior.id, programId: job.programId };
   }
+  // A test refund that arrived first answers as a test refund now (rare: no check in the statement).
+  if (job.transactionId) await applyParkedRefundsFor(deps, job.programId, [job.transactionId]);
   return { kind: 'test', eventId: event.id, programId: job.programId };
 }

@@ -4,11 +4,12 @@ import { inboxJobsSchema } from './jobs/normalised-event.ts';
 import { parseWith } from './jobs/job.ts';
 import type { WebhookEventStatus } from './entities/webhook-event.ts';
 import { ignoredReasonInfo } from './ignored-reasons.ts';
-import { AppError, RetryableError } from './errors.ts';
+import { AppError, RetryableError, SaleNotRecordedError } from './errors.ts';
 import { recordSale } from './record-sale.ts';
 import { applyRefund } from './apply-refund.ts';
 import { linkPayment } from './link-payment.ts';
 import { reviewWonDispute } from './review-won-dispute.ts';
+import { applyParkedRefundsFor, closeParkedRefunds, parkRefund } from './parked-refunds.ts';
 import { isDataError } from './data-error.ts';
 import {
   nothingRecordedReason,
@@ -71,22 +72,29 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
     for (const job of jobs) {
       try {
         const result = await runProviderJob(deps, job);
-        // Applied refunds and requested dispute reviews write notifications.
-        if ('notificationIds' in result) notificationIds.push(...result.notificationIds);
+        // A refund naming the alias that arrived before the link was parked: its sale is known now.
+        if (result.kind === 'linked' && job.kind === 'link')
+          notificationIds.push(...(await applyParkedRefundsFor(deps, job.programId, [job.alias])));
+        // Applied refunds, requested dispute reviews and sales that applied parked refunds write notifications.
+        if ('notificationIds' in result && result.notificationIds) notificationIds.push(...result.notificationIds);
         outcome.push(result);
       } catch (err) {
-        if (
-          err instanceof RetryableError &&
-          job.kind === 'refund' &&
-          (await saleEventRecordedNoSale(deps.em, row, job.transactionId))
-        ) {
-          // Most checkouts are not referred: their sale event ends without a sale, and waiting for
-          // one would only fill the failed list. Same answer as the API's refund of an unknown sale.
-          outcome.push({
-            kind: 'error',
-            code: 'not_found',
-            message: 'The sale event of this transaction was processed without recording a sale',
-          });
+        if (err instanceof SaleNotRecordedError && job.kind === 'refund') {
+          if (await saleEventRecordedNoSale(deps.em, row, job.transactionId)) {
+            // Most checkouts are not referred: their sale event ends without a sale, and waiting for
+            // one would only fill the parked list. Same answer as the API's refund of an unknown sale.
+            outcome.push({
+              kind: 'error',
+              code: 'not_found',
+              message: 'The sale event of this transaction was processed without recording a sale',
+            });
+          } else {
+            // Its sale has not arrived (providers do not order their deliveries): kept, and applied
+            // once when the sale is recorded.
+            const parked = await parkRefund(deps, job, { webhookEventId: inboxId, provider: row.provider });
+            if ('notificationIds' in parked) notificationIds.push(...parked.notificationIds);
+            outcome.push(parked);
+          }
           continue;
         }
         if (isDataError(err)) {
@@ -106,6 +114,12 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
       error: err instanceof RetryableError ? err : new RetryableError(row.error),
       write: { row, note: null },
     };
+  }
+  // A sale event that recorded no sale closes the refunds parked for it: no sale will come.
+  for (const [i, job] of jobs.entries()) {
+    const o = outcome[i];
+    if (job.kind === 'sale' && job.transactionId && (o?.kind === 'error' || o?.kind === 'window_expired'))
+      await closeParkedRefunds(deps, job.programId, job.transactionId);
   }
   // Nothing recorded is never silent: the row says why, the log warns, and money that reached
   // the merchant without reaching a partner is put in front of the advertiser.

@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { compileStatement, type DB } from './sql.ts';
+import { AWAITING_SALE } from './parked-refunds.ts';
 
 /** The sale's columns as inserted (`line_items` serialised). */
 export type SaleRow = Omit<Insertable<DB['sale']>, 'line_items'> & { line_items: string | null };
@@ -43,7 +44,7 @@ type SaleInsert = SaleRow & {
  * touched again here. A reused transaction id fails the unique key: nothing is written.
  */
 function saleInsert(withCommission: boolean) {
-  return compileStatement<SaleInsert, { sale_id: number; commission_id: number | null }>((db, p) => {
+  return compileStatement<SaleInsert, { sale_id: number; commission_id: number | null; parked: boolean }>((db, p) => {
     const sale = Object.fromEntries(SALE_COLUMNS.map((c) => [c, p[c]])) as SaleRow;
     const withFee = db
       .with('s', (d) =>
@@ -62,8 +63,18 @@ function saleInsert(withCommission: boolean) {
           created_at: p.at,
         })),
       );
+    // Whether a provider refund of this sale arrived first and waits for it (parked-refunds.ts).
+    const waiting = db
+      .selectFrom('parked_refund as pr')
+      .select('pr.id')
+      .where('pr.program_id', '=', p.program_id)
+      .where('pr.status', 'in', AWAITING_SALE)
+      .where((w) => w.or([w('pr.transaction_id', '=', p.transaction_id), w('pr.sale_alias', '=', p.transaction_id)]));
+    const parked = sql<boolean>`exists (${waiting})`.as('parked');
     if (!withCommission)
-      return withFee.selectFrom('s').select(['s.id as sale_id', sql<number | null>`null::int`.as('commission_id')]);
+      return withFee
+        .selectFrom('s')
+        .select(['s.id as sale_id', sql<number | null>`null::int`.as('commission_id'), parked]);
     return withFee
       .with('c', (d) =>
         d
@@ -84,7 +95,7 @@ function saleInsert(withCommission: boolean) {
           .returning('id'),
       )
       .selectFrom(['s', 'c'])
-      .select(['s.id as sale_id', 'c.id as commission_id']);
+      .select(['s.id as sale_id', 'c.id as commission_id', parked]);
   });
 }
 const INSERT_SALE = saleInsert(false);
@@ -98,7 +109,7 @@ export async function insertSaleRows(
     commission: { amountCents: number; rateBps: number; held: boolean } | null;
     at: Date;
   },
-): Promise<{ saleId: number; commissionId: number | null }> {
+): Promise<{ saleId: number; commissionId: number | null; parked: boolean }> {
   const c = r.commission;
   const [row] = await (c ? INSERT_SALE_AND_COMMISSION : INSERT_SALE).run(em, {
     ...r.sale,
@@ -109,5 +120,5 @@ export async function insertSaleRows(
     held: c?.held ?? false,
     at: r.at,
   });
-  return { saleId: row!.sale_id, commissionId: row!.commission_id };
+  return { saleId: row!.sale_id, commissionId: row!.commission_id, parked: Boolean(row!.parked) };
 }

@@ -7,10 +7,16 @@ import type { SaleResult } from './record-sale.ts';
 import type { RefundResult } from './apply-refund.ts';
 import type { LinkResult } from './link-payment.ts';
 import type { DisputeWonResult } from './review-won-dispute.ts';
+import type { ParkedResult } from './parked-refunds.ts';
 
 /** What one job of a provider event ended with: its use-case's result, or a final error. */
 export type WebhookJobOutcome =
-  SaleResult | RefundResult | LinkResult | DisputeWonResult | { kind: 'error'; code: string; message: string };
+  | SaleResult
+  | RefundResult
+  | ParkedResult
+  | LinkResult
+  | DisputeWonResult
+  | { kind: 'error'; code: string; message: string };
 
 export type IgnoredEvent = { reason: string; job: ProviderJob };
 

@@ -5,6 +5,7 @@ import { sweepInbox } from './sweep-inbox.ts';
 import { sweepOutbox } from './sweep-outbox.ts';
 import { sweepSessions } from './sweep-sessions.ts';
 import { sweepPayloads } from './sweep-payloads.ts';
+import { sweepParked } from './sweep-parked-refunds.ts';
 import { createTrackProcessor } from './track-processor.ts';
 import { createWebhookProcessor, WEBHOOK_BATCH } from './webhook-processor.ts';
 import type { WorkerContext } from './worker-context.ts';
@@ -15,6 +16,7 @@ const SWEEPERS = {
   holds: sweepHolds,
   sessions: sweepSessions,
   payloads: sweepPayloads,
+  parkedRefunds: sweepParked,
 } as const;
 
 /** Runs every sweeper once; one failing does not stop the others (each retries next interval). */

@@ -57,8 +57,11 @@ async function runTrackJob(
 ): Promise<JobResults[TrackJob['kind']]> {
   const deps = w.deps();
   switch (job.kind) {
-    case 'sale':
-      return recordSale(deps, job);
+    case 'sale': {
+      const result = await recordSale(deps, job);
+      if (result.kind === 'attributed' && result.notificationIds) deliverAfterCommit(result.notificationIds);
+      return result;
+    }
     case 'refund': {
       const result = await applyRefund(deps, job);
       // Delivered from here, not by a second job: the notify queue only retries a failed delivery.

@@ -76,62 +76,70 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
       expect(deductions).toBe(500);
     });
 
-    test('refund before its sale → 200, retried with backoff, applied once the sale arrives', async () => {
+    test('refund before its sale → parked (a durable row), applied once when the sale arrives days later', async () => {
       const f = await w.newProgram();
       const customer = await w.newCustomer(f);
       const ref = newRef('early');
-      const refund = await w.send(f.programId, kit.refund(refundInput(ref, 10000, 2500, 2500)));
+      const body = JSON.stringify(kit.refund(refundInput(ref, 10000, 2500, 2500)));
+      const refund = await w.send(f.programId, body);
       expect(refund.status).toBe(200);
-      expect(refund.body).toMatchObject({ received: true, status: 'pending' });
-      // At least one attempt failed for the missing sale, and the row is still pending (retrying).
-      const waiting = await w.waitForInbox(
-        f.programId,
-        refund.body.id,
-        'pending',
-        (r) => r.attempts >= 1 && /not recorded yet/.test(r.error ?? ''),
-      );
-      expect(waiting.processed_at).toBeNull();
+      const parked = await w.waitForInbox(f.programId, refund.body.id, 'processed');
+      expect(parked).toMatchObject({ attempts: 1, error: null });
+      expect(parked.outcome).toEqual([expect.objectContaining({ kind: 'parked' })]);
+      const [row] = await w.list(f.programId, 'parked-refunds');
+      expect(row).toMatchObject({ status: 'parked', webhook_event_id: refund.body.id, provider: kit.provider });
+      // A redelivery parks nothing twice.
+      expect((await w.send(f.programId, body)).body).toMatchObject({ id: refund.body.id, duplicate: true });
 
-      const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
-      const sale = await w.send(f.programId, payment.event);
-      await w.waitForInbox(f.programId, sale.body.id, 'processed');
-      const applied = await w.waitForInbox(f.programId, refund.body.id, 'processed');
-      expect(applied.attempts).toBeGreaterThan(1);
-      expect(applied.error).toBeNull();
-      expect(applied.outcome).toEqual([
-        expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 250 }),
-      ]);
-      const row = await w.sale(f.programId, payment.transactionId);
-      expect(row?.refunded_cents).toBe(2500);
-      expect(await w.commissionOf(f.programId, row!.id)).toMatchObject({ status: 'refunded', reversed_cents: 250 });
-    });
-
-    test('a row left pending after its last retry (its failure never recorded) is re-run by the sweeper under a fresh job id', async () => {
-      const f = await w.newProgram();
-      const customer = await w.newCustomer(f);
-      const ref = newRef('stuck');
-      const res = await w.send(f.programId, JSON.stringify(kit.refund(refundInput(ref, 10000, 10000, 10000))));
-      await w.waitForInbox(f.programId, res.body.id, 'failed');
-      // As if the worker died before recording the failure: the BullMQ job is failed, the row pending.
-      await w.h.ctx.db.em
-        .fork()
-        .execute(`update webhook_event set status = 'pending' where id = ${Number(res.body.id)}`);
-      const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
-      await w.waitForInbox(f.programId, (await w.send(f.programId, payment.event)).body.id, 'processed');
+      // Far beyond any retry window: the sale arrives two days later.
       const start = w.h.clock.now;
-      const c = w.h.ctx.config;
-      w.h.clock.now = new Date(
-        start.getTime() + c.WEBHOOK_RETRY_BASE_MS * 2 ** c.WEBHOOK_ATTEMPTS + 2 * c.SWEEP_INTERVAL_MS,
-      );
+      w.h.clock.advanceDays(2);
       try {
-        const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
-        expect(row.outcome).toEqual([expect.objectContaining({ kind: 'applied', status: 'reversed' })]);
+        const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
+        const sale = await w.send(f.programId, payment.event);
+        await w.waitForInbox(f.programId, sale.body.id, 'processed');
+        const saleRow = await w.sale(f.programId, payment.transactionId);
+        expect(saleRow?.refunded_cents).toBe(2500);
+        expect(await w.commissionOf(f.programId, saleRow!.id)).toMatchObject({
+          status: 'refunded',
+          reversed_cents: 250,
+        });
+        const [applied] = await w.list(f.programId, 'parked-refunds');
+        expect(applied).toMatchObject({
+          id: row!.id,
+          status: 'applied',
+          outcome: expect.objectContaining({ kind: 'applied', deductionCents: 250 }),
+        });
+        // The sweeper finds nothing left to do: still one refund.
+        await new Promise((r) => setTimeout(r, 3 * Number(w.h.ctx.config.SWEEP_INTERVAL_MS)));
+        expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents)).toEqual([250]);
+        expect(await w.inbox(f.programId, 'failed')).toEqual([]);
       } finally {
         w.h.clock.now = start;
       }
     });
 
-    test('refunds whose sale never arrives → failed after WEBHOOK_ATTEMPTS, listed; replays (one, then all) apply them once the sales exist', async () => {
+    test('a parked refund the sale path missed (the two committed at the same instant) is applied by the sweeper', async () => {
+      const f = await w.newProgram();
+      const customer = await w.newCustomer(f);
+      const ref = newRef('race');
+      const refund = await w.send(f.programId, kit.refund(refundInput(ref, 10000, 10000, 10000)));
+      await w.waitForInbox(f.programId, refund.body.id, 'processed');
+      const [row] = await w.list(f.programId, 'parked-refunds');
+      // As if the sale committed while the refund was being parked: neither side saw the other.
+      const em = w.h.ctx.db.em.fork();
+      await em.execute(`update parked_refund set status = 'hidden' where id = ${Number(row!.id)}`);
+      const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
+      await w.waitForInbox(f.programId, (await w.send(f.programId, payment.event)).body.id, 'processed');
+      expect((await w.sale(f.programId, payment.transactionId))?.refunded_cents).toBe(0);
+      await em.execute(`update parked_refund set status = 'parked' where id = ${Number(row!.id)}`);
+      await waitFor(async () => (await w.sale(f.programId, payment.transactionId))?.refunded_cents === 10000);
+      const [applied] = await w.list(f.programId, 'parked-refunds');
+      expect(applied).toMatchObject({ status: 'applied', outcome: expect.objectContaining({ status: 'reversed' }) });
+      expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents)).toEqual([1000]);
+    });
+
+    test('refunds whose sale does not arrive → listed as unmatched after PARKED_REFUND_DAYS; a sale recorded later still takes its refund, once', async () => {
       const f = await w.newProgram();
       const customer = await w.newCustomer(f);
       const refs = [newRef('orphan'), newRef('orphan')];
@@ -141,47 +149,44 @@ export function defineRefundWebhookTests(w: WebhookHarness): void {
         const res = await w.send(f.programId, body);
         expect(res.status).toBe(200);
         ids.push(res.body.id);
-      }
-      for (const id of ids) {
-        const failed = await w.waitForInbox(f.programId, id, 'failed');
-        expect(failed).toMatchObject({
-          attempts: w.h.ctx.config.WEBHOOK_ATTEMPTS,
-          error: expect.stringMatching(/not recorded yet/),
-          processed_at: null,
-        });
-      }
-      expect((await w.inbox(f.programId, 'failed')).map((r) => r.id).sort()).toEqual([...ids].sort());
-      // A redelivery of a failed event does not revive it: only a replay does.
-      expect((await w.send(f.programId, bodies[0]!)).body).toMatchObject({
-        id: ids[0],
-        duplicate: true,
-        status: 'failed',
-      });
-
-      const sales = [];
-      for (const ref of refs) {
-        const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
-        const res = await w.send(f.programId, payment.event);
         await w.waitForInbox(f.programId, res.body.id, 'processed');
-        sales.push(payment.transactionId);
       }
-      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: ids[0] })).toEqual({
-        replayed: [ids[0]],
-      });
-      const replayed = await w.waitForInbox(f.programId, ids[0]!, 'processed');
-      expect(replayed.outcome).toEqual([
-        expect.objectContaining({ kind: 'applied', status: 'reversed', deductionCents: 1000 }),
-      ]);
-      expect(await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, {})).toEqual({
-        replayed: [ids[1]],
-      });
-      await w.waitForInbox(f.programId, ids[1]!, 'processed');
-      expect(await w.inbox(f.programId, 'failed')).toEqual([]);
-      // Replaying a processed event again changes nothing.
-      await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: ids[0] });
-      await w.waitForInbox(f.programId, ids[0]!, 'processed');
-      expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents)).toEqual([1000, 1000]);
-      for (const tx of sales) expect((await w.sale(f.programId, tx))?.refunded_cents).toBe(10000);
+      const start = w.h.clock.now;
+      w.h.clock.advanceDays(w.h.ctx.config.PARKED_REFUND_DAYS + 1);
+      try {
+        await waitFor(async () => (await w.list(f.programId, 'parked-refunds')).every((r) => r.status === 'unmatched'));
+        const unmatched = await w.h.admin('GET', `/programs/${f.programId}/parked-refunds?status=unmatched`);
+        expect(unmatched['parked-refunds'].map((r: { webhook_event_id: number }) => r.webhook_event_id).sort()).toEqual(
+          [...ids].sort(),
+        );
+        expect(await w.inbox(f.programId, 'failed')).toEqual([]);
+        // A sale that arrives after the horizon still takes its refund (the refund did happen).
+        const sales = [];
+        for (const ref of refs) {
+          const payment = kit.payment({ ref, amountCents: 10000, keys: keysOf(f, customer) });
+          const res = await w.send(f.programId, payment.event);
+          await w.waitForInbox(f.programId, res.body.id, 'processed');
+          sales.push(payment.transactionId);
+        }
+        for (const tx of sales) expect((await w.sale(f.programId, tx))?.refunded_cents).toBe(10000);
+        expect((await w.list(f.programId, 'parked-refunds')).map((r) => r.status)).toEqual(['applied', 'applied']);
+        // Replaying the refund events changes nothing.
+        for (const id of ids) await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id });
+        expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents)).toEqual([1000, 1000]);
+      } finally {
+        w.h.clock.now = start;
+      }
+    });
+
+    test('a refund parked before a payment nobody referred is closed as not_recorded when that payment is processed', async () => {
+      const f = await w.newProgram();
+      const ref = newRef('unrefpark');
+      const refund = await w.send(f.programId, kit.refund(refundInput(ref, 10000, 10000, 10000)));
+      await w.waitForInbox(f.programId, refund.body.id, 'processed');
+      const payment = kit.payment({ ref, amountCents: 10000, keys: null });
+      await w.waitForInbox(f.programId, (await w.send(f.programId, payment.event)).body.id, 'ignored');
+      const [row] = await w.list(f.programId, 'parked-refunds');
+      expect(row).toMatchObject({ status: 'not_recorded', outcome: expect.objectContaining({ code: 'not_found' }) });
     });
 
     test('refund of a payment whose event recorded no sale (not referred) → ignored as sale_not_recorded, not retried into failed', async () => {

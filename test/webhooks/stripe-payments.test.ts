@@ -161,54 +161,71 @@ describe('stripe basil subscriptions: a Stripe refund reduces the commission exa
     await expectSameAsApi(f, ref);
   });
 
-  test('the refund first: it is retried until invoice_payment.paid links it, then applied once', async () => {
+  /** The refund event's parked row, once it says `status`. */
+  const parkedRow = async (programId: number, status: string) => {
+    let row: Record<string, unknown> | undefined;
+    await waitFor(async () => {
+      row = (await w.list(programId, 'parked-refunds'))[0];
+      return row?.status === status;
+    });
+    return row!;
+  };
+
+  test('the refund first: parked until invoice_payment.paid links it days later, then applied once', async () => {
     const { f, keys } = await setup();
     const ref = newRef('b');
     await deliver(f.programId, basilInvoicePaid(ref, keys, 12000, 2000));
     const res = await w.send(f.programId, event('refund.created', refundObject(ref, `re_${ref}`, 6000)));
-    await w.waitForInbox(
-      f.programId,
-      res.body.id,
-      'pending',
-      (r) => r.attempts >= 1 && /not recorded yet/.test(r.error ?? ''),
-    );
-    await deliver(f.programId, invoicePaymentPaid(ref));
-    const applied = await w.waitForInbox(f.programId, res.body.id, 'processed');
-    expect(applied.outcome).toEqual([
-      expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 500 }),
-    ]);
-    // A redelivered link changes nothing.
-    expect((await deliver(f.programId, invoicePaymentPaid(ref))).outcome).toEqual([
-      expect.objectContaining({ kind: 'already_linked' }),
-    ]);
-    await expectSameAsApi(f, ref);
+    const parked = await w.waitForInbox(f.programId, res.body.id, 'processed');
+    expect(parked.outcome).toEqual([expect.objectContaining({ kind: 'parked', transactionId: `pi_${ref}` })]);
+    const start = w.h.clock.now;
+    w.h.clock.advanceDays(3);
+    try {
+      await deliver(f.programId, invoicePaymentPaid(ref));
+      expect(await parkedRow(f.programId, 'applied')).toMatchObject({
+        outcome: expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 500 }),
+      });
+      // A redelivered link changes nothing.
+      expect((await deliver(f.programId, invoicePaymentPaid(ref))).outcome).toEqual([
+        expect.objectContaining({ kind: 'already_linked' }),
+      ]);
+      await expectSameAsApi(f, ref);
+    } finally {
+      w.h.clock.now = start;
+    }
   });
 
-  test('a refund whose link never comes ends failed; a replay applies it once the link exists', async () => {
+  test('a refund whose link does not come is listed as unmatched; the link arriving later still applies it once', async () => {
     const { f, keys } = await setup();
     const ref = newRef('b');
     await deliver(f.programId, basilInvoicePaid(ref, keys, 10000, 0));
     const res = await w.send(f.programId, event('refund.updated', refundObject(ref, `re_${ref}`, 10000)));
-    await w.waitForInbox(f.programId, res.body.id, 'failed');
-    await deliver(f.programId, invoicePaymentPaid(ref));
-    await w.h.admin('POST', `/programs/${f.programId}/webhook-events/replay`, { id: res.body.id });
-    const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
-    expect(row.outcome).toEqual([
-      expect.objectContaining({ kind: 'applied', status: 'reversed', deductionCents: 1000 }),
-    ]);
+    await w.waitForInbox(f.programId, res.body.id, 'processed');
+    const start = w.h.clock.now;
+    w.h.clock.advanceDays(w.h.ctx.config.PARKED_REFUND_DAYS + 1);
+    try {
+      await parkedRow(f.programId, 'unmatched');
+      await deliver(f.programId, invoicePaymentPaid(ref));
+      expect(await parkedRow(f.programId, 'applied')).toMatchObject({
+        outcome: expect.objectContaining({ kind: 'applied', status: 'reversed', deductionCents: 1000 }),
+      });
+      expect((await w.list(f.programId, 'refunds')).map((r) => r.deduction_cents)).toEqual([1000]);
+    } finally {
+      w.h.clock.now = start;
+    }
   });
 
-  test('the link before the invoice: the refund waits for the sale, then applies', async () => {
+  test('the link before the invoice: the refund is parked, and applied once the sale is recorded', async () => {
     const { f, keys } = await setup();
     const ref = newRef('b');
     await deliver(f.programId, invoicePaymentPaid(ref));
     const res = await w.send(f.programId, event('refund.created', refundObject(ref, `re_${ref}`, 3000)));
-    await w.waitForInbox(f.programId, res.body.id, 'pending', (r) => r.attempts >= 1);
+    await w.waitForInbox(f.programId, res.body.id, 'processed');
     await deliver(f.programId, basilInvoicePaid(ref, keys, 10000, 0));
-    const row = await w.waitForInbox(f.programId, res.body.id, 'processed');
-    expect(row.outcome).toEqual([
-      expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 300 }),
-    ]);
+    // The sale names the invoice, the parked refund the PaymentIntent: the sweeper joins them through the link.
+    expect(await parkedRow(f.programId, 'applied')).toMatchObject({
+      outcome: expect.objectContaining({ kind: 'applied', status: 'refunded', deductionCents: 300 }),
+    });
   });
 });
 

@@ -124,9 +124,10 @@ describe('stripe: specifics', () => {
       provider_payment_id: `in_${ref}`,
       subscription_id: `sub_${ref}`,
     });
-    // Stripe's refund names only the PaymentIntent, which no sale carries and no link names: it retries, then fails.
+    // Stripe's refund names only the PaymentIntent, which no sale carries and no link names: parked.
     const res = await w.send(f.programId, refundEvent('refund.updated', ref, { id: `re_${ref}`, amount: 10000 }));
-    await w.waitForInbox(f.programId, res.body.id, 'failed');
+    const parked = await w.waitForInbox(f.programId, res.body.id, 'processed');
+    expect(parked.outcome).toEqual([expect.objectContaining({ kind: 'parked', transactionId: `pi_${ref}` })]);
     const api = await w.h.request('/api/v1/track/refund', {
       body: { transaction_id: `in_${ref}`, refund_id: `re_${ref}` },
       headers: bearer(f.liveKey),
@@ -142,10 +143,15 @@ describe('stripe: specifics', () => {
       f.programId,
       refundEvent('refund.updated', ref, { id: `re_${ref}`, amount: 1000 }, false),
     );
-    await w.waitForInbox(f.programId, refund.body.id, 'pending', (r) => r.attempts >= 1);
+    const parked = await w.waitForInbox(f.programId, refund.body.id, 'processed');
+    expect(parked.outcome).toEqual([expect.objectContaining({ kind: 'parked' })]);
     await deliver(f.programId, stripeKit.payment({ ref, amountCents: 10000, keys, test: true }).event);
-    const row = await w.waitForInbox(f.programId, refund.body.id, 'processed');
-    expect(row.outcome).toEqual([{ kind: 'test', eventId: expect.any(Number), programId: f.programId }]);
+    // Kept until the test sale arrived, then answered as a test refund.
+    const [row] = await w.list(f.programId, 'parked-refunds');
+    expect(row).toMatchObject({
+      status: 'applied',
+      outcome: { kind: 'test', eventId: expect.any(Number), programId: f.programId },
+    });
     for (const kind of ['sales', 'commissions', 'refunds'] as const)
       expect(await w.list(f.programId, kind)).toEqual([]);
     expect(await w.list(f.programId, 'test-events')).toHaveLength(1);

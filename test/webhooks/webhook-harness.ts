@@ -34,7 +34,15 @@ export type WebhookHarness = {
   ): Promise<Row>;
   list(
     programId: number,
-    kind: 'sales' | 'commissions' | 'refunds' | 'customers' | 'test-events' | 'notifications' | 'webhook-events',
+    kind:
+      | 'sales'
+      | 'commissions'
+      | 'refunds'
+      | 'customers'
+      | 'test-events'
+      | 'notifications'
+      | 'webhook-events'
+      | 'parked-refunds',
   ): Promise<Row[]>;
   sale(programId: number, transactionId: string): Promise<Row | undefined>;
   commissionOf(programId: number, saleId: number): Promise<Row | undefined>;

@@ -20,6 +20,7 @@ import { ProviderSecret } from './provider-secret.ts';
 import { AttributionConflict } from './attribution-conflict.ts';
 import { ServiceInstance } from './service-instance.ts';
 import { PaymentLink } from './payment-link.ts';
+import { ParkedRefund } from './parked-refund.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -45,4 +46,5 @@ export const ENTITIES = [
   AttributionConflict,
   ServiceInstance,
   PaymentLink,
+  ParkedRefund,
 ];

@@ -8,6 +8,7 @@ import { Migration20261123104500_payouts } from './Migration20261123104500_payou
 import { Migration20261123110000_provider_payments } from './Migration20261123110000_provider_payments.ts';
 import { Migration20261123141500_email_hash } from './Migration20261123141500_email_hash.ts';
 import { Migration20261124073000_webhook_requeued_at } from './Migration20261124073000_webhook_requeued_at.ts';
+import { Migration20261125160000_parked_refunds } from './Migration20261125160000_parked_refunds.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   Migration20261123110000_provider_payments,
   Migration20261123141500_email_hash,
   Migration20261124073000_webhook_requeued_at,
+  Migration20261125160000_parked_refunds,
 ];
