@@ -4,6 +4,7 @@ import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } 
 import { scrapeMetrics, type Scrape } from '../helpers/scrape-metrics.ts';
 import { stripeKit } from '../webhooks/provider-kits.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { refuseParking } from '../helpers/refuse-parking.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 
@@ -169,7 +170,9 @@ describe('GET /metrics', () => {
     const before = await scrape();
     expect(before.value('tracker_webhook_inbox_rows', { status: 'pending' })).toBe(0);
     expect(before.value('tracker_webhook_inbox_oldest_pending_age_seconds')).toBe(0);
-    // A refund of a payment no sale event ever named: retried, then failed.
+    // A refund of a payment no sale event ever named, while the database refuses to park it (a real
+    // failure): retried, then failed.
+    const restore = await refuseParking(h.ctx.db.em.fork());
     const { id } = await sendWebhook(
       stripeKit.refund({
         ref: 'metrics-missing',
@@ -188,7 +191,7 @@ describe('GET /metrics', () => {
     expect(pending.value('tracker_webhook_inbox_rows', { status: 'pending' })).toBe(1);
     expect(pending.value('tracker_webhook_inbox_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(10);
 
-    await waitFor(async () => (await inboxRow(id))?.status === 'failed', 15_000);
+    await waitFor(async () => (await inboxRow(id))?.status === 'failed', 15_000).finally(restore);
     const after = await waitFor(async () => {
       const s = await scrape();
       return delta(before, s, 'tracker_jobs_total', { queue: 'webhook', outcome: 'failed' }) === 1 && s;

@@ -419,18 +419,31 @@ test('validly signed webhooks of every provider with hostile content: stored (ne
   const secretOf = (provider: string) =>
     provider === 'stripe' ? f().stripeSecret : PROVIDER_KITS[provider as keyof typeof PROVIDER_KITS].secret;
   const arb = fc
-    .record({ kit: fc.constantFrom(...kits), n: fc.nat(), kind: fc.constantFrom('payment', 'payment', 'unhandled') })
-    // (No refunds: one of a sale not recorded yet is retried by design, until the sale arrives.)
+    .record({
+      kit: fc.constantFrom(...kits),
+      n: fc.nat(),
+      kind: fc.constantFrom('payment', 'payment', 'refund', 'unhandled'),
+    })
+    // Refunds name payments never recorded: parked at the first attempt, never retried or failed.
     .chain(({ kit, n, kind }) => {
       const ref = `fzh${n}${Math.random().toString(36).slice(2, 8)}`;
+      const amountCents = 1_000 + (n % 1_000);
       const event =
         kind === 'payment'
           ? kit.payment({
               ref,
-              amountCents: 1_000 + (n % 1_000),
+              amountCents,
               keys: { customerKey: f().customerKey(n % f().customers), programId: f().programId },
             }).event
-          : kit.unhandled();
+          : kind === 'refund'
+            ? kit.refund({
+                ref,
+                saleAmountCents: amountCents,
+                refundId: `re_${ref}`,
+                amountCents,
+                totalCents: amountCents,
+              })
+            : kit.unhandled();
       return hostileIn(event).map((body) => ({ kit, body }));
     })
     .map(({ kit, body }): Req & { signed: true } => ({

@@ -12,6 +12,7 @@ import { createMicroBatcher } from '../../src/core/micro-batch.ts';
 import { createTrackProcessor } from '../../src/workers/track-processor.ts';
 import { createWebhookProcessor } from '../../src/workers/webhook-processor.ts';
 import { clickAndLead, createProgramFixture, type Fixture, useHarness } from '../helpers/harness.ts';
+import { refuseParking } from '../helpers/refuse-parking.ts';
 
 // Workers record the click and webhook jobs they hold together; each job keeps its own outcome.
 // The processors are driven directly (as the queue does, one call per job, several at a time)
@@ -94,7 +95,7 @@ describe('micro-batcher', () => {
 });
 
 describe('webhook batches', () => {
-  test('rows run together: the sales are recorded, a refund whose sale is missing fails alone with its reason', async () => {
+  test('rows run together: the sales are recorded, a row whose job the database refuses fails alone with its reason', async () => {
     await clickAndLead(h, f, 'batch-c1');
     await clickAndLead(h, f, 'batch-c2');
     const a = await store('evt_batch_a', [providerSale('pi_batch_a', 'batch-c1')]);
@@ -110,7 +111,12 @@ describe('webhook batches', () => {
       }),
     ]);
     const handle = createWebhookProcessor(h.ctx, { maxSize: 8, lingerMs: 100 });
-    const out = await Promise.allSettled([a, bad, b].map((id) => handle(buildWebhookJob(id), first)));
+    // The refund's sale is missing and the database refuses to park it (a real failure, not a
+    // rejection of the event): its row fails, the others do not.
+    const allowParking = await refuseParking(h.ctx.db.em.fork());
+    const out = await Promise.allSettled([a, bad, b].map((id) => handle(buildWebhookJob(id), first))).finally(
+      allowParking,
+    );
 
     expect(out[0]).toMatchObject({
       status: 'fulfilled',
@@ -122,7 +128,7 @@ describe('webhook batches', () => {
     });
     expect(out[1]?.status).toBe('rejected');
     const reason = ((out[1] as PromiseRejectedResult).reason as Error).message;
-    expect(reason).toMatch(/pi_batch_missing/);
+    expect(reason).toMatch(/parking refunds is unavailable/);
 
     expect(await inboxRow(a)).toMatchObject({ status: 'processed', attempts: 1, error: null });
     expect(await inboxRow(b)).toMatchObject({ status: 'processed', attempts: 1, error: null });
