@@ -87,7 +87,8 @@ export const configSchema = z
       .min(0.01)
       .max(24 * 30)
       .default(72),
-    DOCS_URL: z.url().default('https://github.com/partner-conversion-tracker#api-keys'),
+    /** Unset: the API reference this service serves, `<PUBLIC_BASE_URL or the request's origin>/docs`. */
+    DOCS_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (log collectors). */
     LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -140,6 +141,8 @@ export const configSchema = z
     /** Counted before the body is read; a provider's deliveries come from few addresses. */
     WEBHOOK_LIMIT_PER_MINUTE: perMinute(1_200),
     ADMIN_AUTH_FAILURES_PER_MINUTE: perMinute(10),
+    /** Unknown or revoked API keys per client address before its further failures answer 429. */
+    API_KEY_FAILURES_PER_MINUTE: perMinute(60),
     STATUS_LIMIT_PER_MINUTE: perMinute(60),
   })
   .refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {

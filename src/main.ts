@@ -47,6 +47,8 @@ async function main(): Promise<void> {
     await unlock?.();
     return;
   }
+  // Where the operator finds the admin token (the first-start banner says it).
+  const tokenWhere = config.ADMIN_TOKEN ? 'the ADMIN_TOKEN you set' : null;
   if (!config.DATABASE_URL) config.ADMIN_TOKEN ??= embeddedAdminToken(config);
 
   const ctx = await createAppContext(config);
@@ -98,7 +100,8 @@ async function main(): Promise<void> {
     await health.ready();
     ctx.log.info({ url: health.url, role }, 'health listener on /healthz and /readyz');
   }
-  if (!config.DATABASE_URL && config.DEMO_SEED) await printDemo(ctx, server?.url ?? `http://localhost:${config.PORT}/`);
+  if (!config.DATABASE_URL && config.DEMO_SEED)
+    await printDemo(ctx, server?.url ?? `http://localhost:${config.PORT}/`, tokenWhere ?? adminTokenFileNote(config));
 
   let stopping = false;
   let endDrain: (() => void) | null = null;
@@ -168,7 +171,14 @@ function embeddedAdminToken(config: Config): string {
   return token;
 }
 
-async function printDemo(ctx: AppContext, url: string): Promise<void> {
+/** Where the embedded server's generated admin token is: its file, or (in-memory data) the token itself. */
+function adminTokenFileNote(config: Config): string {
+  return config.DATA_DIR.startsWith('memory:')
+    ? `this process's token (in-memory data, so it is not kept): ${config.ADMIN_TOKEN}`
+    : `the token in ${join(config.DATA_DIR, 'admin-token')}`;
+}
+
+async function printDemo(ctx: AppContext, url: string, tokenWhere: string): Promise<void> {
   const demo = await seedDemoProgram(ctx.deps());
   if (!demo) return;
   const base = url.replace(/\/$/, '').replace('//0.0.0.0:', '//localhost:');
@@ -182,6 +192,7 @@ async function printDemo(ctx: AppContext, url: string): Promise<void> {
       '  (keys are shown once; create more with `npm run admin -- keys:issue <programId>`)',
       '',
       `  curl -s ${base}/api/v1/cli/status -H "Authorization: Bearer ${demo.liveKey}"`,
+      `  dashboard: ${base}/dashboard (sign in with ${tokenWhere})`,
       ...(demoPageEnabled(ctx.config)
         ? [`  browser tracker demo (a partner link): ${base}/demo?program=${demo.programId}&aff=${demo.partnerCode}`]
         : []),

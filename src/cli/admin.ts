@@ -21,7 +21,7 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   partners:invite PROGRAM PARTNER               one-time portal invite link (expires after INVITE_TTL_HOURS)
   list PROGRAM KIND [--limit N] [--offset N] [--status S] [--partner-id N]
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
-             provider-connections payouts
+             provider-connections attribution-conflicts payouts parked-refunds
   commissions:approve PROGRAM ID                credits it to the partner balance
 
   Payouts: a payout pays whole credited commissions of one partner and currency, oldest first,

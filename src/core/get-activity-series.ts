@@ -4,8 +4,9 @@ import { DAY_MS } from './deps.ts';
 /**
  * Daily activity of a program (or of one partner in it), UTC days from `from` to `to` inclusive.
  * Counts are per day; money is per currency in minor units (never converted):
- * `revenueCents` is the sale amounts as sent, `commissionCents` what remains of the commissions
- * created that day after refunds.
+ * `revenueCents` is the sale amounts as sent (gross), `refundedCents` what has been refunded of the
+ * sales made that day (gross less refunded is net), `commissionCents` what remains of the
+ * commissions created that day after refunds.
  */
 export type ActivitySeries = {
   days: string[];
@@ -13,12 +14,19 @@ export type ActivitySeries = {
   leads: number[];
   sales: number[];
   revenueCents: Record<string, number[]>;
+  refundedCents: Record<string, number[]>;
   commissionCents: Record<string, number[]>;
 };
 
 export const MAX_SERIES_DAYS = 366;
 
-type Row = { day: string; n: string | number; currency?: string; cents?: string | number };
+type Row = {
+  day: string;
+  n: string | number;
+  currency?: string;
+  cents?: string | number;
+  refunded?: string | number;
+};
 
 export async function getActivitySeries(
   deps: CoreDeps,
@@ -53,7 +61,7 @@ export async function getActivitySeries(
       args(),
     ),
     em.execute<Row[]>(
-      `select ${day('received_at')} as day, currency, count(*) as n, sum(amount_cents) as cents from sale where ${range('received_at')} group by 1, 2`,
+      `select ${day('received_at')} as day, currency, count(*) as n, sum(amount_cents) as cents, sum(refunded_cents) as refunded from sale where ${range('received_at')} group by 1, 2`,
       args(),
     ),
     em.execute<Row[]>(
@@ -70,12 +78,12 @@ export async function getActivitySeries(
     }
     return out;
   };
-  const money = (rows: Row[]) => {
+  const money = (rows: Row[], column: 'cents' | 'refunded' = 'cents') => {
     const out: Record<string, number[]> = {};
     for (const r of rows) {
       const i = index.get(r.day);
       if (i === undefined || !r.currency) continue;
-      (out[r.currency] ??= zeros())[i]! += Number(r.cents ?? 0);
+      (out[r.currency] ??= zeros())[i]! += Number(r[column] ?? 0);
     }
     return out;
   };
@@ -85,6 +93,7 @@ export async function getActivitySeries(
     leads: counts(leads),
     sales: counts(sales),
     revenueCents: money(sales),
+    refundedCents: money(sales, 'refunded'),
     commissionCents: money(commissions),
   };
 }

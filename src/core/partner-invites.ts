@@ -10,6 +10,11 @@ import { PartnerInvite } from './entities/partner-invite.ts';
 export type PasswordHasher = {
   hash(password: string): Promise<string>;
   verify(password: string, hash: string): Promise<boolean>;
+  /**
+   * A hash of a random secret made like every real one (same algorithm and cost): an unknown login
+   * is checked against it, so it costs what a wrong password costs.
+   */
+  standIn(): Promise<string>;
 };
 
 /** Portal password rules: long enough to resist guessing, short enough for bcrypt's 72 bytes. */
@@ -96,13 +101,10 @@ export async function verifyPartnerPassword(
   for (const p of candidates) {
     if (p.passwordHash && (await hasher.verify(password, p.passwordHash))) return { partnerId: p.id };
   }
-  // Spend the same time on an unknown login as on a wrong password.
-  if (!candidates.length) await hasher.verify(password, DUMMY_HASH);
+  // Spend the same time on an unknown login as on a wrong password: the same check at the same cost.
+  if (!candidates.length) await hasher.verify(password, await hasher.standIn());
   throw new AppError('unauthorized', 'Unknown login or wrong password');
 }
-
-// bcrypt hash of a random string, only used to keep sign-in timing flat.
-const DUMMY_HASH = '$2b$12$FXCfo7PW/Za.aizc8CoPDegn6.QZ1X4npB4g7PRe7B4IRFGt/fqZ2';
 
 function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN)

@@ -55,11 +55,14 @@ export function createHttpApp(http: HttpContext): H3 {
         reqId: event.context.requestId,
         method: event.req.method,
         path: event.url.pathname,
+        route: pattern,
         status: response.status,
         ms,
         programId: event.context.apiKey?.programId,
       };
       if (response.status >= 500) ctx.log.warn(entry, 'request failed');
+      // Probes come every few seconds from the orchestrator: at debug, unless they fail.
+      else if (pattern === '/healthz' || pattern === '/readyz') ctx.log.debug(entry, 'request');
       else ctx.log.info(entry, 'request');
     },
   });

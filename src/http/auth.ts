@@ -4,6 +4,7 @@ import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { authenticateApiKey, hashApiKey, type AuthenticatedKey } from '../core/api-keys.ts';
 import { stageHeader } from './route.ts';
+import { clientAddress } from './client-address.ts';
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9_\-.~+/=]{8,512})$/;
 
@@ -33,7 +34,8 @@ async function authenticate(ctx: RouteContext, event: H3Event): Promise<Authenti
   const hash = hashApiKey(m[1]!);
   let key = ctx.keyCache.get(hash, now.getTime());
   if (!key || (key.rotateBy && key.rotateBy <= now)) {
-    key = await authenticateApiKey(ctx.deps(), m[1]!, ctx.config.DOCS_URL);
+    const docsUrl = ctx.config.DOCS_URL ?? new URL('/docs', ctx.config.PUBLIC_BASE_URL ?? event.url.origin).toString();
+    key = await authenticateApiKey(ctx.deps(), m[1]!, docsUrl).catch((err: unknown) => keyRefused(ctx, event, err));
     ctx.keyCache.set(hash, key, now.getTime());
   }
   event.context.apiKey = key;
@@ -43,6 +45,27 @@ async function authenticate(ctx: RouteContext, event: H3Event): Promise<Authenti
     stageHeader(event, 'sunset', key.rotateBy.toUTCString());
   }
   return key;
+}
+
+/**
+ * A key that is unknown or revoked counts against its client (API_KEY_FAILURES_PER_MINUTE): past
+ * the budget its further failures answer 429, so keys cannot be guessed at speed. Only failures
+ * are counted, after the lookup: a valid key always passes, whoever else shares the address.
+ */
+async function keyRefused(ctx: RouteContext, event: H3Event, err: unknown): Promise<never> {
+  if (!(err instanceof AppError) || err.code !== 'unauthorized') throw err;
+  const client = clientAddress(event, ctx.config.TRUST_PROXY);
+  const d = await ctx.rateLimiter.hit(`key-fail-${client}`, ctx.config.API_KEY_FAILURES_PER_MINUTE);
+  if (!d.allowed) {
+    ctx.metrics.rateLimited.inc({ limiter: 'api_key_failures' });
+    throw new AppError(
+      'rate_limited',
+      'Too many unknown API keys from this client',
+      {},
+      { retry_after_seconds: d.retryAfterSeconds },
+    );
+  }
+  throw err;
 }
 
 /** The `warnings` member added to success bodies while a retired key is still accepted. */

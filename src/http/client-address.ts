@@ -16,3 +16,20 @@ export function clientAddress(event: H3Event, trustedProxies: number): string {
   const appended = chain[chain.length - trustedProxies];
   return appended && /^[0-9a-fA-F:.]{2,45}$/.test(appended) ? appended : peer;
 }
+
+/**
+ * Whether the client reached the service over HTTPS: the request's own scheme, or, behind
+ * `trustedProxies` proxies (TRUST_PROXY), the scheme the outermost trusted one reports in
+ * `X-Forwarded-Proto` (each proxy may append its own, as with `X-Forwarded-For`). Without trusted
+ * proxies the header is ignored: any client could send it.
+ */
+export function requestIsHttps(event: H3Event, trustedProxies: number): boolean {
+  if (event.url.protocol === 'https:') return true;
+  if (trustedProxies <= 0) return false;
+  const chain = (event.req.headers.get('x-forwarded-proto') ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const reported = chain[Math.max(0, chain.length - trustedProxies)];
+  return reported === 'https';
+}

@@ -1,11 +1,13 @@
 import type { H3Event } from 'h3';
+import { visit } from 'jsonc-parser';
 import { AppError } from '../core/errors.ts';
 import { describeJsonProblem, findUnstorableJson } from '../core/storable-json.ts';
 
 /**
  * Reads a JSON request body: 415 unless `application/json`, 413 past `limit` bytes (counted while
  * streaming, so a missing or lying Content-Length does not help), 400 for malformed JSON, a
- * non-object body, or a string or nesting PostgreSQL cannot store (`storable-json.ts`).
+ * non-object body, a key repeated in one object, or a string or nesting PostgreSQL cannot store
+ * (`storable-json.ts`).
  */
 export async function readJson(event: H3Event, limit: number): Promise<Record<string, unknown>> {
   const type = event.req.headers.get('content-type') ?? '';
@@ -16,8 +18,10 @@ export async function readJson(event: H3Event, limit: number): Promise<Record<st
   }
   const bytes = await readLimited(event, limit);
   let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    value = JSON.parse(text);
   } catch {
     throw new AppError('invalid_request', 'Request body is not valid JSON');
   }
@@ -30,6 +34,12 @@ export async function readJson(event: H3Event, limit: number): Promise<Record<st
     throw new AppError('invalid_request', describeJsonProblem(problem), {
       field: problem.path || null,
       problem: problem.problem,
+    });
+  // After the nesting check: the visitor recurses, so only bounded depths reach it.
+  const duplicate = findDuplicateKey(text);
+  if (duplicate)
+    throw new AppError('invalid_request', `Duplicate key "${duplicate}": each key may appear once per object`, {
+      field: duplicate,
     });
   return value as Record<string, unknown>;
 }
@@ -46,7 +56,11 @@ export async function readLimited(event: H3Event, limit: number): Promise<Uint8A
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client closed the connection before its body ended: nobody reads the answer, and it is
+      // the client's doing, so it is logged as a request (info), not as an unhandled error.
+      throw new AppError('invalid_request', 'The request body ended early: the client closed the connection');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -62,4 +76,29 @@ export async function readLimited(event: H3Event, limit: number): Promise<Uint8A
     at += c.byteLength;
   }
   return out;
+}
+
+/**
+ * The first key repeated within one object (its dotted path), or null. `JSON.parse` keeps the last
+ * value, a gateway or log in front of the service may read the first: the same bytes would mean two
+ * different requests (`{"amount_cents":1,…,"amount_cents":100000}`). The scan is jsonc-parser's
+ * event visitor over text `JSON.parse` already accepted.
+ */
+export function findDuplicateKey(text: string): string | null {
+  const open: Array<Set<string>> = [];
+  let found: string | null = null;
+  visit(text, {
+    onObjectBegin: () => {
+      open.push(new Set());
+    },
+    onObjectEnd: () => {
+      open.pop();
+    },
+    onObjectProperty: (property, _offset, _length, _line, _column, path) => {
+      const keys = open.at(-1)!;
+      if (found === null && keys.has(property)) found = [...path(), property].join('.');
+      keys.add(property);
+    },
+  });
+  return found;
 }

@@ -3,7 +3,7 @@ import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { constantTimeEqual } from '../core/crypto.ts';
 import { findSession, type SessionKind } from '../core/sessions.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress, requestIsHttps } from './client-address.ts';
 
 /** Cookie of each kind of browser session; scoped to the API paths that read it. */
 export const SESSION_COOKIES = {
@@ -18,7 +18,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Strict (never sent on a
- * cross-site request), Secure when the service is reached over HTTPS. Max-Age 0 deletes it.
+ * cross-site request), Secure when the service is reached over HTTPS (directly, through trusted
+ * proxies that say so in `X-Forwarded-Proto`, or per PUBLIC_BASE_URL). Max-Age 0 deletes it.
  */
 export function sessionCookieHeader(
   ctx: RouteContext,
@@ -28,7 +29,8 @@ export function sessionCookieHeader(
   maxAgeSeconds: number,
 ): string {
   const { name, path } = SESSION_COOKIES[kind];
-  const secure = event.url.protocol === 'https:' || ctx.config.PUBLIC_BASE_URL?.startsWith('https:') ? '; Secure' : '';
+  const https = requestIsHttps(event, ctx.config.TRUST_PROXY) || ctx.config.PUBLIC_BASE_URL?.startsWith('https:');
+  const secure = https ? '; Secure' : '';
   return `${name}=${value}; Path=${path}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Strict${secure}`;
 }
 

@@ -61,7 +61,7 @@ describe('GET /api/v1/cli/status', () => {
         code: 'api_key_rotation_required',
         message: expect.any(String),
         hint: expect.any(String),
-        docs_url: expect.any(String),
+        docs_url: expect.stringMatching(/^https?:\/\/[^/]+\/docs$/),
       },
     });
   });

@@ -22,6 +22,7 @@ const h = useHarness({
   BROWSER_LEAD_LIMIT_PER_MINUTE: String(LIMIT),
   WEBHOOK_LIMIT_PER_MINUTE: String(LIMIT),
   ADMIN_AUTH_FAILURES_PER_MINUTE: '3',
+  API_KEY_FAILURES_PER_MINUTE: '3',
   STATUS_LIMIT_PER_MINUTE: '3',
 });
 let f: Fixture;
@@ -92,6 +93,24 @@ describe('one client flooding is limited; another client is not', () => {
     expect((await admin('10.0.3.1', ADMIN_TOKEN)).status).toBe(200);
     expect((await admin('10.0.3.1', 'wrong-token-wrong-token-wrong-token')).status).toBe(429);
     expect((await admin('10.0.3.2', ADMIN_TOKEN)).status).toBe(200);
+  });
+
+  test('API keys: unknown keys are throttled per client; a valid key from the same client always passes', async () => {
+    const refund = (client: string, key: string) =>
+      h.request('/api/v1/track/refund', {
+        body: { transaction_id: 'none' },
+        headers: { ...bearer(key), ...from(client) },
+      });
+    const guess = () => refund('10.0.4.1', `trk_live_${'x'.repeat(32)}`);
+    expect(await statuses(3, guess)).toEqual([401, 401, 401]);
+    const limited = await guess();
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatchObject({ code: 'rate_limited' });
+    // The valid key: looked up first, answered as always (404: no such sale).
+    expect((await refund('10.0.4.1', f.liveKey)).status).toBe(404);
+    expect((await guess()).status).toBe(429);
+    // Another client is not affected.
+    expect((await refund('10.0.4.2', `trk_live_${'y'.repeat(32)}`)).status).toBe(401);
   });
 
   test('a proxy chain shorter than the trusted hops falls back to the socket address', async () => {

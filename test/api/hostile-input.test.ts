@@ -189,3 +189,41 @@ describe('malformed URLs', () => {
     },
   );
 });
+
+describe('duplicate keys', () => {
+  test.each([
+    [
+      'a top-level key',
+      '{"transaction_id":"dup-1","amount_cents":1,"customer_key":"hostile-1","amount_cents":100000}',
+      'amount_cents',
+    ],
+    [
+      'a nested key',
+      '{"transaction_id":"dup-2","amount_cents":1000,"customer_key":"hostile-1","additional_data":{"plan":"a","plan":"b"}}',
+      'additional_data.plan',
+    ],
+  ])('%s repeated → 400 invalid_request naming it; nothing recorded', async (_, raw, field) => {
+    const r = await h.request('/api/v1/track/sale', { raw, headers: bearer(f.liveKey) });
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', details: { field } });
+    expect(r.body.error.message).toContain(`"${field}"`);
+    const sales = await h.admin('GET', `/programs/${f.programId}/sales?limit=500`);
+    expect(sales.sales.filter((s: { transaction_id: string }) => s.transaction_id.startsWith('dup-'))).toEqual([]);
+  });
+
+  test('the same key in two different objects is not a duplicate', async () => {
+    const raw =
+      '{"transaction_id":"dup-ok","amount_cents":1000,"customer_key":"hostile-1","line_items":[{"id":"a"},{"id":"b"}],"additional_data":{"id":"c"}}';
+    expect((await h.request('/api/v1/track/sale', { raw, headers: bearer(f.liveKey) })).status).toBe(200);
+  });
+
+  test('admin routes refuse them too', async () => {
+    const r = await h.request(`/api/v1/admin/programs/${f.programId}`, {
+      method: 'PATCH',
+      raw: '{"commission_rate_bps":1000,"commission_rate_bps":9000}',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(r.status).toBe(400);
+    expect((await h.admin('GET', `/programs/${f.programId}`)).program.commission_rate_bps).not.toBe(9000);
+  });
+});

@@ -63,14 +63,19 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'adminToken',
       'apiKey',
+      'creemSignature',
       'csrfToken',
       'lemonSqueezySignature',
       'metricsToken',
       'operatorSession',
       'paddleSignature',
       'partnerSession',
+      'standardWebhookSignature',
       'stripeSignature',
     ]);
+    // Every provider's signature, and a server to call (the document's own when none is configured).
+    expect(doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.security).toHaveLength(5);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     expect(
       doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.parameters.map(
         (p: { name: string }) => p.name,

@@ -276,6 +276,13 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await expect.poll(() => commissionRow.textContent()).toContain('refunded');
     expect(await commissionRow.textContent()).toContain('2.50 USD'); // reversed of 10.00
     await expectAccessible(op, 'records');
+    // Headings match their cells: amounts are shown with their currency, not as cents.
+    const headings = await op.locator('thead th').allTextContents();
+    expect(headings).toContain('amount');
+    expect(headings.join(' ')).not.toContain('cents');
+    // The refund that arrived before its sale, applied: listed under parked-refunds.
+    await op.getByRole('link', { name: 'parked-refunds' }).click();
+    await expect.poll(() => op.locator('tbody tr').first().textContent()).toContain('applied');
     await tab(op, 'Notifications');
     await op.getByText('Partner notified of a refund').waitFor();
     await expectAccessible(op, 'notifications');
@@ -302,6 +309,9 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     expect(await op.locator('[data-stat="clicks"]').textContent()).toBe('1');
     expect(await op.locator('[data-stat="leads"]').textContent()).toBe('1');
     expect(await op.locator('[data-stat="revenue"]').textContent()).toBe('100.00 USD');
+    // Gross, and net of the 25.00 refund, both labelled.
+    expect(await op.locator('[data-stat="revenue-net"]').textContent()).toBe('75.00 USD');
+    await op.getByText('Revenue (gross)').waitFor();
     expect(await op.locator('[data-stat="commissions"]').textContent()).toBe('7.50 USD');
     await expectAccessible(op, 'overview');
     await shot(op, 'overview');

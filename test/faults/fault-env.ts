@@ -54,6 +54,7 @@ export async function createFaultEnv(o: {
     BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
     WEBHOOK_LIMIT_PER_MINUTE: '100000000',
     STATUS_LIMIT_PER_MINUTE: '100000000',
+    API_KEY_FAILURES_PER_MINUTE: '100000000',
     // Scenarios stop processes often: no drain period unless one sets it (sigterm.test.ts does).
     SHUTDOWN_DRAIN_MS: '0',
     LOG_LEVEL: 'info',

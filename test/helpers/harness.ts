@@ -70,6 +70,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
     WEBHOOK_LIMIT_PER_MINUTE: '100000000',
     STATUS_LIMIT_PER_MINUTE: '100000000',
+    API_KEY_FAILURES_PER_MINUTE: '100000000',
     // The browser suites load /demo in both modes (production mode turns it off by default; '' = the default).
     DEMO_PAGE: 'true',
     ...env,

@@ -8,6 +8,8 @@ import {
   type Fixture,
   type Harness,
 } from '../helpers/harness.ts';
+import { verifyPartnerPassword, type PasswordHasher } from '../../src/core/partner-invites.ts';
+import { bcryptHasher } from '../../src/http/password-hasher.ts';
 
 /**
  * Dashboard and portal sessions through the real app: who can read what, CSRF on writes made with
@@ -130,6 +132,25 @@ describe('dashboard session (operator)', () => {
       /^dashboard_session=[\w-]{40,}; Path=\/api\/v1; Max-Age=43200; HttpOnly; SameSite=Strict$/,
     );
     expect(s.csrf).toMatch(/^[\w-]{20,}$/);
+  });
+
+  test('Secure when the client used https: through TRUST_PROXY proxies that say so in X-Forwarded-Proto, never on the header alone', async () => {
+    const signIn = (on: Harness, proto: string) =>
+      on.request('/api/v1/dashboard/session', {
+        body: { token: ADMIN_TOKEN },
+        headers: { 'x-forwarded-proto': proto, 'x-forwarded-for': '203.0.113.9' },
+      });
+    // No trusted proxy: a client could send the header itself.
+    expect((await signIn(h, 'https')).headers.get('set-cookie')).not.toMatch(/Secure/);
+    const proxied = await createHarness({ TRUST_PROXY: '1' });
+    try {
+      expect((await signIn(proxied, 'https')).headers.get('set-cookie')).toMatch(
+        /; HttpOnly; SameSite=Strict; Secure$/,
+      );
+      expect((await signIn(proxied, 'http')).headers.get('set-cookie')).not.toMatch(/Secure/);
+    } finally {
+      await proxied.close();
+    }
   });
 
   test('the session cookie authenticates admin API calls as the token does', async () => {
@@ -284,6 +305,30 @@ describe('partner API: a partner sees only their own data in their own program',
       (await h.request('/api/v1/partner/session', { body: { login: 'nobody', password: 'partner A password' } }))
         .status,
     ).toBe(401);
+  });
+
+  test('an unknown login costs what a wrong password costs: the same bcrypt check at the same cost', async () => {
+    // The real hasher, observed: which hash each sign-in is checked against.
+    const checked: string[] = [];
+    const observed: PasswordHasher = {
+      ...bcryptHasher,
+      verify: (password, hash) => {
+        checked.push(hash);
+        return bcryptHasher.verify(password, hash);
+      },
+    };
+    const deps = h.ctx.deps();
+    await expect(verifyPartnerPassword(deps, observed, partnerB.code, 'not the password')).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
+    await expect(verifyPartnerPassword(deps, observed, 'nobody-at-all', 'not the password')).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
+    expect(checked).toHaveLength(2);
+    // `$2b$11$…`: algorithm and cost of the partner's stored hash and of the stand-in.
+    const [real, standIn] = checked.map((hash) => hash.split('$').slice(1, 3).join('$'));
+    expect(standIn).toBe(real);
+    expect(checked[1]).not.toBe(checked[0]);
   });
 
   test("profile and referral link are the partner's own", async () => {

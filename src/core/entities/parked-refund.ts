@@ -32,7 +32,7 @@ export const ParkedRefund = defineEntity({
     /** A second id of the sale the refund carries (RefundJob.saleAlias). */
     saleAlias: p.string().nullable(),
     /** The transaction and the refund's idempotency key: a redelivery or replay parks nothing twice. */
-    dedupeKey: p.string(),
+    dedupeKey: p.text(),
     /** The refund job, run as it arrived once its sale exists. */
     job: p.json<RefundJob>(),
     webhookEventId: p.integer().nullable(),

@@ -6,7 +6,7 @@ export class Migration20261125160000_parked_refunds extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "parked_refund" ("id" serial primary key, "program_id" int not null, "provider" varchar(255) null, "transaction_id" varchar(255) not null, "sale_alias" varchar(255) null, "dedupe_key" varchar(255) not null, "job" jsonb not null, "webhook_event_id" int null, "status" varchar(255) not null default 'parked', "parked_at" timestamptz not null, "resolved_at" timestamptz null, "outcome" jsonb null);`,
+      `create table "parked_refund" ("id" serial primary key, "program_id" int not null, "provider" varchar(255) null, "transaction_id" varchar(255) not null, "sale_alias" varchar(255) null, "dedupe_key" text not null, "job" jsonb not null, "webhook_event_id" int null, "status" varchar(255) not null default 'parked', "parked_at" timestamptz not null, "resolved_at" timestamptz null, "outcome" jsonb null);`,
     );
     this.addSql(`create index "parked_refund_status_parked_at_index" on "parked_refund" ("status", "parked_at");`);
     this.addSql(

@@ -44,6 +44,19 @@ const SECURITY_SCHEMES: Record<SchemeName, Json> = {
     name: 'x-signature',
     description: 'Lemon Squeezy webhook signature (HMAC-SHA256 hex of the raw body).',
   },
+  standardWebhookSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      'Polar and Dodo Payments (the Standard Webhooks scheme): `webhook-signature` is the HMAC-SHA256 of `webhook-id`, `webhook-timestamp` and the raw body, with the endpoint secret; both other headers are required, and the timestamp must be within 5 minutes.',
+  },
+  creemSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'creem-signature',
+    description: 'Creem webhook signature (HMAC-SHA256 hex of the raw body with the webhook secret).',
+  },
   operatorSession: {
     type: 'apiKey',
     in: 'cookie',
@@ -206,7 +219,12 @@ export function buildOpenApiDocument(ops: readonly Operation[], info: { version:
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    // Without PUBLIC_BASE_URL: the server that serves this document (a relative URL, as OpenAPI allows).
+    servers: [
+      info.serverUrl
+        ? { url: info.serverUrl }
+        : { url: '/', description: 'The server serving this document (set PUBLIC_BASE_URL to name it)' },
+    ],
     tags: [
       { name: 'Tracking', description: 'Conversion API: clicks, leads, sales, refunds, test events, program status' },
       { name: 'Webhooks', description: 'Payment-provider events, verified over the raw bytes' },

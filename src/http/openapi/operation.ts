@@ -9,6 +9,9 @@ export type SecurityScheme =
   | 'stripeSignature'
   | 'paddleSignature'
   | 'lemonSqueezySignature'
+  /** Polar and Dodo Payments: Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). */
+  | 'standardWebhookSignature'
+  | 'creemSignature'
   /** Browser sessions: the cookie, plus the `x-csrf-token` header on every write. */
   | 'operatorSession'
   | 'partnerSession';

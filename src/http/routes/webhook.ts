@@ -97,7 +97,13 @@ export const webhookOperation = defineOperation({
   path: '/api/v1/webhooks/:provider/:programId',
   operationId: 'receiveProviderWebhook',
   tag: 'Webhooks',
-  security: ['stripeSignature', 'paddleSignature', 'lemonSqueezySignature'],
+  security: [
+    'stripeSignature',
+    'paddleSignature',
+    'lemonSqueezySignature',
+    'standardWebhookSignature',
+    'creemSignature',
+  ],
   summary: 'Receive a payment-provider event',
   description:
     'The signature is checked over the raw bytes with the secret connected to the program. The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',

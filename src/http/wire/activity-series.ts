@@ -25,6 +25,7 @@ export function seriesToWire(s: ActivitySeries): SeriesBody {
     leads: s.leads,
     sales: s.sales,
     revenue_cents: s.revenueCents,
+    refunded_cents: s.refundedCents,
     commission_cents: s.commissionCents,
   };
 }

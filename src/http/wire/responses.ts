@@ -50,7 +50,10 @@ export const seriesWire = z.strictObject({
   sales: z.array(z.number().int()),
   revenue_cents: z
     .record(z.string(), z.array(z.number().int()))
-    .meta({ description: 'Sale amounts per currency, one entry per day' }),
+    .meta({ description: 'Sale amounts per currency, one entry per day (gross: refunds not taken off)' }),
+  refunded_cents: z
+    .record(z.string(), z.array(z.number().int()))
+    .meta({ description: 'What has been refunded of the sales of each day, per currency (net = revenue − refunded)' }),
   commission_cents: z
     .record(z.string(), z.array(z.number().int()))
     .meta({ description: 'Commission amounts per currency, one entry per day' }),
