@@ -58,3 +58,23 @@ export type BenchContext = {
   baseline: { sale: Map<number, number>; refund: Map<number, number> };
   metricsCost: Array<Record<string, number | null>>;
 };
+
+/** One load run of a case: against `svc`, `c` connections for `seconds`, its rows named by `prefix`. */
+export type CaseRun = {
+  svc: Target;
+  db: TempDatabase;
+  f: LoadFixture;
+  c: number;
+  seconds: number;
+  prefix: string;
+};
+
+/** A run of `ctx`'s service (or `svc`) at `c` connections for the configured duration. */
+export const runOf = (ctx: BenchContext, c: number, prefix: string, svc: Target = ctx.svc): CaseRun => ({
+  svc,
+  db: ctx.db,
+  f: ctx.f,
+  c,
+  seconds: DURATION_S,
+  prefix,
+});

@@ -205,6 +205,45 @@ export function rowOf(name: string, c: number, k: Cannon): Run {
   };
 }
 
+type LoadRequest = NonNullable<Parameters<typeof autocannon>[0]['requests']>[number];
+
+/**
+ * The request of a run: each send takes the next number of `l` and is built from it (`build`);
+ * its answer is recorded against that number, done when `accept` says so (default: a 200), failed
+ * otherwise (the first few kept in `bad`).
+ */
+export function numbered(
+  l: Ledger,
+  bad: Sampler,
+  o: {
+    path: string;
+    headers?: Record<string, string>;
+    build(i: number): { body: string; headers?: Record<string, string> };
+    accept?(status: number, text: string, i: number): boolean;
+  },
+): LoadRequest {
+  const accept = o.accept ?? ((status: number) => status === 200);
+  return {
+    method: 'POST',
+    path: o.path,
+    headers: o.headers,
+    setupRequest(req, ctx) {
+      const i = l.take();
+      ctx.i = i;
+      const built = o.build(i);
+      return { ...req, body: built.body, ...(built.headers ? { headers: built.headers } : {}) };
+    },
+    onResponse(status, text, ctx) {
+      const i = ctx.i as number;
+      if (accept(status, text, i)) l.ok.add(i);
+      else {
+        l.failed.add(i);
+        bad.add(status, text);
+      }
+    },
+  };
+}
+
 /** Remembers the first few unexpected responses, for the report. */
 export function sampler() {
   const samples: string[] = [];
@@ -250,3 +289,4 @@ export function ledger() {
   };
 }
 export type Ledger = ReturnType<typeof ledger>;
+export type Sampler = ReturnType<typeof sampler>;

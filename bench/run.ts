@@ -91,12 +91,12 @@ async function main(): Promise<void> {
     );
 
     // Warm-up (JIT, connection pools, Redis scripts), not measured.
-    if (ACK_ONLY) await webhookCase(svc, db, f, 8, 2, 'warmwh');
+    if (ACK_ONLY) await webhookCase({ svc, db, f, c: 8, seconds: 2, prefix: 'warmwh' });
     else {
-      await saleCase(svc, db, f, 8, 2, 'warm-', false);
-      await clickCase(svc, db, f, 8, 1, 'warmclick-', false);
+      await saleCase({ svc, db, f, c: 8, seconds: 2, prefix: 'warm-' }, false);
+      await clickCase({ svc, db, f, c: 8, seconds: 1, prefix: 'warmclick-' }, false);
     }
-    if (noMetrics) await saleCase(noMetrics, db, f, 8, 2, 'warmnm-', false);
+    if (noMetrics) await saleCase({ svc: noMetrics, db, f, c: 8, seconds: 2, prefix: 'warmnm-' }, false);
 
     const ctx: BenchContext = {
       svc,

@@ -1,47 +1,29 @@
 /** Clicks from the browser tracker's endpoint: every accepted click stored once. */
-import type { TempDatabase } from '../../test/helpers/service-process.ts';
-import type { LoadFixture } from '../../test/helpers/load-fixture.ts';
-import { DURATION_S, LEVELS, type BenchContext, type Run, type Target } from '../config.ts';
-import { cannon, ledger, record, rowOf, sampler } from '../measure.ts';
+import { LEVELS, type BenchContext, type Run, runOf, type CaseRun } from '../config.ts';
+import { cannon, ledger, numbered, record, rowOf, sampler } from '../measure.ts';
 
 export async function runClicks(ctx: BenchContext): Promise<void> {
-  for (const c of LEVELS) record(ctx, await clickCase(ctx.svc, ctx.db, ctx.f, c, DURATION_S, `click${c}-`, true));
+  for (const c of LEVELS) record(ctx, await clickCase(runOf(ctx, c, `click${c}-`), true));
 }
 
-export async function clickCase(
-  svc: Target,
-  db: TempDatabase,
-  f: LoadFixture,
-  c: number,
-  seconds: number,
-  prefix: string,
-  measured: boolean,
-): Promise<Run> {
+export async function clickCase({ svc, db, f, c, seconds, prefix }: CaseRun, measured: boolean): Promise<Run> {
   const l = ledger();
   const bad = sampler();
-  const k = await cannon(svc, c, seconds, {
-    method: 'POST',
-    path: '/api/v1/track/click',
-    headers: { 'content-type': 'application/json' },
-    setupRequest(req, ctx) {
-      const i = l.take();
-      ctx.i = i;
-      return {
-        ...req,
+  const k = await cannon(
+    svc,
+    c,
+    seconds,
+    numbered(l, bad, {
+      path: '/api/v1/track/click',
+      headers: { 'content-type': 'application/json' },
+      build: (i) => ({
         body: JSON.stringify({
           affiliate_url: `https://shop.example/pricing?aff=${f.partnerCodes[i % f.partnerCodes.length]}&r=${prefix}${i}`,
           page_url: 'https://shop.example/pricing',
         }),
-      };
-    },
-    onResponse(status, text, ctx) {
-      if (status === 200) l.ok.add(ctx.i as number);
-      else {
-        l.failed.add(ctx.i as number);
-        bad.add(status, text);
-      }
-    },
-  });
+      }),
+    }),
+  );
   const row = rowOf('click', c, k);
   if (!measured) return row;
   const { rows } = await db.pool.query<{ affiliate_url: string }>(

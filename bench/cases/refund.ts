@@ -10,9 +10,10 @@ import {
   type BenchContext,
   type Extra,
   type Run,
-  type Target,
+  runOf,
+  type CaseRun,
 } from '../config.ts';
-import { cannon, cpuTimes, ledger, measureBaseline, record, rowOf, sampler } from '../measure.ts';
+import { cannon, cpuTimes, ledger, measureBaseline, numbered, record, rowOf, sampler } from '../measure.ts';
 
 /** The program's sales whose transaction id is (`base`) or is not a raw-pg baseline's. */
 async function saleIds(ctx: BenchContext, base: boolean): Promise<string[]> {
@@ -67,19 +68,14 @@ export async function runRefunds(ctx: BenchContext): Promise<void> {
   const targets = await saleIds(ctx, false);
   let offset = 0;
   for (const c of LEVELS) {
-    const r = await refundCase(ctx.svc, ctx.db, ctx.f, c, DURATION_S, `rf${c}-`, targets, offset);
+    const r = await refundCase(runOf(ctx, c, `rf${c}-`), targets, offset);
     offset += Number((r.extra as Extra).sent);
     record(ctx, r, ctx.baseline.refund);
   }
 }
 
 export async function refundCase(
-  svc: Target,
-  db: TempDatabase,
-  f: LoadFixture,
-  c: number,
-  seconds: number,
-  prefix: string,
+  { svc, db, f, c, seconds, prefix }: CaseRun,
   targets: string[],
   offset: number,
 ): Promise<Run> {
@@ -88,40 +84,34 @@ export async function refundCase(
   let skipped = 0;
   const bad = sampler();
   const cpuStart = cpuTimes(svc);
-  const k = await cannon(svc, c, seconds, {
-    method: 'POST',
-    path: '/api/v1/track/refund',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
-    setupRequest(req, ctx) {
-      const i = l.take();
-      ctx.i = i;
-      return {
-        ...req,
+  const k = await cannon(
+    svc,
+    c,
+    seconds,
+    numbered(l, bad, {
+      path: '/api/v1/track/refund',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
+      build: (i) => ({
         body: JSON.stringify({
           transaction_id: targets[(offset + i) % targets.length],
           refund_amount_cents: REFUND_CENTS,
           refund_id: `${prefix}${i}`,
           reason: 'refund',
         }),
-      };
-    },
-    onResponse(status, text, ctx) {
-      const i = ctx.i as number;
-      if (status !== 200) {
-        l.failed.add(i);
-        bad.add(status, text);
-        return;
-      }
-      const b = JSON.parse(text);
-      if (b.status === 'refunded' || b.status === 'reversed') {
-        l.ok.add(i);
-        deductions.set(i, b.deductionAmount);
-      } else {
+      }),
+      // Applied, with the deduction it reports; a skipped refund (its sale fully refunded) is counted apart.
+      accept: (status, text, i) => {
+        if (status !== 200) return false;
+        const b = JSON.parse(text);
+        if (b.status === 'refunded' || b.status === 'reversed') {
+          deductions.set(i, b.deductionAmount);
+          return true;
+        }
         skipped++;
-        l.failed.add(i);
-      }
-    },
-  });
+        return false;
+      },
+    }),
+  );
   await waitForNotificationsDelivered(db, 60_000);
   // The refunds' notifications may still be delivering when the load stops: service CPU per
   // applied refund up to the last delivery, so moving delivery between jobs cannot hide its cost.

@@ -10,9 +10,10 @@ import {
   amountOf,
   type BenchContext,
   type Run,
-  type Target,
+  runOf,
+  type CaseRun,
 } from '../config.ts';
-import { cannon, ledger, measureBaseline, record, rowOf, sampler, type Ledger } from '../measure.ts';
+import { cannon, ledger, measureBaseline, numbered, record, rowOf, sampler, type Ledger } from '../measure.ts';
 
 /** The raw-pg sale at each concurrency: the denominator of the sale, webhook and click ratios. */
 export async function runSaleBaseline(ctx: BenchContext): Promise<void> {
@@ -62,16 +63,16 @@ export async function runSaleBaseline(ctx: BenchContext): Promise<void> {
  * on both sides alike (the table shows the first pair).
  */
 export async function runSales(ctx: BenchContext): Promise<void> {
-  const { svc, noMetrics, db, f } = ctx;
+  const { noMetrics } = ctx;
   for (const c of LEVELS) {
-    const on = record(ctx, await saleCase(svc, db, f, c, DURATION_S, `sale${c}-`, true));
+    const on = record(ctx, await saleCase(runOf(ctx, c, `sale${c}-`), true));
     if (!noMetrics) continue;
     const off = record(ctx, {
-      ...(await saleCase(noMetrics, db, f, c, DURATION_S, `salenm${c}-`, true)),
+      ...(await saleCase(runOf(ctx, c, `salenm${c}-`, noMetrics), true)),
       case: 'sale (metrics off)',
     });
-    const off2 = await saleCase(noMetrics, db, f, c, DURATION_S, `salenm${c}b-`, true);
-    const on2 = await saleCase(svc, db, f, c, DURATION_S, `sale${c}b-`, true);
+    const off2 = await saleCase(runOf(ctx, c, `salenm${c}b-`, noMetrics), true);
+    const on2 = await saleCase(runOf(ctx, c, `sale${c}b-`), true);
     const both = (a: Run, b: Run) => ({
       rps: (a.rps + b.rps) / 2,
       cpu:
@@ -99,41 +100,26 @@ export async function runSales(ctx: BenchContext): Promise<void> {
   }
 }
 
-export async function saleCase(
-  svc: Target,
-  db: TempDatabase,
-  f: LoadFixture,
-  c: number,
-  seconds: number,
-  prefix: string,
-  measured: boolean,
-): Promise<Run> {
+export async function saleCase({ svc, db, f, c, seconds, prefix }: CaseRun, measured: boolean): Promise<Run> {
   const l = ledger();
   const bad = sampler();
-  const body = (i: number) =>
-    JSON.stringify({
-      transaction_id: `${prefix}${i}`,
-      amount_cents: amountOf(i),
-      customer_key: f.customerKey(i % f.customers),
-      currency: 'USD',
-    });
-  const k = await cannon(svc, c, seconds, {
-    method: 'POST',
-    path: '/api/v1/track/sale',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
-    setupRequest(req, ctx) {
-      const i = l.take();
-      ctx.i = i;
-      return { ...req, body: body(i) };
-    },
-    onResponse(status, text, ctx) {
-      if (status === 200) l.ok.add(ctx.i as number);
-      else {
-        l.failed.add(ctx.i as number);
-        bad.add(status, text);
-      }
-    },
-  });
+  const k = await cannon(
+    svc,
+    c,
+    seconds,
+    numbered(l, bad, {
+      path: '/api/v1/track/sale',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${f.liveKey}` },
+      build: (i) => ({
+        body: JSON.stringify({
+          transaction_id: `${prefix}${i}`,
+          amount_cents: amountOf(i),
+          customer_key: f.customerKey(i % f.customers),
+          currency: 'USD',
+        }),
+      }),
+    }),
+  );
   const row = rowOf('sale', c, k);
   if (!measured) return row;
   const check = await checkSales(db, f, prefix, l);

@@ -1,54 +1,39 @@
 /** Signed Stripe checkout webhooks: the acknowledgement rate and the time until all are processed. */
-import type { TempDatabase } from '../../test/helpers/service-process.ts';
-import { signedStripeCheckout, type LoadFixture } from '../../test/helpers/load-fixture.ts';
-import { ACK_ONLY, DURATION_S, LEVELS, amountOf, sleep, type BenchContext, type Run, type Target } from '../config.ts';
-import { cannon, cpuTimes, ledger, perRequest, record, rowOf, rssKiB, sampler } from '../measure.ts';
+import { signedStripeCheckout } from '../../test/helpers/load-fixture.ts';
+import { ACK_ONLY, LEVELS, amountOf, sleep, type BenchContext, type Run, runOf, type CaseRun } from '../config.ts';
+import { cannon, cpuTimes, ledger, numbered, perRequest, record, rowOf, rssKiB, sampler } from '../measure.ts';
 import { checkSales } from './sale.ts';
 
 export async function runWebhooks(ctx: BenchContext): Promise<void> {
-  for (const c of LEVELS)
-    for (const r of await webhookCase(ctx.svc, ctx.db, ctx.f, c, DURATION_S, `wh${c}x`)) record(ctx, r);
+  for (const c of LEVELS) for (const r of await webhookCase(runOf(ctx, c, `wh${c}x`))) record(ctx, r);
 }
 
 /**
  * Signed Stripe checkouts: the acknowledgement rate (HTTP), then the time until every accepted
  * event is processed into a sale (drain). Returns the two rows.
  */
-export async function webhookCase(
-  svc: Target,
-  db: TempDatabase,
-  f: LoadFixture,
-  c: number,
-  seconds: number,
-  prefix: string,
-): Promise<Run[]> {
+export async function webhookCase({ svc, db, f, c, seconds, prefix }: CaseRun): Promise<Run[]> {
   const l = ledger();
   const bad = sampler();
   const t0 = performance.now();
   const cpu0 = cpuTimes(svc);
-  const k = await cannon(svc, c, seconds, {
-    method: 'POST',
-    path: `/api/v1/webhooks/stripe/${f.programId}`,
-    setupRequest(req, ctx) {
-      const i = l.take();
-      ctx.i = i;
-      const d = signedStripeCheckout(f, {
-        eventId: `evt_${prefix}${i}`,
-        paymentIntent: `pi_${prefix}${i}`,
-        amountCents: amountOf(i),
-        customerKey: f.customerKey(i % f.customers),
-      });
-      return { ...req, headers: d.headers, body: d.body };
-    },
-    onResponse(status, text, ctx) {
-      const i = ctx.i as number;
-      if (status === 200 && JSON.parse(text).duplicate === false) l.ok.add(i);
-      else {
-        l.failed.add(i);
-        bad.add(status, text);
-      }
-    },
-  });
+  const k = await cannon(
+    svc,
+    c,
+    seconds,
+    numbered(l, bad, {
+      path: `/api/v1/webhooks/stripe/${f.programId}`,
+      build: (i) =>
+        signedStripeCheckout(f, {
+          eventId: `evt_${prefix}${i}`,
+          paymentIntent: `pi_${prefix}${i}`,
+          amountCents: amountOf(i),
+          customerKey: f.customerKey(i % f.customers),
+        }),
+      // A redelivery would be answered 200 too: only a new event counts.
+      accept: (status, text) => status === 200 && JSON.parse(text).duplicate === false,
+    }),
+  );
   const tAck = performance.now();
   if (ACK_ONLY) {
     // Nothing processes them: the inbox must hold exactly one (pending) row per accepted event.
