@@ -115,7 +115,8 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
       write: { row, note: null },
     };
   }
-  // A sale event that recorded no sale closes the refunds parked for it: no sale will come.
+  // A sale event that recorded no sale marks the refunds parked for it `not_recorded` (off the
+  // unmatched list; a sale recorded later, e.g. by a replay, still applies them).
   for (const [i, job] of jobs.entries()) {
     const o = outcome[i];
     if (job.kind === 'sale' && job.transactionId && (o?.kind === 'error' || o?.kind === 'window_expired'))
