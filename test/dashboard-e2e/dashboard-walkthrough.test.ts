@@ -91,6 +91,24 @@ async function eventStatus(programId: number, id: number): Promise<string> {
   return (await h.admin('GET', `/programs/${programId}/webhook-events/${id}`)).webhook_event.status;
 }
 
+/** Replays one event from the event log (listed under `status`) and waits until the log shows it processed. */
+async function replayFromLog(page: Page, status: string, inboxId: number): Promise<void> {
+  await page.getByRole('combobox', { name: /^Status/ }).selectOption(status);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByRole('button', { name: `Replay event ${inboxId}` }).click();
+  await page.getByRole('status').filter({ hasText: 'Replaying 1 event' }).waitFor();
+  await page.getByRole('combobox', { name: /^Status/ }).selectOption('');
+  await expect
+    .poll(
+      async () => {
+        await page.getByRole('button', { name: 'Filter' }).click();
+        return page.locator(`tr[data-event-id="${inboxId}"]`).getByTestId('event-status').textContent();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe('processed');
+}
+
 /** Clicks a tab of the dashboard's program navigation. */
 async function tab(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Program pages' }).getByRole('link', { name, exact: true }).click();
@@ -249,20 +267,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
 
     // The ignored payment is replayed from the log: the sale is recorded now, and the parked refund
     // is applied with it.
-    await op.getByRole('combobox', { name: /^Status/ }).selectOption('ignored');
-    await op.getByRole('button', { name: 'Filter' }).click();
-    await op.getByRole('button', { name: `Replay event ${saleInbox}` }).click();
-    await op.getByRole('status').filter({ hasText: 'Replaying 1 event' }).waitFor();
-    await op.getByRole('combobox', { name: /^Status/ }).selectOption('');
-    await expect
-      .poll(
-        async () => {
-          await op.getByRole('button', { name: 'Filter' }).click();
-          return saleRow.getByTestId('event-status').textContent();
-        },
-        { timeout: 15_000 },
-      )
-      .toBe('processed');
+    await replayFromLog(op, 'ignored', saleInbox);
     await shot(op, 'event-log');
 
     // An event that keeps failing (the database refuses to park its refund) is pending, retrying;
@@ -281,20 +286,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
       return e.status === 'pending' && e.attempts >= 1;
     }, 15_000);
     await allowParking();
-    await op.getByRole('combobox', { name: /^Status/ }).selectOption('pending');
-    await op.getByRole('button', { name: 'Filter' }).click();
-    await op.getByRole('button', { name: `Replay event ${stuckInbox}` }).click();
-    await op.getByRole('status').filter({ hasText: 'Replaying 1 event' }).waitFor();
-    await op.getByRole('combobox', { name: /^Status/ }).selectOption('');
-    await expect
-      .poll(
-        async () => {
-          await op.getByRole('button', { name: 'Filter' }).click();
-          return op.locator(`tr[data-event-id="${stuckInbox}"]`).getByTestId('event-status').textContent();
-        },
-        { timeout: 15_000 },
-      )
-      .toBe('processed');
+    await replayFromLog(op, 'pending', stuckInbox);
 
     // The sale and its partial refund: the partner is notified with the reason, the merchant sees the new amount.
     await pp.goto(`${base}/portal`);
