@@ -10,7 +10,7 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   programs:create --name NAME [--domain HOST] [--commission-rate-bps N] [--cookie-duration-days N]
                   [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
                   [--recurring-months N] [--rate-limit-per-minute N] [--platform-fee-bps N]
-                  [--provider-amount-includes-tax true|false]
+                  [--provider-amount-includes-tax true|false] [--coupon-precedence click|coupon]
   programs:list | programs:show ID | programs:update ID [same flags as create]
   keys:issue PROGRAM [--mode live|test]         prints the key once
   keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
@@ -19,9 +19,12 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
   partners:statement PROGRAM PARTNER            per currency: credits, reversals, payouts, balance (reconciled),
                                                 unpaid commissions, owed back; ledger and payouts (alias partners:account)
   partners:invite PROGRAM PARTNER               one-time portal invite link (expires after INVITE_TTL_HOURS)
+  codes:create PROGRAM PARTNER --code CODE [--provider-ids ID,ID]   a partner's coupon code (and the providers'
+                                                ids of the same discount); sales carrying it are the partner's
+  codes:list PROGRAM [--partner-id N] | codes:disable PROGRAM CODE_ID
   list PROGRAM KIND [--limit N] [--offset N] [--status S] [--partner-id N]
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
-             provider-connections attribution-conflicts payouts parked-refunds
+             provider-connections attribution-conflicts payouts parked-refunds partner-codes
   commissions:approve PROGRAM ID                credits it to the partner balance
 
   Payouts: a payout pays whole credited commissions of one partner and currency, oldest first,
@@ -205,6 +208,16 @@ const commands: Record<string, () => Promise<unknown>> = {
     return { partners: await withReferralLinks(args[0]!, partners) };
   },
   'partners:invite': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/invites`),
+  'codes:create': () => {
+    const ids = values['provider-ids'];
+    return call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/codes`, {
+      code: values.code,
+      ...(typeof ids === 'string' ? { provider_ids: ids.split(',').map((s) => s.trim()) } : {}),
+    });
+  },
+  'codes:list': () =>
+    call('GET', `/programs/${need(1)[0]}/partner-codes?${new URLSearchParams(flags() as Record<string, string>)}`),
+  'codes:disable': () => call('POST', `/programs/${need(2)[0]}/partner-codes/${args[1]}/disable`),
   'partners:statement': () => call('GET', `/programs/${need(2)[0]}/partners/${args[1]}/statement`),
   'partners:account': () => commands['partners:statement']!(),
   list: () =>

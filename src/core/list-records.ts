@@ -4,7 +4,7 @@ import { toRecord } from './records.ts';
 import { LISTABLE, LIST_EXCLUDED, isListableKind, type ListableKind, type ListedRecord } from './listable.ts';
 
 /** Lists that can be filtered by `partner_id`. */
-const BY_PARTNER = new Set<ListableKind>(['clicks', 'customers', 'sales', 'commissions', 'payouts']);
+const BY_PARTNER = new Set<ListableKind>(['clicks', 'customers', 'sales', 'commissions', 'payouts', 'partner-codes']);
 /** The lists whose rows have a `status` (the only ones a `status` filter applies to). */
 export const STATUS_LISTS: ReadonlySet<ListableKind> = new Set([
   'commissions',

@@ -15,6 +15,7 @@ import { AttributionConflict } from './entities/attribution-conflict.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 import { Payout } from './entities/payout.ts';
 import { ParkedRefund } from './entities/parked-refund.ts';
+import { PartnerCode } from './entities/partner-code.ts';
 
 /**
  * What the admin API and CLI can list per program (list-records.ts). Key hashes and secrets are
@@ -36,6 +37,7 @@ export const LISTABLE = {
   'attribution-conflicts': AttributionConflict,
   payouts: Payout,
   'parked-refunds': ParkedRefund,
+  'partner-codes': PartnerCode,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
 /** The names of the lists, in the order above. */

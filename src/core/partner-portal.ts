@@ -8,6 +8,7 @@ import { Sale } from './entities/sale.ts';
 import { Notification, type NotificationKind } from './entities/notification.ts';
 import { exactAmount } from './money.ts';
 import { Payout } from './entities/payout.ts';
+import { listActiveCodes } from './partner-codes.ts';
 
 // Everything here is read through the signed-in partner's own id: the partner API never takes a
 // program or partner id from the request, so a partner cannot name someone else's data.
@@ -17,7 +18,7 @@ export const PARTNER_NOTIFICATION_KINDS: NotificationKind[] = ['partner_commissi
 
 export type Page = { limit: number; offset: number };
 
-/** The partner and the program they refer for. @throws AppError `not_found`. */
+/** The partner, their coupon codes in use and the program they refer for. @throws AppError `not_found`. */
 export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
   const em = deps.em;
   const partner = await em.findOne(Partner, { id: partnerId });
@@ -32,6 +33,7 @@ export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
       commissionRateBps: program.commissionRateBps,
       cookieDurationDays: program.cookieDurationDays,
     },
+    couponCodes: await listActiveCodes(deps, program.id, partner.id),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program, type IProgram, type RecurringPolicy } from './entities/program.ts';
+import type { CouponPrecedence } from './vocabulary.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
@@ -20,6 +21,8 @@ export type ProgramSettings = {
   browserLeads: boolean;
   /** Commission base of provider sales: true includes the tax the customer paid (default false). */
   providerAmountIncludesTax: boolean;
+  /** A sale with both a partner's click and a partner's code: `click` (default) or `coupon` wins. */
+  couponPrecedence: CouponPrecedence;
 };
 /** A new program: a name, and any settings that differ from the defaults. */
 export type ProgramCreate = Partial<ProgramSettings> & { name: string };

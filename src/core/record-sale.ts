@@ -147,6 +147,8 @@ async function recordLiveSale(
       customer_id: attribution.customerId,
       partner_id: attribution.partnerId,
       click_id: attribution.clickId,
+      attributed_via: attribution.via,
+      partner_code_id: attribution.partnerCodeId,
       visitor_id: job.visitorId ?? null,
       refunded_cents: 0,
       received_at: now,

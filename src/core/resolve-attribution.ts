@@ -8,6 +8,8 @@ import { Click, type IClick } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';
 import { bind } from './bind-lead.ts';
 import { compileStatement, dateFromMs, epochMs } from './sql.ts';
+import { findCodeOwner } from './partner-codes.ts';
+import type { AttributionSource } from './vocabulary.ts';
 
 export type Attribution =
   | {
@@ -26,7 +28,9 @@ export type Attribution =
         boundClickId: string | null;
         otherClickId: string;
       } | null;
-      via: 'subscription' | 'customer_key' | 'click_id';
+      via: AttributionSource;
+      /** The partner's code that attributed the sale (`via` `coupon`). */
+      partnerCodeId: number | null;
     }
   | { kind: 'window_expired'; clickAgeDays: number; windowDays: number }
   /**
@@ -42,9 +46,12 @@ export type Attribution =
  * 1. A recurring sale of a subscription already attributed in this program follows that
  *    subscription (no click-window check), subject to the recurring policy; when the subscription
  *    is unknown, the same holds for the customer's first attributed sale.
- * 2. Otherwise the customer by `customer_key` first, then by `click_id`; the customer's click
- *    gives the partner (the click's current partner: last-partner attribution) and the age.
- * @throws AppError `no_attribution` when no customer, click or partner is found in this program.
+ * 2. Under the program's coupon precedence `coupon`, a partner's code the sale carries.
+ * 3. The customer by `customer_key` first, then by `click_id`; the customer's click gives the
+ *    partner (the click's current partner: last-partner attribution) and the age.
+ * 4. When that finds no partner, or the click is older than the window: a partner's code the sale
+ *    carries (`couponCodes`); otherwise `no_attribution` or `window_expired` as without codes.
+ * @throws AppError `no_attribution` when neither a customer, click and partner nor a code is found in this program.
  */
 export async function resolveAttribution(
   deps: CoreDeps,
@@ -53,46 +60,85 @@ export async function resolveAttribution(
   now: Date,
   o: { readOnly?: boolean } = {},
 ): Promise<Attribution> {
-  const em = deps.em;
-  if (job.isRecurring && job.subscriptionId) {
-    let first = await em.findOne(
-      Sale,
-      { program: program.id, subscriptionId: job.subscriptionId, partner: { $ne: null } },
-      { orderBy: { id: 'asc' } },
-    );
-    if (!first && job.customerKey) {
-      // A renewal of a subscription whose first payment was recorded without its subscription id
-      // (Lemon Squeezy orders name none): follow the customer's first attributed sale instead.
-      const customer = await em.findOne(
-        Customer,
-        { program: program.id, customerKey: job.customerKey },
-        { fields: ['id'] },
-      );
-      if (customer)
-        first = await em.findOne(
-          Sale,
-          { program: program.id, customer: customer.id, partner: { $ne: null } },
-          { orderBy: { id: 'asc' } },
-        );
-    }
-    if (first?.partner) {
-      return {
-        kind: 'attributed',
-        customerId: first.customer ?? null,
-        partnerId: first.partner,
-        clickId: first.clickId ?? null,
-        earnsCommission: recurringEarns(program, first.receivedAt, now),
-        held: false,
-        conflict: null,
-        via: 'subscription',
-      };
-    }
+  const renewal = await followSubscription(deps, program, job, now);
+  if (renewal) return renewal;
+  const codes = job.couponCodes?.length ? job.couponCodes : null;
+  const byCode = async () => (codes ? attributeByCode(deps, program.id, codes) : null);
+  if (program.couponPrecedence === 'coupon') {
+    const coupon = await byCode();
+    if (coupon) return coupon;
   }
+  const byClick = await attributeByClick(deps, program, job, now, o);
+  if (byClick.kind === 'unattributed') {
+    const coupon = await byCode();
+    if (coupon) return coupon;
+    throw new AppError('no_attribution', byClick.message, byClick.details);
+  }
+  if (byClick.kind === 'window_expired') return (await byCode()) ?? byClick;
+  return byClick;
+}
 
+/** Step 1 of `resolveAttribution`: a renewal follows its subscription's (or customer's) first attributed sale. */
+async function followSubscription(
+  deps: CoreDeps,
+  program: IProgram,
+  job: SaleJob,
+  now: Date,
+): Promise<Attribution | null> {
+  if (!job.isRecurring || !job.subscriptionId) return null;
+  const em = deps.em;
+  let first = await em.findOne(
+    Sale,
+    { program: program.id, subscriptionId: job.subscriptionId, partner: { $ne: null } },
+    { orderBy: { id: 'asc' } },
+  );
+  if (!first && job.customerKey) {
+    // A renewal of a subscription whose first payment was recorded without its subscription id
+    // (Lemon Squeezy orders name none): follow the customer's first attributed sale instead.
+    const customer = await em.findOne(
+      Customer,
+      { program: program.id, customerKey: job.customerKey },
+      { fields: ['id'] },
+    );
+    if (customer)
+      first = await em.findOne(
+        Sale,
+        { program: program.id, customer: customer.id, partner: { $ne: null } },
+        { orderBy: { id: 'asc' } },
+      );
+  }
+  if (first?.partner) {
+    return {
+      kind: 'attributed',
+      customerId: first.customer ?? null,
+      partnerId: first.partner,
+      clickId: first.clickId ?? null,
+      earnsCommission: recurringEarns(program, first.receivedAt, now),
+      held: false,
+      conflict: null,
+      via: 'subscription',
+      partnerCodeId: null,
+    };
+  }
+  return null;
+}
+
+/** A sale the customer's click does not attribute: why, for `no_attribution` (unless a code does). */
+type Unattributed = { kind: 'unattributed'; message: string; details: Record<string, unknown> };
+
+/** Step 3 of `resolveAttribution`: the customer (by key, else by click) and its click. */
+async function attributeByClick(
+  deps: CoreDeps,
+  program: IProgram,
+  job: SaleJob,
+  now: Date,
+  o: { readOnly?: boolean },
+): Promise<Attribution | Unattributed> {
+  const em = deps.em;
   let customer: Pick<ICustomer, 'id' | 'click' | 'customerKey' | 'provisional' | 'disputedAt'> | null = null;
   // Looked up with the customer when found by key (the common path); otherwise below.
   let click: Pick<IClick, 'id' | 'partner' | 'clickedAt'> | null | undefined;
-  let via: 'customer_key' | 'click_id' = 'customer_key';
+  let via: 'customer_key' | 'click' = 'customer_key';
   if (job.customerKey) ({ customer, click } = await findCustomerByKey(em, program.id, job.customerKey));
   if (
     !customer &&
@@ -115,15 +161,15 @@ export async function resolveAttribution(
     customer = await em.findOne(Customer, { id: lead.customerId });
   }
   if (!customer && job.clickId) {
-    via = 'click_id';
+    via = 'click';
     customer = await em.findOne(Customer, { program: program.id, click: job.clickId }, { orderBy: { id: 'desc' } });
   }
-  if (!customer) {
-    throw new AppError('no_attribution', 'Neither customer_key nor click_id matched a customer of this program', {
-      customer_key: job.customerKey,
-      click_id: job.clickId,
-    });
-  }
+  if (!customer)
+    return {
+      kind: 'unattributed',
+      message: 'Neither customer_key nor click_id matched a customer of this program',
+      details: { customer_key: job.customerKey, click_id: job.clickId },
+    };
   let conflict: Extract<Attribution, { kind: 'attributed' }>['conflict'] = null;
   let held = customer.disputedAt != null;
   if (customer.provisional && job.clickId && job.clickId !== customer.click) {
@@ -149,9 +195,11 @@ export async function resolveAttribution(
   }
   click ??= customer.click ? await em.findOne(Click, { id: customer.click, program: program.id }) : null;
   if (!click)
-    throw new AppError('no_attribution', 'The customer has no partner relationship', {
-      customer_key: customer.customerKey,
-    });
+    return {
+      kind: 'unattributed',
+      message: 'The customer has no partner relationship',
+      details: { customer_key: customer.customerKey },
+    };
 
   const ageMs = now.getTime() - click.clickedAt.getTime();
   const windowDays = program.attributionWindowDays;
@@ -167,6 +215,26 @@ export async function resolveAttribution(
     held,
     conflict,
     via,
+    partnerCodeId: null,
+  };
+}
+
+/** Steps 2 and 4 of `resolveAttribution`: the partner whose active code the sale carries. */
+async function attributeByCode(deps: CoreDeps, programId: number, codes: string[]): Promise<Attribution | null> {
+  const owner = await findCodeOwner(deps.em, programId, codes);
+  if (!owner) return null;
+  // A code names a partner, not a customer: the sale is the code's (and its subscription's
+  // renewals follow it, step 1); a later sale of the same customer without the code is not.
+  return {
+    kind: 'attributed',
+    customerId: null,
+    partnerId: owner.partnerId,
+    clickId: null,
+    earnsCommission: true,
+    held: false,
+    conflict: null,
+    via: 'coupon',
+    partnerCodeId: owner.codeId,
   };
 }
 

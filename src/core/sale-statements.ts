@@ -24,6 +24,8 @@ const SALE_COLUMNS = [
   'customer_id',
   'partner_id',
   'click_id',
+  'attributed_via',
+  'partner_code_id',
   'visitor_id',
   'refunded_cents',
   'received_at',

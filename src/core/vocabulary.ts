@@ -53,3 +53,19 @@ export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 /** `open` (requested, reduced to fit a falling balance) → `paid` | `cancelled`. */
 export const PAYOUT_STATUSES = ['open', 'paid', 'cancelled'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/**
+ * How a sale found its partner (stored on the sale): the subscription's first sale, the customer
+ * found by `customer_key` or by `click_id` (both through the customer's click), or a partner's
+ * coupon or promotion code.
+ */
+export const ATTRIBUTION_SOURCES = ['subscription', 'customer_key', 'click', 'coupon'] as const;
+export type AttributionSource = (typeof ATTRIBUTION_SOURCES)[number];
+
+/**
+ * When a sale has both a partner's click (through its customer) and a partner's code: `click`
+ * (default) keeps the click's partner and uses the code only when no click attributes the sale;
+ * `coupon` gives the sale to the code's partner.
+ */
+export const COUPON_PRECEDENCES = ['click', 'coupon'] as const;
+export type CouponPrecedence = (typeof COUPON_PRECEDENCES)[number];

@@ -1,12 +1,20 @@
 /**
  * Reads the tracker keys a merchant puts into provider metadata (spec "Payment-provider metadata"):
- * `tracker_click_id`, `tracker_customer_key`, `program_id` and `tracker_visitor_id`. Stripe calls
+ * `tracker_click_id`, `tracker_customer_key`, `program_id` and `tracker_visitor_id`, and (an
+ * extension) `tracker_coupon_code`, the partner's code used at a checkout whose payload names its
+ * discount by no code or id the service can match (Lemon Squeezy orders). Stripe calls
  * the object `metadata`, Paddle `custom_data`, Lemon Squeezy `meta.custom_data`.
  */
 import { asRecord, readString } from './read-payload.ts';
 
 export type TrackerMetadata =
-  | { ok: true; clickId: string | null; customerKey: string | null; visitorId: string | null }
+  | {
+      ok: true;
+      clickId: string | null;
+      customerKey: string | null;
+      visitorId: string | null;
+      couponCode: string | null;
+    }
   | { ok: false; reason: 'program_mismatch' };
 
 /**
@@ -32,6 +40,7 @@ export function readTrackerMetadata(sources: unknown[], programId: number): Trac
     clickId: pick('tracker_click_id'),
     customerKey: pick('tracker_customer_key'),
     visitorId: pick('tracker_visitor_id'),
+    couponCode: pick('tracker_coupon_code'),
   };
 }
 

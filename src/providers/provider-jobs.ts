@@ -26,7 +26,7 @@ export type PaidBasics = {
   ok: true;
   amountCents: number;
   currency: string;
-  tracker: { clickId: string | null; customerKey: string | null; visitorId: string | null };
+  tracker: { clickId: string | null; customerKey: string | null; visitorId: string | null; couponCode: string | null };
 };
 export type PaymentBasics = PaidBasics | { ok: false; outcome: EventOutcome };
 
@@ -47,8 +47,8 @@ export function readPaymentBasics(
   if (!code) return { ok: false, outcome: ignore('missing_currency') };
   const tracker = readTrackerMetadata(metadata, programId);
   if (!tracker.ok) return { ok: false, outcome: ignore(tracker.reason) };
-  const { clickId, customerKey, visitorId } = tracker;
-  return { ok: true, amountCents, currency: code, tracker: { clickId, customerKey, visitorId } };
+  const { clickId, customerKey, visitorId, couponCode } = tracker;
+  return { ok: true, amountCents, currency: code, tracker: { clickId, customerKey, visitorId, couponCode } };
 }
 
 /** What a sale handler reads from its own payload (`test` only when the payload can say more). */
@@ -56,15 +56,25 @@ export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerP
   Partial<
     Pick<
       SaleJobInput,
-      'test' | 'taxCents' | 'saleType' | 'isRecurring' | 'subscriptionId' | 'subscriptionInterval' | 'productId'
+      | 'test'
+      | 'taxCents'
+      | 'saleType'
+      | 'isRecurring'
+      | 'subscriptionId'
+      | 'subscriptionInterval'
+      | 'productId'
+      | 'couponCodes'
     >
   >;
 
 /**
  * A provider sale (origin `provider`: the core binds an implicit lead when the checkout carries
- * both tracker keys and no lead was tracked, see SaleJob.origin).
+ * both tracker keys and no lead was tracked, see SaleJob.origin). `couponCodes`: the discount
+ * codes and ids the payload names (read-payload.ts `readDiscountCodes`), with the metadata's
+ * `tracker_coupon_code`.
  */
 export function providerSale(ctx: EventContext, paid: PaidBasics, fields: ProviderSaleFields): SaleJob {
+  const { couponCode, ...tracker } = paid.tracker;
   return buildSaleJob({
     origin: 'provider',
     provider: ctx.provider,
@@ -74,8 +84,9 @@ export function providerSale(ctx: EventContext, paid: PaidBasics, fields: Provid
     currency: paid.currency,
     occurredAt: ctx.occurredAt,
     receivedAt: ctx.receivedAt,
-    ...paid.tracker,
+    ...tracker,
     ...fields,
+    couponCodes: [...(fields.couponCodes ?? []), ...(couponCode ? [couponCode] : [])],
   });
 }
 

@@ -111,3 +111,25 @@ export function acceptVerifiedBody(rawBody: Uint8Array): VerifyResult {
   }
   return event ? { ok: true, event } : { ok: false, reason: 'invalid_json' };
 }
+
+/**
+ * The discount codes and discount ids a payment names, for coupon attribution: each value is an
+ * id or code string, or a discount object whose `code` and `id` are taken (a provider that
+ * expands the discount sends the object where it otherwise sends the id). Duplicates dropped.
+ */
+export function readDiscountCodes(...values: unknown[]): string[] {
+  const codes = new Set<string>();
+  for (const value of values) {
+    const record = asRecord(value);
+    for (const v of record ? [record.code, record.id] : [value]) {
+      const s = readString(v);
+      if (s) codes.add(s);
+    }
+  }
+  return [...codes];
+}
+
+/** `list[].field` of every element of an array (nothing when it is not one). */
+export function each(list: unknown, field: string): unknown[] {
+  return Array.isArray(list) ? list.map((item) => asRecord(item)?.[field]) : [];
+}

@@ -337,6 +337,21 @@ describe('partner API: a partner sees only their own data in their own program',
     expect(r.body.partner).toEqual({ id: one.partnerId, code: one.partnerCode, name: 'Partner One', email: null });
     expect(r.body.program.id).toBe(one.programId);
     expect(r.body.referral_link).toContain(`aff=${one.partnerCode}`);
+    expect(r.body.coupon_codes).toEqual([]);
+  });
+
+  test('the profile lists the partner’s own coupon codes in use, never another partner’s or a retired one', async () => {
+    await h.admin('POST', `/programs/${one.programId}/partners/${one.partnerId}/codes`, {
+      code: 'AlphaCast',
+      provider_ids: ['promo_1NotShown'],
+    });
+    const retired = await h.admin('POST', `/programs/${one.programId}/partners/${one.partnerId}/codes`, {
+      code: 'OLDCODE',
+    });
+    await h.admin('POST', `/programs/${one.programId}/partner-codes/${retired.code.id}/disable`);
+    await h.admin('POST', `/programs/${one.programId}/partners/${partnerB.id}/codes`, { code: 'BETACAST' });
+    expect((await asPartner(a, '/me')).body.coupon_codes).toEqual(['AlphaCast']);
+    expect((await asPartner(b, '/me')).body.coupon_codes).toEqual(['BETACAST']);
   });
 
   test('commissions, earnings, notifications and stats hold nothing of partner B or of another program', async () => {

@@ -31,6 +31,7 @@ describe('creem normalise: checkout.completed', () => {
       clickId: 'clk_7Hq2x',
       visitorId: 'vis_9f8e',
       origin: 'provider',
+      couponCodes: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -31,6 +31,7 @@ describe('lemon squeezy normalise: sales', () => {
       clickId: 'clk_7Hq2x',
       visitorId: 'vis_9f8e',
       origin: 'provider',
+      couponCodes: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -33,6 +33,7 @@ describe('paddle normalise: transaction.completed', () => {
       clickId: 'clk_7Hq2x',
       visitorId: 'vis_9f8e',
       origin: 'provider',
+      couponCodes: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

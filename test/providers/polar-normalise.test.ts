@@ -31,6 +31,7 @@ describe('polar normalise: order.paid', () => {
       clickId: 'clk_7Hq2x',
       visitorId: 'vis_9f8e',
       origin: 'provider',
+      couponCodes: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -32,6 +32,7 @@ describe('stripe normalise: sales', () => {
       clickId: 'clk_7Hq2x',
       visitorId: 'vis_9f8e',
       origin: 'provider',
+      couponCodes: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -21,6 +21,7 @@ import { AttributionConflict } from './attribution-conflict.ts';
 import { ServiceInstance } from './service-instance.ts';
 import { PaymentLink } from './payment-link.ts';
 import { ParkedRefund } from './parked-refund.ts';
+import { PartnerCode } from './partner-code.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -47,4 +48,5 @@ export const ENTITIES = [
   ServiceInstance,
   PaymentLink,
   ParkedRefund,
+  PartnerCode,
 ];

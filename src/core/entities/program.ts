@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { RECURRING_POLICIES, type RecurringPolicy } from '../vocabulary.ts';
+import { RECURRING_POLICIES, type CouponPrecedence, type RecurringPolicy } from '../vocabulary.ts';
 
 export { RECURRING_POLICIES, type RecurringPolicy };
 
@@ -32,6 +32,8 @@ export const Program = defineEntity({
      * after discounts and credit, before tax; true includes the tax. API sales are never changed.
      */
     providerAmountIncludesTax: p.boolean().default(false),
+    /** A sale with both a partner's click and a partner's code: whose it is (vocabulary.ts). */
+    couponPrecedence: p.string().$type<CouponPrecedence>().default('click'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

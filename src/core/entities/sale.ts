@@ -2,7 +2,8 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Customer } from './customer.ts';
-import type { SaleProvider, SaleType, SubscriptionInterval } from '../vocabulary.ts';
+import type { AttributionSource, SaleProvider, SaleType, SubscriptionInterval } from '../vocabulary.ts';
+import { PartnerCode } from './partner-code.ts';
 
 /** A live sale event. Test sales live in `TestEvent`, apart from production data. */
 export const Sale = defineEntity({
@@ -36,6 +37,10 @@ export const Sale = defineEntity({
     customer: () => p.manyToOne(Customer).mapToPk().nullable(),
     partner: () => p.manyToOne(Partner).mapToPk().nullable(),
     clickId: p.string().nullable(),
+    /** How the partner was found (null on sales recorded before this was stored). */
+    attributedVia: p.string().$type<AttributionSource>().nullable(),
+    /** The partner's code that attributed the sale (`attributedVia` `coupon`). */
+    partnerCode: () => p.manyToOne(PartnerCode).mapToPk().nullable(),
     visitorId: p.string().nullable(),
     /** Cumulative refunded amount, capped at `amountCents`. */
     refundedCents: p.bigint('number').default(0),

@@ -44,6 +44,11 @@ export const saleJobSchema = z.object({
   clickId: text,
   /** `tracker_visitor_id` from checkout metadata; reporting only. */
   visitorId: text,
+  /**
+   * Coupon or promotion codes the sale carries, and the provider's ids of its discounts: a
+   * partner's code among them attributes the sale when no click does (partner-codes.ts).
+   */
+  couponCodes: z.array(z.string()).nullable().default(null),
   /** Free-form data sent with the sale (API `additional_data`). */
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** ISO time the call/event was received; commissions, windows and holds use this time. */
@@ -78,6 +83,7 @@ export function buildSaleJob(input: SaleJobInput): SaleJob {
     customerKey: input.customerKey ?? null,
     clickId: input.clickId ?? null,
     visitorId: input.visitorId ?? null,
+    couponCodes: input.couponCodes?.length ? input.couponCodes : null,
     additionalData: input.additionalData ?? null,
     receivedAt: input.receivedAt,
   };

@@ -9,6 +9,7 @@ import { Migration20261123110000_provider_payments } from './Migration2026112311
 import { Migration20261123141500_email_hash } from './Migration20261123141500_email_hash.ts';
 import { Migration20261124073000_webhook_requeued_at } from './Migration20261124073000_webhook_requeued_at.ts';
 import { Migration20261125160000_parked_refunds } from './Migration20261125160000_parked_refunds.ts';
+import { Migration20261125175836_partner_codes } from './Migration20261125175836_partner_codes.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -20,4 +21,5 @@ export const MIGRATIONS = [
   Migration20261123141500_email_hash,
   Migration20261124073000_webhook_requeued_at,
   Migration20261125160000_parked_refunds,
+  Migration20261125175836_partner_codes,
 ];

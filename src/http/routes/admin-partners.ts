@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { createPartner } from '../../core/programs.ts';
+import { createPartnerCode, disablePartnerCode } from '../../core/partner-codes.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
-import { partnerCreateSchema } from '../wire/partners.ts';
+import { partnerCodeCreateSchema, partnerCreateSchema } from '../wire/partners.ts';
 import { row, rowToWire } from '../wire/records.ts';
-import type { PartnerCreatedBody } from '../wire/responses.ts';
+import type { PartnerCodeBody, PartnerCreatedBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
-/** Adds a partner to a program (payouts, statements and invites: admin-payouts.ts, admin-dashboard.ts). */
+/**
+ * Adds a partner to a program, and partners' coupon codes (listed as `partner-codes`); payouts,
+ * statements and invites: admin-payouts.ts, admin-dashboard.ts.
+ */
 export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
   on('post', '/programs/:id/partners', async (e) =>
     json(
@@ -19,9 +23,26 @@ export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body }:
       201,
     ),
   );
+  on('post', '/programs/:id/partners/:partnerId/codes', async (e) => {
+    const input = validate(partnerCodeCreateSchema, await body(e));
+    const code = await createPartnerCode(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), {
+      code: input.code,
+      providerIds: input.provider_ids,
+    });
+    return json({ code: rowToWire(code) } satisfies PartnerCodeBody, 201);
+  });
+  on(
+    'post',
+    '/programs/:id/partner-codes/:codeId/disable',
+    async (e) =>
+      ({
+        code: rowToWire(await disablePartnerCode(ctx.deps(), num(e, 'id'), num(e, 'codeId'))),
+      }) satisfies PartnerCodeBody,
+  );
 }
 
 const id = z.number().int().positive();
+const codeResponse = z.strictObject({ code: row });
 
 export const partnerAdminOperations = [
   adminOperation('post', '/programs/:id/partners', 'createPartner', 'Add a partner', {
@@ -29,5 +50,26 @@ export const partnerAdminOperations = [
     body: partnerCreateSchema,
     errors: ['not_found', 'duplicate_transaction'],
     responses: { 201: { description: 'Created', schema: z.strictObject({ partner: row }) } },
+  }),
+  adminOperation(
+    'post',
+    '/programs/:id/partners/:partnerId/codes',
+    'createPartnerCode',
+    'Give a partner a coupon code',
+    {
+      params: { id, partnerId: id },
+      body: partnerCodeCreateSchema,
+      description:
+        "A sale carrying the code (the sale API's `coupon_code`, or the code or discount id in a provider payment) is attributed to the partner when no click attributes it, or always under the program's `coupon_precedence` `coupon`. Codes match in any case; `provider_ids` match exactly. A code, or a provider id of an active code, can belong to one code of the program only.",
+      errors: ['not_found', 'invalid_request'],
+      responses: { 201: { description: 'Created', schema: codeResponse } },
+    },
+  ),
+  adminOperation('post', '/programs/:id/partner-codes/:codeId/disable', 'disablePartnerCode', 'Retire a coupon code', {
+    params: { id, codeId: id },
+    description:
+      'Sales carrying the code are no longer attributed by it; sales it attributed keep their partner. The code stays taken.',
+    errors: ['not_found'],
+    responses: { 200: { description: 'Retired', schema: codeResponse } },
   }),
 ];

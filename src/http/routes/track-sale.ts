@@ -38,6 +38,8 @@ export const saleSchema = z.strictObject({
     .nullable()
     .optional(),
   event_name: z.string().max(100).nullable().optional(),
+  // Extension: a partner's coupon code used on this sale; attributes it when no click does.
+  coupon_code: z.string().trim().min(1).max(100).nullable().optional(),
   // Sent by the server client's trackSale; not used (the lead keeps the email, hashed).
   email: z.string().max(320).nullable().optional(),
 });
@@ -88,6 +90,7 @@ export function trackSaleRoute(ctx: RouteContext) {
       providerPaymentId: body.provider_payment_id,
       customerKey: body.customer_key,
       clickId: body.click_id,
+      couponCodes: body.coupon_code ? [body.coupon_code] : null,
       additionalData: body.additional_data,
       receivedAt: now.toISOString(),
     });

@@ -19,6 +19,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 export function partnerProfileToWire({
   partner,
   program,
+  couponCodes,
 }: Result<typeof getPartnerProfile>): Omit<PartnerProfileBody, 'referral_link'> {
   return {
     partner: { id: partner.id, code: partner.code, name: partner.name, email: partner.email },
@@ -29,6 +30,7 @@ export function partnerProfileToWire({
       commission_rate_bps: program.commissionRateBps,
       cookie_duration_days: program.cookieDurationDays,
     },
+    coupon_codes: couponCodes,
   };
 }
 

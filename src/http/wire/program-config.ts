@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECURRING_POLICIES } from '../../core/vocabulary.ts';
+import { COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/vocabulary.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers
@@ -31,6 +31,8 @@ export const programConfigSchema = z.strictObject({
   browser_leads: z.boolean(),
   /** Commission base of provider sales: true includes the tax the customer paid (default false). */
   provider_amount_includes_tax: z.boolean(),
+  /** A sale with both a partner's click and a partner's coupon code: whose it is (default `click`). */
+  coupon_precedence: z.enum(COUPON_PRECEDENCES),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;
 export const programCreateSchema = programConfigSchema.partial().required({ name: true });
@@ -56,5 +58,6 @@ export const programJson = z.looseObject({
   recurring_months: z.number().int().nullable(),
   rate_limit_per_minute: z.number().int(),
   platform_fee_bps: z.number().int(),
+  coupon_precedence: z.string(),
   created_at: z.iso.datetime(),
 });

@@ -20,6 +20,7 @@ export function programSettingsFromWire(c: Partial<ProgramConfig>): Partial<Prog
     platformFeeBps: c.platform_fee_bps,
     browserLeads: c.browser_leads,
     providerAmountIncludesTax: c.provider_amount_includes_tax,
+    couponPrecedence: c.coupon_precedence,
   };
 }
 
@@ -40,6 +41,7 @@ export function programToWire(p: StoredProgram): ProgramWire {
     platform_fee_bps: p.platformFeeBps,
     browser_leads: p.browserLeads,
     provider_amount_includes_tax: p.providerAmountIncludesTax,
+    coupon_precedence: p.couponPrecedence,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -3,6 +3,7 @@ import { COMMISSION_STATUSES, PAYOUT_STATUSES, WEBHOOK_PROVIDERS } from '../../c
 import type { IApiKey } from '../../core/entities/api-key.ts';
 import type { ICommission } from '../../core/entities/commission.ts';
 import type { IPartner } from '../../core/entities/partner.ts';
+import type { IPartnerCode } from '../../core/entities/partner-code.ts';
 import type { IWebhookEvent } from '../../core/entities/webhook-event.ts';
 import { balanceEntryRow, commissionRow, partnerRow, payoutRow } from '../openapi/entity-rows.ts';
 import type { RowWire } from './records.ts';
@@ -70,6 +71,9 @@ export const partnerProfileBody = z.strictObject({
     domain: z.string().nullable(),
     commission_rate_bps: int,
     cookie_duration_days: int,
+  }),
+  coupon_codes: z.array(z.string()).meta({
+    description: "The partner's coupon codes in use: sales made with one are the partner's (extension)",
   }),
   referral_link: z.string().meta({
     description: "The program's site with `aff=<code>`, or the demo page when the program has no domain",
@@ -159,6 +163,8 @@ export type RetiredKeyBody = { key: RowWire<IApiKey> };
 // Partners, commissions, payouts (routes/admin-partners.ts, admin-commissions.ts, admin-payouts.ts)
 
 export type PartnerCreatedBody = { partner: RowWire<IPartner> };
+/** A partner's coupon code, created or retired (routes/admin-partners.ts). */
+export type PartnerCodeBody = { code: RowWire<IPartnerCode> };
 export type CommissionApprovedBody = { commission: RowWire<ICommission> };
 
 /** `POST /programs/:id/partners/:partnerId/invites`: the one-time link (shown once). */

@@ -4,7 +4,7 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { asRecord, readId, readInteger } from '../../read-payload.ts';
+import { asRecord, readDiscountCodes, readId, readInteger } from '../../read-payload.ts';
 import { computeCreemInterval } from '../creem-interval.ts';
 
 export const checkoutCompleted: EventHandler = (checkout, ctx) => {
@@ -34,6 +34,8 @@ export const checkoutCompleted: EventHandler = (checkout, ctx) => {
       subscriptionId,
       subscriptionInterval: computeCreemInterval(asRecord(checkout.product)?.billing_period),
       productId: readId(checkout.product) ?? readId(order.product),
+      // The order names its discount by id (`dis_…`); the checkout has no discount field.
+      couponCodes: readDiscountCodes(order.discount, subscription?.discount),
     }),
   );
 };

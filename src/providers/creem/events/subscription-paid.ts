@@ -5,7 +5,7 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { asRecord, isoFromString, readId, readInteger } from '../../read-payload.ts';
+import { asRecord, isoFromString, readDiscountCodes, readId, readInteger } from '../../read-payload.ts';
 import { computeCreemInterval } from '../creem-interval.ts';
 
 /** A payment for a period starting this long after the subscription began is a renewal. */
@@ -48,6 +48,7 @@ export const subscriptionPaid: EventHandler = (subscription, ctx) => {
       subscriptionId,
       subscriptionInterval: computeCreemInterval(product?.billing_period),
       productId: readId(subscription.product),
+      couponCodes: readDiscountCodes(subscription.discount),
     }),
   );
 };

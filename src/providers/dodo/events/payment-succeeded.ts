@@ -4,7 +4,7 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { readId, readInteger } from '../../read-payload.ts';
+import { each, readDiscountCodes, readId, readInteger } from '../../read-payload.ts';
 
 export const paymentSucceeded: EventHandler = (payment, ctx) => {
   if (payment.status !== undefined && payment.status !== null && payment.status !== 'succeeded')
@@ -34,6 +34,13 @@ export const paymentSucceeded: EventHandler = (payment, ctx) => {
       isRecurring: subscriptionId !== null && readId(payment.checkout_session_id) === null,
       subscriptionId,
       productId: cart.length === 1 ? readId((cart[0] as { product_id?: unknown } | null)?.product_id) : null,
+      // `discounts[]` (code and `discount_id`, stacked discounts in order); older payloads name only
+      // the deprecated `discount_id`.
+      couponCodes: readDiscountCodes(
+        ...each(payment.discounts, 'code'),
+        ...each(payment.discounts, 'discount_id'),
+        payment.discount_id,
+      ),
     }),
   );
 };

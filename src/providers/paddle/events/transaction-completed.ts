@@ -4,7 +4,7 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { asRecord, at, readId, readString } from '../../read-payload.ts';
+import { asRecord, at, readDiscountCodes, readId, readString } from '../../read-payload.ts';
 import { readPaddlePaidAmount } from './paid-amount.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
@@ -45,6 +45,9 @@ export const transactionCompleted: EventHandler = (transaction, ctx) => {
           )
         : null,
       productId: onlyPrice ? readId(onlyPrice.product_id) : null,
+      // Notifications name the discount by id (`dsc_…`); an API transaction with
+      // `include=discount` carries the discount itself, with its `code`.
+      couponCodes: readDiscountCodes(transaction.discount_id, transaction.discount),
     }),
   );
 };

@@ -4,7 +4,7 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { asRecord, readId, readInteger, readString } from '../../read-payload.ts';
+import { asRecord, readDiscountCodes, readId, readInteger, readString } from '../../read-payload.ts';
 import { computeSubscriptionInterval } from '../../subscription-interval.ts';
 
 /** `billing_reason` values that are later charges of an existing subscription. */
@@ -39,6 +39,8 @@ export const orderPaid: EventHandler = (order, ctx) => {
         ? computeSubscriptionInterval(subscription.recurring_interval, subscription.recurring_interval_count)
         : null,
       productId: readId(order.product_id),
+      // `discount.code` is null for a discount applied by link or API: its id is read too.
+      couponCodes: readDiscountCodes(order.discount_id, order.discount),
     }),
   );
 };
