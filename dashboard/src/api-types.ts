@@ -14,6 +14,7 @@ import type {
   IssuedKeyBody,
   PaidPayoutBody,
   PartnerCommissionsBody,
+  PartnerCodeBody,
   PartnerCreatedBody,
   PartnerEarningsBody,
   PartnerInviteBody,
@@ -83,6 +84,8 @@ export type ApiRoutes = {
       | Route<`${Program}/keys/${number}/retire`, RetiredKeyBody>
       | Route<`${Program}/partners`, PartnerCreatedBody>
       | Route<`${Program}/partners/${number}/invites`, PartnerInviteBody>
+      | Route<`${Program}/partners/${number}/codes`, PartnerCodeBody>
+      | Route<`${Program}/partner-codes/${number}/disable`, PartnerCodeBody>
       | Route<`${Program}/partners/${number}/payouts`, PayoutBody>
       | Route<`${Program}/commissions/${number}/approve`, CommissionApprovedBody>
       | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>

@@ -193,6 +193,21 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     const inviteUrl = (await op.getByTestId('invite-url').textContent())?.trim() ?? '';
     expect(inviteUrl).toMatch(new RegExp(`^${base}/portal/invite/[\\w-]{40,}$`));
     await expectAccessible(op, 'partners');
+    // Gives Jane a coupon code (with the Stripe promotion code id of the same discount), then retires an old one.
+    const codeForm = op.getByRole('form', { name: 'Add a coupon code' });
+    for (const [coupon, ids] of [
+      ['JANE10', 'promo_1JaneE2e'],
+      ['OLDJANE', ''],
+    ]) {
+      await codeForm.getByRole('textbox', { name: /^Coupon code/ }).fill(coupon!);
+      await codeForm.getByRole('textbox', { name: /^Provider ids/ }).fill(ids!);
+      await codeForm.getByRole('button', { name: 'Add code' }).click();
+      await op.getByTestId('coupon-codes').getByRole('cell', { name: coupon, exact: true }).waitFor();
+    }
+    await op.getByTestId('coupon-codes').getByRole('cell', { name: 'promo_1JaneE2e' }).waitFor();
+    await op.getByRole('button', { name: 'Retire code OLDJANE' }).click();
+    await op.getByTestId('coupon-codes').getByRole('cell', { name: /^retired/ }).waitFor();
+    await expectAccessible(op, 'partners with coupon codes');
 
     // The partner accepts the invite on a phone-sized screen and sees their link.
     const pp = await newPage(375, 812);
@@ -205,6 +220,8 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await pp.waitForURL(`${base}/portal`);
     const link = await pp.getByTestId('referral-link').inputValue();
     expect(link).toBe(`${base}/demo?program=${programId}&aff=${code}`);
+    // Jane's code in use is shown; the retired one and the provider id are not.
+    expect(await pp.getByTestId('coupon-codes').getByRole('listitem').allTextContents()).toEqual(['JANE10']);
     await expectAccessible(pp, 'portal home');
     // The invite link worked once.
     await pp.goto(inviteUrl);
