@@ -11,6 +11,7 @@ const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token
                   [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
                   [--recurring-months N] [--rate-limit-per-minute N] [--platform-fee-bps N]
                   [--provider-amount-includes-tax true|false] [--coupon-precedence click|coupon]
+                  [--attribution-model last_click|first_click]
   programs:list | programs:show ID | programs:update ID [same flags as create]
   keys:issue PROGRAM [--mode live|test]         prints the key once
   keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]

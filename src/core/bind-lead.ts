@@ -1,4 +1,4 @@
-import type { CoreDeps } from './deps.ts';
+import { DAY_MS, type CoreDeps } from './deps.ts';
 import type { LeadJob } from './jobs/lead-job.ts';
 import { AppError } from './errors.ts';
 import { isUniqueViolation } from './data-error.ts';
@@ -12,7 +12,9 @@ export type LeadResult = { customerId: number; customerKey: string | null; click
 
 /**
  * Binds the merchant's customer id to a click so later sales attribute by customer key alone.
- * - Keyed (server) leads may rebind a customer to a newer click, and replace a provisional binding.
+ * - Keyed (server) leads may rebind a customer to a newer click, and replace a provisional binding;
+ *   under the program's `first_click` model, only once the bound click is older than the cookie
+ *   duration.
  * - Keyless (browser) leads can be sent by anyone, so what they bind is provisional: they never
  *   rebind a customer; a second keyless lead naming another click marks the customer disputed
  *   (its commissions are held for review) and records the conflict for the advertiser; one click
@@ -83,11 +85,14 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
     });
   } else if (click && customer.click !== click.id) {
     if (!job.browser) {
-      customer.click = click.id;
-      customer.partner = click.partner;
-      customer.provisional = false;
-      customer.disputedAt = null;
-      rebound = true;
+      // Under first click a live bound click keeps the customer with its partner.
+      if (!(await firstClickHolds(deps, job.programId, customer, now))) {
+        customer.click = click.id;
+        customer.partner = click.partner;
+        customer.provisional = false;
+        customer.disputedAt = null;
+        rebound = true;
+      }
     } else if (!customer.click) {
       customer.click = click.id;
       customer.partner = click.partner;
@@ -124,4 +129,13 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
     clickId: customer.click ?? null,
     rebound,
   };
+}
+
+/** Under `first_click`, whether the customer's bound (confirmed) click is younger than the cookie duration. */
+async function firstClickHolds(deps: CoreDeps, programId: number, customer: ICustomer, now: Date): Promise<boolean> {
+  if (!customer.click || customer.provisional) return false;
+  const program = await findProgramSettings(deps, programId);
+  if (program.attributionModel !== 'first_click') return false;
+  const bound = await deps.em.findOne(Click, { id: customer.click, program: programId }, { fields: ['clickedAt'] });
+  return bound !== null && now.getTime() - bound.clickedAt.getTime() <= program.cookieDurationDays * DAY_MS;
 }

@@ -1,7 +1,7 @@
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program, type IProgram, type RecurringPolicy } from './entities/program.ts';
-import type { CouponPrecedence } from './vocabulary.ts';
+import type { AttributionModel, CouponPrecedence } from './vocabulary.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
@@ -23,6 +23,8 @@ export type ProgramSettings = {
   providerAmountIncludesTax: boolean;
   /** A sale with both a partner's click and a partner's code: `click` (default) or `coupon` wins. */
   couponPrecedence: CouponPrecedence;
+  /** `last_click` (default) or `first_click`: whether a later partner link takes a click over. */
+  attributionModel: AttributionModel;
 };
 /** A new program: a name, and any settings that differ from the defaults. */
 export type ProgramCreate = Partial<ProgramSettings> & { name: string };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CoreDeps } from './deps.ts';
+import { DAY_MS, type CoreDeps } from './deps.ts';
 import type { ClickJob } from './jobs/click-job.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
@@ -13,7 +13,9 @@ export type ClickResult = { clickId: string; partnerCode: string; cookieWindowDa
 
 /**
  * Records a partner-link click. With `existingClickId` of the same program the click is
- * overwritten (new partner, new age): last-partner attribution.
+ * overwritten (new partner, new age): last-partner attribution. Under the program's
+ * `first_click` model a click younger than the cookie duration is kept instead, and the answer
+ * names its partner.
  * @throws AppError `not_found` for an unknown partner code; `invalid_request` when the affiliate
  * URL's host does not match the program's domain.
  */
@@ -75,9 +77,12 @@ export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Ar
       if (!p.ok || !p.value.job.existingClickId) return p.ok ? { ok: true, value: p.value.result } : p;
       const { job, row, result } = p.value;
       try {
+        const program = await programOf(row.program);
+        const firstClick = program.attributionModel === 'first_click';
+        const liveSince = new Date(row.clickedAt.getTime() - program.cookieDurationDays * DAY_MS);
         const updated = await em.nativeUpdate(
           Click,
-          { id: job.existingClickId, program: row.program },
+          { id: job.existingClickId, program: row.program, ...(firstClick ? { clickedAt: { $lt: liveSince } } : {}) },
           {
             partner: row.partner,
             affiliateUrl: row.affiliateUrl,
@@ -88,6 +93,8 @@ export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Ar
           },
         );
         if (updated > 0) return { ok: true, value: { ...result, clickId: job.existingClickId as string } };
+        const kept = firstClick ? await findKeptClick(em, job.existingClickId as string, row.program) : null;
+        if (kept) return { ok: true, value: { ...result, clickId: kept.clickId, partnerCode: kept.partnerCode } };
         return { ok: true, value: result };
       } catch (error) {
         return { ok: false, error };
@@ -126,6 +133,18 @@ export async function recordClicks(deps: CoreDeps, jobs: ClickJob[]): Promise<Ar
     }
   }
   return out;
+}
+
+/** A first click that a later partner link did not take over (`first_click`), with its partner's code. */
+async function findKeptClick(
+  em: CoreDeps['em'],
+  clickId: string,
+  programId: number,
+): Promise<{ clickId: string; partnerCode: string } | null> {
+  const click = await em.findOne(Click, { id: clickId, program: programId }, { fields: ['partner'] });
+  if (!click) return null;
+  const partner = await em.findOneOrFail(Partner, { id: click.partner }, { fields: ['code'] });
+  return { clickId, partnerCode: partner.code };
 }
 
 export type PartnerRef = { id: number; code: string; program: number };

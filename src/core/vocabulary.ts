@@ -63,6 +63,15 @@ export const ATTRIBUTION_SOURCES = ['subscription', 'customer_key', 'click', 'co
 export type AttributionSource = (typeof ATTRIBUTION_SOURCES)[number];
 
 /**
+ * Which partner a returning visitor's (or customer's) click belongs to. `last_click` (default, the
+ * contract's): a later partner link takes the click over, and a keyed lead naming another click
+ * rebinds the customer. `first_click`: the first partner keeps the click and the customer until
+ * the first click is older than the program's cookie duration.
+ */
+export const ATTRIBUTION_MODELS = ['last_click', 'first_click'] as const;
+export type AttributionModel = (typeof ATTRIBUTION_MODELS)[number];
+
+/**
  * When a sale has both a partner's click (through its customer) and a partner's code: `click`
  * (default) keeps the click's partner and uses the code only when no click attributes the sale;
  * `coupon` gives the sale to the code's partner.

@@ -206,7 +206,10 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     }
     await op.getByTestId('coupon-codes').getByRole('cell', { name: 'promo_1JaneE2e' }).waitFor();
     await op.getByRole('button', { name: 'Retire code OLDJANE' }).click();
-    await op.getByTestId('coupon-codes').getByRole('cell', { name: /^retired/ }).waitFor();
+    await op
+      .getByTestId('coupon-codes')
+      .getByRole('cell', { name: /^retired/ })
+      .waitFor();
     await expectAccessible(op, 'partners with coupon codes');
 
     // The partner accepts the invite on a phone-sized screen and sees their link.

@@ -1,5 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { RECURRING_POLICIES, type CouponPrecedence, type RecurringPolicy } from '../vocabulary.ts';
+import {
+  RECURRING_POLICIES,
+  type AttributionModel,
+  type CouponPrecedence,
+  type RecurringPolicy,
+} from '../vocabulary.ts';
 
 export { RECURRING_POLICIES, type RecurringPolicy };
 
@@ -34,6 +39,8 @@ export const Program = defineEntity({
     providerAmountIncludesTax: p.boolean().default(false),
     /** A sale with both a partner's click and a partner's code: whose it is (vocabulary.ts). */
     couponPrecedence: p.string().$type<CouponPrecedence>().default('click'),
+    /** Whether a later partner link takes a visitor's click over (vocabulary.ts). */
+    attributionModel: p.string().$type<AttributionModel>().default('last_click'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

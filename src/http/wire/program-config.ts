@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/vocabulary.ts';
+import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/vocabulary.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers
@@ -33,6 +33,8 @@ export const programConfigSchema = z.strictObject({
   provider_amount_includes_tax: z.boolean(),
   /** A sale with both a partner's click and a partner's coupon code: whose it is (default `click`). */
   coupon_precedence: z.enum(COUPON_PRECEDENCES),
+  /** `last_click` (default): a later partner link takes a visitor's click over; `first_click`: the first keeps it for the cookie duration. */
+  attribution_model: z.enum(ATTRIBUTION_MODELS),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;
 export const programCreateSchema = programConfigSchema.partial().required({ name: true });
@@ -59,5 +61,6 @@ export const programJson = z.looseObject({
   rate_limit_per_minute: z.number().int(),
   platform_fee_bps: z.number().int(),
   coupon_precedence: z.string(),
+  attribution_model: z.string(),
   created_at: z.iso.datetime(),
 });

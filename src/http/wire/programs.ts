@@ -21,6 +21,7 @@ export function programSettingsFromWire(c: Partial<ProgramConfig>): Partial<Prog
     browserLeads: c.browser_leads,
     providerAmountIncludesTax: c.provider_amount_includes_tax,
     couponPrecedence: c.coupon_precedence,
+    attributionModel: c.attribution_model,
   };
 }
 
@@ -42,6 +43,7 @@ export function programToWire(p: StoredProgram): ProgramWire {
     browser_leads: p.browserLeads,
     provider_amount_includes_tax: p.providerAmountIncludesTax,
     coupon_precedence: p.couponPrecedence,
+    attribution_model: p.attributionModel,
     created_at: p.createdAt.toISOString(),
   };
 }
