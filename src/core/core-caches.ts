@@ -8,6 +8,7 @@ export function createCoreCaches(clock: Clock): CoreCaches {
     programs: expiringMap(clock),
     partners: expiringMap(clock),
     secrets: expiringMap(clock),
+    rewardTerms: expiringMap(clock),
     inboxWriter: createInboxWriter(),
   };
 }

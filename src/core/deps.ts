@@ -3,6 +3,7 @@ import type { ExpiringMap, ProgramSnapshot } from './settings-cache.ts';
 import type { VerificationSecret } from './provider-secrets.ts';
 import type { PartnerRef } from './record-click.ts';
 import type { InboxWriter } from './webhook-inbox.ts';
+import type { PartnerTerms } from './partner-groups.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -40,6 +41,8 @@ export type CoreCaches = {
   partners: ExpiringMap<string, PartnerRef>;
   /** `${programId}-${provider}` → the connection's secrets (`null`: not connected). */
   secrets: ExpiringMap<string, readonly VerificationSecret[] | null>;
+  /** Partner id → the partner's group and its reward rules (partner-groups.ts). */
+  rewardTerms: ExpiringMap<number, PartnerTerms>;
   inboxWriter: InboxWriter;
 };
 

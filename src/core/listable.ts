@@ -16,6 +16,7 @@ import { ProviderConnection } from './entities/provider-connection.ts';
 import { Payout } from './entities/payout.ts';
 import { ParkedRefund } from './entities/parked-refund.ts';
 import { PartnerCode } from './entities/partner-code.ts';
+import { PartnerGroup } from './entities/partner-group.ts';
 
 /**
  * What the admin API and CLI can list per program (list-records.ts). Key hashes and secrets are
@@ -38,6 +39,7 @@ export const LISTABLE = {
   payouts: Payout,
   'parked-refunds': ParkedRefund,
   'partner-codes': PartnerCode,
+  'partner-groups': PartnerGroup,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
 /** The names of the lists, in the order above. */

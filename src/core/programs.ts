@@ -2,6 +2,7 @@ import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program, type IProgram, type RecurringPolicy } from './entities/program.ts';
 import type { AttributionModel, CouponPrecedence } from './vocabulary.ts';
+import type { RewardRules } from './reward-rules.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
@@ -25,6 +26,8 @@ export type ProgramSettings = {
   couponPrecedence: CouponPrecedence;
   /** `last_click` (default) or `first_click`: whether a later partner link takes a click over. */
   attributionModel: AttributionModel;
+  /** Reward rules (reward-rules.ts); null: `commissionRateBps` and `productRatesBps` alone. */
+  rewardRules: RewardRules | null;
 };
 /** A new program: a name, and any settings that differ from the defaults. */
 export type ProgramCreate = Partial<ProgramSettings> & { name: string };

@@ -3,11 +3,13 @@ import { CURRENCIES, type Currency } from './vocabulary.ts';
 import type { SaleJob } from './jobs/sale-job.ts';
 import { AppError } from './errors.ts';
 import { isUniqueViolation } from './data-error.ts';
-import { calculateCommission, calculatePlatformFee } from './money.ts';
+import { calculatePlatformFee } from './money.ts';
+import { evaluateReward, recurringTerms } from './reward-rules.ts';
+import { findPartnerTerms, tierValue } from './partner-groups.ts';
 import type { IProgram } from './entities/program.ts';
 import { Sale } from './entities/sale.ts';
 import { TestEvent } from './entities/test-event.ts';
-import { resolveAttribution, type Attribution } from './resolve-attribution.ts';
+import { recurringEarns, resolveAttribution, type Attribution } from './resolve-attribution.ts';
 import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 import { insertSaleRows } from './sale-statements.ts';
@@ -125,8 +127,7 @@ async function recordLiveSale(
   }
 
   const feeBps = program.platformFeeBps;
-  const rateBps = attribution.earnsCommission ? commissionRate(program, job.productId) : null;
-  const commissionCents = rateBps === null ? null : calculateCommission(amountCents, rateBps);
+  const reward = await computeReward(deps, program, job, attribution, { amountCents, currency, now });
   const { saleId, commissionId, parked } = await insertSaleRows(em, {
     sale: {
       program_id: program.id,
@@ -154,13 +155,15 @@ async function recordLiveSale(
       received_at: now,
     },
     fee: { amountCents: calculatePlatformFee(amountCents, feeBps), rateBps: feeBps },
-    commission:
-      rateBps === null || commissionCents === null
-        ? null
-        : { amountCents: commissionCents, rateBps, held: attribution.held },
+    commission: reward && {
+      amountCents: reward.cents,
+      rateBps: reward.rateBps,
+      reward: reward.applied,
+      held: attribution.held,
+    },
     at: now,
   });
-  const commission = commissionId === null ? null : { id: commissionId, amountCents: commissionCents as number };
+  const commission = commissionId === null || !reward ? null : { id: commissionId, amountCents: reward.cents };
   if (attribution.conflict) {
     recordAttributionConflict(deps, {
       programId: program.id,
@@ -209,10 +212,39 @@ async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: 
   return sale?.id ?? null;
 }
 
-/** The per-product policy wins over the program rate when the sale names a product. */
-function commissionRate(program: IProgram, productId: string | null): number {
-  const byProduct = productId ? program.productRatesBps?.[productId] : undefined;
-  return typeof byProduct === 'number' ? byProduct : program.commissionRateBps;
+/**
+ * The commission under the partner's reward terms (their group's rules, else the program's;
+ * reward-rules.ts), or null when a renewal falls outside the recurring policy of those terms.
+ */
+async function computeReward(
+  deps: CoreDeps,
+  program: IProgram,
+  job: SaleJob,
+  attribution: Extract<Attribution, { kind: 'attributed' }>,
+  sale: { amountCents: number; currency: Currency; now: Date },
+) {
+  const terms = await findPartnerTerms(deps, attribution.partnerId);
+  const rules = terms.rules ?? program.rewardRules ?? null;
+  if (attribution.firstSaleAt && !recurringEarns(recurringTerms(rules, program), attribution.firstSaleAt, sale.now))
+    return null;
+  const tiers = rules?.tiers;
+  const tier = tiers
+    ? await tierValue(deps.em, {
+        programId: program.id,
+        partnerId: attribution.partnerId,
+        metric: tiers.metric,
+        period: tiers.period,
+        currency: sale.currency,
+        amountCents: sale.amountCents,
+        now: sale.now,
+      })
+    : 0;
+  return evaluateReward(rules, { source: terms.rules ? 'group' : 'program', groupId: terms.groupId }, program, {
+    amountCents: sale.amountCents,
+    currency: sale.currency,
+    productId: job.productId,
+    tierValue: tier,
+  });
 }
 
 async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency): Promise<SaleResult> {

@@ -17,8 +17,11 @@ export type Attribution =
       customerId: number | null;
       partnerId: number;
       clickId: string | null;
-      /** False when a renewal falls outside the program's recurring policy. */
-      earnsCommission: boolean;
+      /**
+       * A renewal that follows its subscription: when the first attributed sale was received
+       * (the recurring policy decides whether it earns, record-sale.ts); null otherwise.
+       */
+      firstSaleAt: Date | null;
       /** The customer is disputed: its commission is held from automatic approval. */
       held: boolean;
       /** The sale's own click replaced the customer's provisional one (recorded for the advertiser). */
@@ -44,7 +47,7 @@ export type Attribution =
  * Finds who referred a sale, inside the sale's transaction, or (`readOnly`) with reads only, so
  * the common sale needs no transaction of its own (`needs_writes` otherwise).
  * 1. A recurring sale of a subscription already attributed in this program follows that
- *    subscription (no click-window check), subject to the recurring policy; when the subscription
+ *    subscription (no click-window check; the recurring policy is applied by the caller); when the subscription
  *    is unknown, the same holds for the customer's first attributed sale.
  * 2. Under the program's coupon precedence `coupon`, a partner's code the sale carries.
  * 3. The customer by `customer_key` first, then by `click_id`; the customer's click gives the
@@ -60,7 +63,7 @@ export async function resolveAttribution(
   now: Date,
   o: { readOnly?: boolean } = {},
 ): Promise<Attribution> {
-  const renewal = await followSubscription(deps, program, job, now);
+  const renewal = await followSubscription(deps, program, job);
   if (renewal) return renewal;
   const codes = job.couponCodes?.length ? job.couponCodes : null;
   const byCode = async () => (codes ? attributeByCode(deps, program.id, codes) : null);
@@ -79,12 +82,7 @@ export async function resolveAttribution(
 }
 
 /** Step 1 of `resolveAttribution`: a renewal follows its subscription's (or customer's) first attributed sale. */
-async function followSubscription(
-  deps: CoreDeps,
-  program: IProgram,
-  job: SaleJob,
-  now: Date,
-): Promise<Attribution | null> {
+async function followSubscription(deps: CoreDeps, program: IProgram, job: SaleJob): Promise<Attribution | null> {
   if (!job.isRecurring || !job.subscriptionId) return null;
   const em = deps.em;
   let first = await em.findOne(
@@ -113,7 +111,7 @@ async function followSubscription(
       customerId: first.customer ?? null,
       partnerId: first.partner,
       clickId: first.clickId ?? null,
-      earnsCommission: recurringEarns(program, first.receivedAt, now),
+      firstSaleAt: first.receivedAt,
       held: false,
       conflict: null,
       via: 'subscription',
@@ -211,7 +209,7 @@ async function attributeByClick(
     customerId: customer.id,
     partnerId: click.partner,
     clickId: click.id,
-    earnsCommission: true,
+    firstSaleAt: null,
     held,
     conflict,
     via,
@@ -230,7 +228,7 @@ async function attributeByCode(deps: CoreDeps, programId: number, codes: string[
     customerId: null,
     partnerId: owner.partnerId,
     clickId: null,
-    earnsCommission: true,
+    firstSaleAt: null,
     held: false,
     conflict: null,
     via: 'coupon',

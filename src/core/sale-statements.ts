@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { compileStatement, type DB } from './sql.ts';
 import { AWAITING_SALE } from './parked-refunds.ts';
+import type { RewardApplied } from './reward-rules.ts';
 
 /** The sale's columns as inserted (`line_items` serialised). */
 export type SaleRow = Omit<Insertable<DB['sale']>, 'line_items'> & { line_items: string | null };
@@ -36,6 +37,8 @@ type SaleInsert = SaleRow & {
   fee_bps: number;
   commission_cents: number;
   commission_bps: number;
+  /** The reward applied (JSON text), stored with the commission. */
+  reward: string | null;
   held: boolean;
   at: Date;
 };
@@ -89,6 +92,7 @@ function saleInsert(withCommission: boolean) {
             reversed_cents: 0,
             currency: p.currency,
             rate_bps: p.commission_bps,
+            reward: sql`${p.reward}::jsonb`,
             status: 'pending',
             held_for_review: p.held,
             created_at: p.at,
@@ -108,7 +112,7 @@ export async function insertSaleRows(
   r: {
     sale: SaleRow;
     fee: { amountCents: number; rateBps: number };
-    commission: { amountCents: number; rateBps: number; held: boolean } | null;
+    commission: { amountCents: number; rateBps: number; reward: RewardApplied; held: boolean } | null;
     at: Date;
   },
 ): Promise<{ saleId: number; commissionId: number | null; parked: boolean }> {
@@ -119,6 +123,7 @@ export async function insertSaleRows(
     fee_bps: r.fee.rateBps,
     commission_cents: c?.amountCents ?? 0,
     commission_bps: c?.rateBps ?? 0,
+    reward: c ? JSON.stringify(c.reward) : null,
     held: c?.held ?? false,
     at: r.at,
   });

@@ -21,6 +21,7 @@ export type ExpiringMap<K, V> = {
   get(key: K): V | undefined;
   set(key: K, value: V): void;
   delete(key: K): void;
+  clear(): void;
 };
 
 /**
@@ -40,6 +41,9 @@ export function expiringMap<K, V>(clock: Clock, max = 10_000): ExpiringMap<K, V>
     },
     delete(key) {
       map.delete(key);
+    },
+    clear() {
+      map.clear();
     },
   };
 }

@@ -22,6 +22,7 @@ import { ServiceInstance } from './service-instance.ts';
 import { PaymentLink } from './payment-link.ts';
 import { ParkedRefund } from './parked-refund.ts';
 import { PartnerCode } from './partner-code.ts';
+import { PartnerGroup } from './partner-group.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -49,4 +50,5 @@ export const ENTITIES = [
   PaymentLink,
   ParkedRefund,
   PartnerCode,
+  PartnerGroup,
 ];

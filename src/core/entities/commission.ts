@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { RewardApplied } from '../reward-rules.ts';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Sale } from './sale.ts';
@@ -21,7 +22,10 @@ export const Commission = defineEntity({
     /** Cumulative amount reversed by refunds; `amountCents - reversedCents` is what remains. */
     reversedCents: p.bigint('number').default(0),
     currency: p.string().length(3),
+    /** The percentage applied; 0 for a flat reward (`reward` says which rule and its inputs). */
     rateBps: p.integer(),
+    /** Which reward rule gave the amount, with its inputs (reward-rules.ts); null before rules existed. */
+    reward: p.json<RewardApplied>().nullable(),
     status: p.string().$type<CommissionStatus>().default('pending'),
     reason: p.text().nullable(),
     /** Set when the commission was credited to the partner balance (only then do refunds deduct). */

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
+import { PartnerGroup } from './partner-group.ts';
 
 /** A referring partner (affiliate). `code` is the `aff` value in partner links, unique service-wide. */
 export const Partner = defineEntity({
@@ -12,6 +13,8 @@ export const Partner = defineEntity({
     email: p.string().nullable(),
     /** Portal password (bcrypt), set through an invite; null until the partner accepts one. */
     passwordHash: p.string().nullable(),
+    /** The partner's group (its reward rules); null: the program's rules. */
+    group: () => p.manyToOne(PartnerGroup).mapToPk().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

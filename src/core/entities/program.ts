@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { RewardRules } from '../reward-rules.ts';
 import {
   RECURRING_POLICIES,
   type AttributionModel,
@@ -37,6 +38,8 @@ export const Program = defineEntity({
      * after discounts and credit, before tax; true includes the tax. API sales are never changed.
      */
     providerAmountIncludesTax: p.boolean().default(false),
+    /** Reward rules (reward-rules.ts); null: `commissionRateBps` and `productRatesBps` alone. */
+    rewardRules: p.json<RewardRules>().nullable(),
     /** A sale with both a partner's click and a partner's code: whose it is (vocabulary.ts). */
     couponPrecedence: p.string().$type<CouponPrecedence>().default('click'),
     /** Whether a later partner link takes a visitor's click over (vocabulary.ts). */

@@ -10,7 +10,8 @@ import { Migration20261123141500_email_hash } from './Migration20261123141500_em
 import { Migration20261124073000_webhook_requeued_at } from './Migration20261124073000_webhook_requeued_at.ts';
 import { Migration20261125160000_parked_refunds } from './Migration20261125160000_parked_refunds.ts';
 import { Migration20261125175836_partner_codes } from './Migration20261125175836_partner_codes.ts';
-import { Migration20261125190000_attribution_model } from './Migration20261125190000_attribution_model.ts';
+import { Migration20261125180000_attribution_model } from './Migration20261125180000_attribution_model.ts';
+import { Migration20261125181707_reward_rules } from './Migration20261125181707_reward_rules.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -23,5 +24,6 @@ export const MIGRATIONS = [
   Migration20261124073000_webhook_requeued_at,
   Migration20261125160000_parked_refunds,
   Migration20261125175836_partner_codes,
-  Migration20261125190000_attribution_model,
+  Migration20261125180000_attribution_model,
+  Migration20261125181707_reward_rules,
 ];

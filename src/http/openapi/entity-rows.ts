@@ -14,6 +14,7 @@ export const partnerRow = z.strictObject({
   code: z.string(),
   name: z.string(),
   email: z.string().nullable(),
+  group: int.nullable().meta({ description: "The partner's group (its reward rules); null: the program's rules" }),
   created_at: time,
 });
 
@@ -41,7 +42,14 @@ export const commissionRow = z.strictObject({
   amount_cents: int,
   reversed_cents: int,
   currency: z.string().length(3),
-  rate_bps: int,
+  rate_bps: int.meta({ description: 'The percentage applied; 0 for a flat reward' }),
+  reward: z
+    .looseObject({ rule: z.enum(['product', 'tier', 'sale', 'base']), type: z.enum(['percent', 'flat']) })
+    .nullable()
+    .meta({
+      description:
+        'Which reward rule gave the amount, with its inputs; null on commissions recorded before reward rules',
+    }),
   status: z.enum(COMMISSION_STATUSES),
   reason: z.string().nullable(),
   credited_at: time.nullable(),

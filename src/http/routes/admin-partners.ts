@@ -2,16 +2,24 @@ import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { createPartner } from '../../core/programs.ts';
 import { createPartnerCode, disablePartnerCode } from '../../core/partner-codes.ts';
+import { assignPartnerGroup, createPartnerGroup, updatePartnerGroup } from '../../core/partner-groups.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
-import { partnerCodeCreateSchema, partnerCreateSchema } from '../wire/partners.ts';
+import {
+  partnerCodeCreateSchema,
+  partnerCreateSchema,
+  partnerGroupAssignSchema,
+  partnerGroupCreateSchema,
+  partnerGroupUpdateSchema,
+} from '../wire/partners.ts';
 import { row, rowToWire } from '../wire/records.ts';
-import type { PartnerCodeBody, PartnerCreatedBody } from '../wire/responses.ts';
+import type { PartnerCodeBody, PartnerCreatedBody, PartnerGroupBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 /**
- * Adds a partner to a program, and partners' coupon codes (listed as `partner-codes`); payouts,
+ * Adds a partner to a program, partners' coupon codes (listed as `partner-codes`) and partner
+ * groups with their reward rules (listed as `partner-groups`); payouts,
  * statements and invites: admin-payouts.ts, admin-dashboard.ts.
  */
 export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
@@ -31,6 +39,27 @@ export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body }:
     });
     return json({ code: rowToWire(code) } satisfies PartnerCodeBody, 201);
   });
+  on('post', '/programs/:id/partner-groups', async (e) => {
+    const input = validate(partnerGroupCreateSchema, await body(e));
+    const group = await createPartnerGroup(ctx.deps(), num(e, 'id'), {
+      name: input.name,
+      rewardRules: input.reward_rules ?? null,
+    });
+    return json({ group: rowToWire(group) } satisfies PartnerGroupBody, 201);
+  });
+  on('patch', '/programs/:id/partner-groups/:groupId', async (e) => {
+    const input = validate(partnerGroupUpdateSchema, await body(e));
+    const group = await updatePartnerGroup(ctx.deps(), num(e, 'id'), num(e, 'groupId'), {
+      name: input.name,
+      rewardRules: input.reward_rules,
+    });
+    return { group: rowToWire(group) } satisfies PartnerGroupBody;
+  });
+  on('put', '/programs/:id/partners/:partnerId/group', async (e) => {
+    const { group_id } = validate(partnerGroupAssignSchema, await body(e));
+    const partner = await assignPartnerGroup(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), group_id);
+    return { partner: rowToWire(partner) } satisfies PartnerCreatedBody;
+  });
   on(
     'post',
     '/programs/:id/partner-codes/:codeId/disable',
@@ -43,6 +72,7 @@ export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body }:
 
 const id = z.number().int().positive();
 const codeResponse = z.strictObject({ code: row });
+const groupResponse = z.strictObject({ group: row });
 
 export const partnerAdminOperations = [
   adminOperation('post', '/programs/:id/partners', 'createPartner', 'Add a partner', {
@@ -65,6 +95,33 @@ export const partnerAdminOperations = [
       responses: { 201: { description: 'Created', schema: codeResponse } },
     },
   ),
+  adminOperation('post', '/programs/:id/partner-groups', 'createPartnerGroup', 'Add a partner group', {
+    params: { id },
+    body: partnerGroupCreateSchema,
+    description:
+      "A group's reward rules replace the program's for its partners (null: the program's rules). Commissions already recorded keep the rule they were computed with.",
+    errors: ['not_found', 'invalid_request'],
+    responses: { 201: { description: 'Created', schema: groupResponse } },
+  }),
+  adminOperation(
+    'patch',
+    '/programs/:id/partner-groups/:groupId',
+    'updatePartnerGroup',
+    'Rename a group or change its rules',
+    {
+      params: { id, groupId: id },
+      body: partnerGroupUpdateSchema,
+      errors: ['not_found', 'invalid_request'],
+      responses: { 200: { description: 'Changed', schema: groupResponse } },
+    },
+  ),
+  adminOperation('put', '/programs/:id/partners/:partnerId/group', 'assignPartnerGroup', "Set a partner's group", {
+    params: { id, partnerId: id },
+    body: partnerGroupAssignSchema,
+    description: "`group_id` null: no group (the program's rules). A partner belongs to one group at most.",
+    errors: ['not_found'],
+    responses: { 200: { description: 'Moved', schema: z.strictObject({ partner: row }) } },
+  }),
   adminOperation('post', '/programs/:id/partner-codes/:codeId/disable', 'disablePartnerCode', 'Retire a coupon code', {
     params: { id, codeId: id },
     description:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rewardRulesSchema } from '../../core/reward-rules.ts';
 
 /** A new partner; `code` is the `aff` value of its links. */
 export const partnerCreateSchema = z.strictObject({
@@ -9,6 +10,15 @@ export const partnerCreateSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   email: z.email().max(255).nullable().optional(),
 });
+
+/** A group of partners with its own reward rules (null: the program's). */
+export const partnerGroupCreateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  reward_rules: rewardRulesSchema.nullable().optional(),
+});
+export const partnerGroupUpdateSchema = partnerGroupCreateSchema.partial();
+/** The partner's group; null: none (the program's rules). */
+export const partnerGroupAssignSchema = z.strictObject({ group_id: z.number().int().positive().nullable() });
 
 /**
  * A partner's coupon code: what the customer types (matched in any case), and the payment

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/vocabulary.ts';
+import { rewardRulesSchema } from '../../core/reward-rules.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers
@@ -35,6 +36,11 @@ export const programConfigSchema = z.strictObject({
   coupon_precedence: z.enum(COUPON_PRECEDENCES),
   /** `last_click` (default): a later partner link takes a visitor's click over; `first_click`: the first keeps it for the cookie duration. */
   attribution_model: z.enum(ATTRIBUTION_MODELS),
+  /**
+   * Flat and percentage rewards, per-product overrides, tiers and a recurring policy (see the
+   * README, "Reward rules"); null: `commission_rate_bps` and `product_rates_bps` alone.
+   */
+  reward_rules: rewardRulesSchema.nullable(),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;
 export const programCreateSchema = programConfigSchema.partial().required({ name: true });
@@ -62,5 +68,6 @@ export const programJson = z.looseObject({
   platform_fee_bps: z.number().int(),
   coupon_precedence: z.string(),
   attribution_model: z.string(),
+  reward_rules: z.looseObject({}).nullable(),
   created_at: z.iso.datetime(),
 });

@@ -22,6 +22,7 @@ export function programSettingsFromWire(c: Partial<ProgramConfig>): Partial<Prog
     providerAmountIncludesTax: c.provider_amount_includes_tax,
     couponPrecedence: c.coupon_precedence,
     attributionModel: c.attribution_model,
+    rewardRules: c.reward_rules,
   };
 }
 
@@ -44,6 +45,7 @@ export function programToWire(p: StoredProgram): ProgramWire {
     provider_amount_includes_tax: p.providerAmountIncludesTax,
     coupon_precedence: p.couponPrecedence,
     attribution_model: p.attributionModel,
+    reward_rules: p.rewardRules ?? null,
     created_at: p.createdAt.toISOString(),
   };
 }

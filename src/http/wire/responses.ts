@@ -4,6 +4,7 @@ import type { IApiKey } from '../../core/entities/api-key.ts';
 import type { ICommission } from '../../core/entities/commission.ts';
 import type { IPartner } from '../../core/entities/partner.ts';
 import type { IPartnerCode } from '../../core/entities/partner-code.ts';
+import type { IPartnerGroup } from '../../core/entities/partner-group.ts';
 import type { IWebhookEvent } from '../../core/entities/webhook-event.ts';
 import { balanceEntryRow, commissionRow, partnerRow, payoutRow } from '../openapi/entity-rows.ts';
 import type { RowWire } from './records.ts';
@@ -163,6 +164,8 @@ export type RetiredKeyBody = { key: RowWire<IApiKey> };
 // Partners, commissions, payouts (routes/admin-partners.ts, admin-commissions.ts, admin-payouts.ts)
 
 export type PartnerCreatedBody = { partner: RowWire<IPartner> };
+/** A partner group, created or changed; a partner moved to a group (routes/admin-partners.ts). */
+export type PartnerGroupBody = { group: RowWire<IPartnerGroup> };
 /** A partner's coupon code, created or retired (routes/admin-partners.ts). */
 export type PartnerCodeBody = { code: RowWire<IPartnerCode> };
 export type CommissionApprovedBody = { commission: RowWire<ICommission> };
