@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
@@ -203,4 +206,37 @@ test('provider secrets through the CLI: add (from an env var), list without the 
   expect(expired.secret.expires_at).toBe('2030-01-01T00:00:00.000Z');
   expect(await admin('secrets:remove', id, 'stripe', String(secret.id))).toEqual({ removed: true });
   expect((await admin('secrets:list', id, 'stripe')).secrets).toHaveLength(1);
+});
+
+test('coupon codes, partner groups and reward rules through the CLI', async () => {
+  const f = await createProgramFixture(h);
+  const p = String(f.programId);
+  const { code } = await admin(
+    'codes:create',
+    p,
+    String(f.partnerId),
+    '--code',
+    'CLI10',
+    '--provider-ids',
+    'promo_1a, dsc_2b',
+  );
+  expect(code).toMatchObject({ code: 'CLI10', provider_ids: ['promo_1a', 'dsc_2b'] });
+  expect((await admin('codes:list', p, '--partner-id', String(f.partnerId)))['partner-codes']).toHaveLength(1);
+  expect((await admin('codes:disable', p, String(code.id))).code.disabled_at).toEqual(expect.any(String));
+
+  const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+  const rulesFile = join(dir, 'rules.json');
+  writeFileSync(rulesFile, JSON.stringify({ sale: { type: 'flat', amounts: { USD: 500 } } }));
+  const { group } = await admin('groups:create', p, '--name', 'VIP', '--rules-file', rulesFile);
+  expect(group).toMatchObject({ name: 'VIP', reward_rules: { sale: { type: 'flat' } } });
+  expect((await admin('groups:assign', p, String(f.partnerId), String(group.id))).partner.group).toBe(group.id);
+  expect((await admin('groups:update', p, String(group.id), '--rules-file', 'null')).group.reward_rules).toBeNull();
+  expect((await admin('groups:list', p))['partner-groups']).toHaveLength(1);
+  expect((await admin('groups:assign', p, String(f.partnerId), 'none')).partner.group).toBeNull();
+  expect((await admin('rules:set', p, '--rules-file', rulesFile)).program.reward_rules).toEqual({
+    sale: { type: 'flat', amounts: { USD: 500 } },
+  });
+  await expect(admin('rules:set', p, '--rules-file', join(dir, 'missing.json'))).rejects.toThrow(
+    /cannot read reward rules/,
+  );
 });

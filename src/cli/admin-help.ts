@@ -1,0 +1,49 @@
+/** The admin CLI's usage text (admin.ts). */
+export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN] [--json]
+
+  programs:create --name NAME [--domain HOST] [--commission-rate-bps N] [--cookie-duration-days N]
+                  [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
+                  [--recurring-months N] [--rate-limit-per-minute N] [--platform-fee-bps N]
+                  [--provider-amount-includes-tax true|false] [--coupon-precedence click|coupon]
+                  [--attribution-model last_click|first_click]
+  programs:list | programs:show ID | programs:update ID [same flags as create]
+  keys:issue PROGRAM [--mode live|test]         prints the key once
+  keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
+  partners:create PROGRAM --code CODE --name NAME [--email EMAIL]   prints the partner's referral link
+  partners:list PROGRAM [--limit N] [--offset N]  each partner with its referral link
+  partners:statement PROGRAM PARTNER            per currency: credits, reversals, payouts, balance (reconciled),
+                                                unpaid commissions, owed back; ledger and payouts (alias partners:account)
+  partners:invite PROGRAM PARTNER               one-time portal invite link (expires after INVITE_TTL_HOURS)
+  codes:create PROGRAM PARTNER --code CODE [--provider-ids ID,ID]   a partner's coupon code (and the providers'
+                                                ids of the same discount); sales carrying it are the partner's
+  codes:list PROGRAM [--partner-id N] | codes:disable PROGRAM CODE_ID
+  groups:create PROGRAM --name NAME [--rules-file FILE]   a partner group; FILE holds its reward rules (JSON)
+  groups:update PROGRAM GROUP [--name NAME] [--rules-file FILE|null] | groups:list PROGRAM
+  groups:assign PROGRAM PARTNER GROUP|none      moves a partner into a group (none: the program's rules)
+  rules:set PROGRAM --rules-file FILE|null      the program's reward rules (JSON; null: commission_rate_bps alone)
+  list PROGRAM KIND [--limit N] [--offset N] [--status S] [--partner-id N]
+       KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
+             provider-connections attribution-conflicts payouts parked-refunds partner-codes
+  commissions:approve PROGRAM ID                credits it to the partner balance
+
+  Payouts: a payout pays whole credited commissions of one partner and currency, oldest first,
+  netting what the partner owes back (refunds of commissions already paid); each commission is
+  marked paid with the payout id and the balance falls by exactly the amount paid.
+  payouts:open PROGRAM PARTNER --currency USD [--amount-cents N]   request (a withdrawal); default: all available
+  payouts:pay PROGRAM PAYOUT | payouts:cancel PROGRAM PAYOUT | payouts:show PROGRAM PAYOUT
+  payouts:list PROGRAM [--partner-id N] [--status open|paid|cancelled]
+  commissions:pay PROGRAM ID                    pays that one commission through a payout of its own
+  withdrawals:open, withdrawals:pay             aliases of payouts:open, payouts:pay
+  providers:connect PROGRAM PROVIDER [--label live|test] --secret-env VAR   (or the secret on stdin)
+                  connects with exactly this one secret, replacing any others
+  secrets:add PROGRAM PROVIDER --label live|test [--expires-at ISO] --secret-env VAR   (or on stdin)
+  secrets:list PROGRAM PROVIDER                 id, label, created, expiry, fingerprint (never the secret)
+  secrets:expire PROGRAM PROVIDER ID [--at ISO] stops verifying with it at ISO (default now)
+  secrets:remove PROGRAM PROVIDER ID
+       PROVIDER: stripe paddle lemonsqueezy polar dodo creem
+  webhooks:replay PROGRAM [--id INBOX_ID]       replays one (not processed) or all failed webhook events
+
+The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
+--token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.
+Output: tables in a terminal; JSON with --json or when the output is not a terminal (pipes, scripts).
+Referral links use the program's domain, else the demo page at PUBLIC_BASE_URL or the server URL.`;
