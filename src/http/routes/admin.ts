@@ -4,6 +4,7 @@ import { createAdminHelpers } from './admin-helpers.ts';
 import { programOperations, registerProgramRoutes } from './admin-programs.ts';
 import { apiKeyOperations, registerApiKeyRoutes } from './admin-api-keys.ts';
 import { partnerAdminOperations, registerPartnerAdminRoutes } from './admin-partners.ts';
+import { registerRulesPreviewRoute, rulesPreviewOperations } from './admin-rules-preview.ts';
 import { customerAdminOperations, registerCustomerAdminRoutes } from './admin-customers.ts';
 import { commissionAdminOperations, registerCommissionAdminRoutes } from './admin-commissions.ts';
 import { registerPayoutAdminRoutes } from './admin-payouts.ts';
@@ -20,6 +21,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerProgramRoutes(ctx, helpers);
   registerApiKeyRoutes(ctx, helpers);
   registerPartnerAdminRoutes(ctx, helpers);
+  registerRulesPreviewRoute(ctx, helpers);
   registerCustomerAdminRoutes(ctx, helpers);
   registerCommissionAdminRoutes(ctx, helpers);
   registerPayoutAdminRoutes(ctx, helpers);
@@ -33,6 +35,7 @@ export const adminOperations = [
   ...programOperations,
   ...apiKeyOperations,
   ...partnerAdminOperations,
+  ...rulesPreviewOperations,
   ...customerAdminOperations,
   ...commissionAdminOperations,
   ...webhookEventAdminOperations,

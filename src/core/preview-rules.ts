@@ -1,0 +1,208 @@
+import type { CoreDeps } from './deps.ts';
+import { AppError } from './errors.ts';
+import { Program } from './entities/program.ts';
+import { PartnerGroup } from './entities/partner-group.ts';
+import { evaluateReward, recurringTerms, type RewardRules } from './reward-rules.ts';
+import { periodStart } from './partner-groups.ts';
+import { recurringEarns } from './resolve-attribution.ts';
+import { CURRENCIES, type Currency } from './vocabulary.ts';
+import { bigCents, cents, epochMs, exactText, typedSql } from './sql.ts';
+import { exactAmount } from './money.ts';
+
+/** A proposed rule set: the program's, and (by group id) groups' (a group not named keeps its own). */
+export type ProposedRules = { programRules: RewardRules | null; groupRules: Record<number, RewardRules | null> };
+
+/** Current and proposed commissions of one partner (or the total) in one currency, minor units. */
+export type PreviewLine = { currency: string; sales: number; currentCents: number; proposedCents: number };
+export type RulesPreview = {
+  from: Date;
+  to: Date;
+  sales: number;
+  totals: PreviewLine[];
+  partners: Array<PreviewLine & { partnerId: number }>;
+};
+
+type SaleRow = {
+  id: number;
+  partnerId: number;
+  amountCents: number;
+  currency: string;
+  productId: string | null;
+  at: number;
+  firstSaleAt: number | null;
+  currentCents: bigint;
+};
+
+/**
+ * What the proposed rules would have paid on the program's attributed live sales received in
+ * [from, to), beside what was recorded, per partner and currency; nothing is written. Sales are
+ * replayed in the order received: tiers count each partner's sales from the start of the earliest
+ * tier period the window needs, renewals follow the recurring policy of the proposed terms. The
+ * partners' current groups are kept. @throws AppError `not_found`.
+ */
+export async function previewRules(
+  deps: CoreDeps,
+  programId: number,
+  proposed: ProposedRules,
+  window: { from: Date; to: Date },
+): Promise<RulesPreview> {
+  const em = deps.em;
+  const program = await em.findOne(Program, { id: programId });
+  if (!program) throw new AppError('not_found', 'No such program');
+  const groups = new Map<number, RewardRules | null>();
+  for (const g of await em.find(PartnerGroup, { program: programId }, { fields: ['id', 'rewardRules'] }))
+    groups.set(g.id, Object.hasOwn(proposed.groupRules, g.id) ? proposed.groupRules[g.id]! : (g.rewardRules ?? null));
+  for (const id of Object.keys(proposed.groupRules))
+    if (!groups.has(Number(id))) throw new AppError('not_found', `No partner group ${id} in this program`);
+
+  // Tier periods reach back before `from`: load from the earliest start any rule set needs.
+  const periods = [proposed.programRules, ...groups.values()].flatMap((r) => (r?.tiers ? [r.tiers.period] : []));
+  const loadFrom = new Date(
+    Math.min(window.from.getTime(), ...periods.map((p) => periodStart(p, window.from).getTime())),
+  );
+  const [rows, members] = await Promise.all([
+    loadSales(em, programId, loadFrom, window.to),
+    loadMembers(em, programId),
+  ]);
+
+  const windows = new Map<string, TierWindow>();
+  const lines = new Map<string, PreviewLine & { partnerId: number }>();
+  let count = 0;
+  for (const s of rows) {
+    const groupId = members.get(s.partnerId) ?? null;
+    const groupRules = groupId === null ? null : (groups.get(groupId) ?? null);
+    const rules = groupRules ?? proposed.programRules;
+    const tiers = rules?.tiers;
+    // Every sale counts towards the partner's results, the ones before `from` included.
+    let tierValue = 0;
+    if (tiers) {
+      const key = `${s.partnerId}:${tiers.period}`;
+      const w = windows.get(key) ?? { sales: [], start: 0, revenue: new Map() };
+      windows.set(key, w);
+      tierValue = addToWindow(w, s, periodStart(tiers.period, new Date(s.at)).getTime(), tiers.metric);
+    }
+    if (s.at < window.from.getTime()) continue;
+    let proposedCents = 0;
+    const earns =
+      s.firstSaleAt === null || recurringEarns(recurringTerms(rules, program), new Date(s.firstSaleAt), new Date(s.at));
+    if (earns && (CURRENCIES as readonly string[]).includes(s.currency)) {
+      proposedCents = evaluateReward(rules, { source: groupRules ? 'group' : 'program', groupId }, program, {
+        amountCents: s.amountCents,
+        currency: s.currency as Currency,
+        productId: s.productId,
+        tierValue,
+      }).cents;
+    }
+    count++;
+    const key = `${s.partnerId}:${s.currency}`;
+    const line = lines.get(key) ?? {
+      partnerId: s.partnerId,
+      currency: s.currency,
+      sales: 0,
+      currentCents: 0,
+      proposedCents: 0,
+    };
+    line.sales++;
+    line.currentCents += Number(s.currentCents);
+    line.proposedCents += proposedCents;
+    lines.set(key, line);
+  }
+  const partners = [...lines.values()].sort(
+    (a, b) => a.partnerId - b.partnerId || a.currency.localeCompare(b.currency),
+  );
+  const totals = new Map<string, PreviewLine>();
+  for (const l of partners) {
+    const t = totals.get(l.currency) ?? { currency: l.currency, sales: 0, currentCents: 0, proposedCents: 0 };
+    t.sales += l.sales;
+    t.currentCents += l.currentCents;
+    t.proposedCents += l.proposedCents;
+    totals.set(l.currency, t);
+  }
+  const exact = <L extends PreviewLine>(l: L): L => ({
+    ...l,
+    currentCents: exactAmount(BigInt(l.currentCents)),
+    proposedCents: exactAmount(BigInt(l.proposedCents)),
+  });
+  return {
+    from: window.from,
+    to: window.to,
+    sales: count,
+    totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)).map(exact),
+    partners: partners.map(exact),
+  };
+}
+
+/** A partner's sales in a sliding tier period (its start only moves forward as sales are replayed in order). */
+type TierWindow = { sales: SaleRow[]; start: number; revenue: Map<string, number> };
+
+/** Adds `sale` to the window, drops what fell before `since`, and answers the partner's results with it. */
+function addToWindow(w: TierWindow, sale: SaleRow, since: number, metric: 'sales' | 'revenue'): number {
+  w.sales.push(sale);
+  w.revenue.set(sale.currency, (w.revenue.get(sale.currency) ?? 0) + sale.amountCents);
+  while (w.sales[w.start]!.at < since) {
+    const old = w.sales[w.start++]!;
+    w.revenue.set(old.currency, w.revenue.get(old.currency)! - old.amountCents);
+  }
+  return metric === 'sales' ? w.sales.length - w.start : w.revenue.get(sale.currency)!;
+}
+
+/** Attributed live sales in [from, to), in the order received, with their commission and (renewals) first sale. */
+async function loadSales(em: CoreDeps['em'], programId: number, from: Date, to: Date): Promise<SaleRow[]> {
+  const rows = await typedSql(em)
+    .selectFrom('sale as s')
+    .leftJoin('commission as c', 'c.sale_id', 's.id')
+    .select((eb) => [
+      's.id',
+      's.partner_id',
+      exactText(eb.ref('s.amount_cents')).as('amount'),
+      's.currency',
+      's.product_id',
+      epochMs(eb.ref('s.received_at')).as('at_ms'),
+      exactText(eb.fn.coalesce('c.amount_cents', eb.lit(0))).as('current'),
+      eb
+        .case()
+        .when(eb.and([eb('s.is_recurring', '=', true), eb('s.subscription_id', 'is not', null)]))
+        .then(
+          epochMs(
+            eb
+              .selectFrom('sale as f')
+              .select((f) => f.fn.min('f.received_at').as('first'))
+              .whereRef('f.program_id', '=', 's.program_id')
+              .whereRef('f.subscription_id', '=', 's.subscription_id')
+              .where('f.partner_id', 'is not', null)
+              .$asScalar(),
+          ),
+        )
+        .else(null)
+        .end()
+        .as('first_ms'),
+    ])
+    .where('s.program_id', '=', programId)
+    .where('s.partner_id', 'is not', null)
+    .where('s.received_at', '>=', from)
+    .where('s.received_at', '<', to)
+    .orderBy('s.received_at')
+    .orderBy('s.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    partnerId: r.partner_id!,
+    amountCents: cents(r.amount),
+    currency: r.currency,
+    productId: r.product_id,
+    at: Number(r.at_ms),
+    firstSaleAt: r.first_ms === null ? null : Number(r.first_ms),
+    currentCents: bigCents(r.current),
+  }));
+}
+
+/** Partner id → group id, for the program's partners in a group. */
+async function loadMembers(em: CoreDeps['em'], programId: number): Promise<Map<number, number>> {
+  const rows = await typedSql(em)
+    .selectFrom('partner')
+    .select(['id', 'group_id'])
+    .where('program_id', '=', programId)
+    .where('group_id', 'is not', null)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.group_id!]));
+}

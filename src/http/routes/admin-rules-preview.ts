@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { RouteContext } from '../http-context.ts';
+import { AppError } from '../../core/errors.ts';
+import { DAY_MS } from '../../core/deps.ts';
+import { getProgram } from '../../core/programs.ts';
+import { previewRules, type PreviewLine } from '../../core/preview-rules.ts';
+import { rewardRulesSchema } from '../../core/reward-rules.ts';
+import { validate } from '../validate.ts';
+import { adminOperation } from '../openapi/admin-operation.ts';
+import type { AdminHelpers } from './admin-helpers.ts';
+
+const MAX_WINDOW_DAYS = 366;
+
+export const rulesPreviewSchema = z.strictObject({
+  /** The proposed program rules; omitted: the program's current rules. */
+  reward_rules: rewardRulesSchema.nullable().optional(),
+  /** Proposed rules of partner groups, by group id; a group not named keeps its own. */
+  group_rules: z.record(z.string().regex(/^[1-9]\d{0,9}$/, 'a group id'), rewardRulesSchema.nullable()).optional(),
+  /** Sales received from (inclusive); default: 30 days before `to`. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  /** Sales received before; default: now (included). */
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+
+const int = z.number().int();
+const line = {
+  currency: z.string().length(3),
+  sales: int,
+  current_cents: int.meta({ description: 'What the recorded commissions of these sales pay' }),
+  proposed_cents: int.meta({ description: 'What the proposed rules would pay' }),
+};
+export const rulesPreviewBody = z.strictObject({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  sales: int.meta({ description: 'Attributed live sales in the window' }),
+  totals: z.array(z.strictObject(line)),
+  partners: z.array(z.strictObject({ partner_id: int, ...line })),
+});
+export type RulesPreviewBody = z.infer<typeof rulesPreviewBody>;
+
+const lineToWire = (l: PreviewLine) => ({
+  currency: l.currency,
+  sales: l.sales,
+  current_cents: l.currentCents,
+  proposed_cents: l.proposedCents,
+});
+
+/** What-if: proposed reward rules replayed over a period's sales, nothing written. */
+export function registerRulesPreviewRoute(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
+  on('post', '/programs/:id/rules/preview', async (e) => {
+    const input = validate(rulesPreviewSchema, await body(e));
+    const deps = ctx.deps();
+    const programId = num(e, 'id');
+    // Default: up to now, a sale received this very millisecond included.
+    const to = input.to ? new Date(input.to) : new Date(ctx.clock().getTime() + 1);
+    const from = input.from ? new Date(input.from) : new Date(to.getTime() - 30 * DAY_MS);
+    if (!(from < to) || to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY_MS)
+      throw new AppError('invalid_request', `from must be before to, at most ${MAX_WINDOW_DAYS} days apart`, {
+        field: 'from',
+      });
+    const programRules =
+      input.reward_rules !== undefined ? input.reward_rules : ((await getProgram(deps, programId)).rewardRules ?? null);
+    const groupRules = Object.fromEntries(Object.entries(input.group_rules ?? {}).map(([k, v]) => [Number(k), v]));
+    const r = await previewRules(deps, programId, { programRules, groupRules }, { from, to });
+    return {
+      from: r.from.toISOString(),
+      to: r.to.toISOString(),
+      sales: r.sales,
+      totals: r.totals.map(lineToWire),
+      partners: r.partners.map((l) => ({ partner_id: l.partnerId, ...lineToWire(l) })),
+    } satisfies RulesPreviewBody;
+  });
+}
+
+export const rulesPreviewOperations = [
+  adminOperation(
+    'post',
+    '/programs/:id/rules/preview',
+    'previewRewardRules',
+    'What proposed reward rules would have paid',
+    {
+      params: { id: z.number().int().positive() },
+      body: rulesPreviewSchema,
+      description:
+        "Replays the program's attributed live sales received in [from, to) under the proposed rules, in the order received (tiers count each partner's sales from the start of their period), and answers current against proposed commissions per partner and currency and in total. Nothing is written. At most 366 days.",
+      errors: ['not_found', 'invalid_request'],
+      responses: { 200: { description: 'The comparison', schema: rulesPreviewBody } },
+    },
+  ),
+];
