@@ -128,7 +128,7 @@ function rulesFlag(): { reward_rules?: unknown } {
   try {
     return { reward_rules: JSON.parse(readFileSync(file, 'utf8')) };
   } catch (err) {
-    throw new Error(`cannot read reward rules from ${file}: ${(err as Error).message}`);
+    throw new Error(`cannot read reward rules from ${file}: ${(err as Error).message}`, { cause: err });
   }
 }
 
