@@ -15,6 +15,8 @@ import type {
   PaidPayoutBody,
   PartnerCommissionsBody,
   PartnerCodeBody,
+  PartnerGroupBody,
+  RulesPreviewBody,
   PartnerCreatedBody,
   PartnerEarningsBody,
   PartnerInviteBody,
@@ -48,6 +50,7 @@ export type {
   PartnerProfileBody,
   ProviderConnectedBody,
   RotatedKeyBody,
+  RulesPreviewBody,
   SeriesBody,
   StatementBody,
   WebhookEventBody,
@@ -86,6 +89,8 @@ export type ApiRoutes = {
       | Route<`${Program}/partners/${number}/invites`, PartnerInviteBody>
       | Route<`${Program}/partners/${number}/codes`, PartnerCodeBody>
       | Route<`${Program}/partner-codes/${number}/disable`, PartnerCodeBody>
+      | Route<`${Program}/partner-groups`, PartnerGroupBody>
+      | Route<`${Program}/rules/preview`, RulesPreviewBody>
       | Route<`${Program}/partners/${number}/payouts`, PayoutBody>
       | Route<`${Program}/commissions/${number}/approve`, CommissionApprovedBody>
       | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>
@@ -94,7 +99,7 @@ export type ApiRoutes = {
       | Route<`${Provider}/secrets`, ProviderSecretBody>
       | Route<`${Provider}/secrets/${number}/expire`, ProviderSecretBody>;
     PATCH: Route<Program, ProgramBody>;
-    PUT: Route<Provider, ProviderConnectedBody>;
+    PUT: Route<Provider, ProviderConnectedBody> | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody>;
     DELETE: Route<`${Provider}/secrets/${number}`, RemovedBody>;
   };
   partner: {

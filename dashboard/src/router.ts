@@ -44,6 +44,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Partners' },
       },
       {
+        path: 'programs/:id/rewards',
+        name: 'rewards',
+        component: () => import('./pages/merchant/Rewards.vue'),
+        meta: { title: 'Rewards' },
+      },
+      {
         path: 'programs/:id/providers',
         name: 'providers',
         component: () => import('./pages/merchant/Providers.vue'),

@@ -212,6 +212,27 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
       .waitFor();
     await expectAccessible(op, 'partners with coupon codes');
 
+    // Rewards: a what-if of proposed rules (nothing recorded yet), a group, Jane moved into it.
+    await tab(op, 'Rewards');
+    await op.getByTestId('reward-rules').fill('{"sale": {"type": "flat", "amounts": {"USD": 500}}}');
+    await op.getByRole('button', { name: 'Preview over the last 30 days' }).click();
+    await op.getByTestId('preview-totals').getByRole('cell', { name: 'No attributed sales in the period.' }).waitFor();
+    await op.getByTestId('reward-rules').fill('{"sale": {"type": "flat"}}');
+    await op.getByRole('button', { name: 'Save rules' }).click();
+    await op.getByRole('alert').filter({ hasText: 'reward_rules' }).waitFor();
+    await op.getByTestId('reward-rules').fill('');
+    await op.getByRole('button', { name: 'Save rules' }).click();
+    await op.getByText('Rules saved.').waitFor();
+    const groupForm = op.getByRole('form', { name: 'Add a partner group' });
+    await groupForm.getByRole('textbox', { name: 'Group name' }).fill('Podcasters');
+    await groupForm.getByRole('button', { name: 'Add group' }).click();
+    await op.getByTestId('partner-groups').getByRole('cell', { name: 'Podcasters' }).waitFor();
+    const moveForm = op.getByRole('form', { name: 'Move a partner' });
+    await moveForm.getByRole('combobox', { name: 'Group' }).selectOption({ label: 'Podcasters' });
+    await moveForm.getByRole('button', { name: 'Move partner' }).click();
+    await op.getByTestId('partner-groups').getByRole('cell', { name: 'Jane Partner' }).waitFor();
+    await expectAccessible(op, 'rewards');
+
     // The partner accepts the invite on a phone-sized screen and sees their link.
     const pp = await newPage(375, 812);
     await pp.goto(inviteUrl);

@@ -8,6 +8,7 @@ import { rewardRulesSchema } from '../../core/reward-rules.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { rulesPreviewBody, type RulesPreviewBody } from '../wire/responses.ts';
 
 const MAX_WINDOW_DAYS = 366;
 
@@ -21,22 +22,6 @@ export const rulesPreviewSchema = z.strictObject({
   /** Sales received before; default: now (included). */
   to: z.iso.datetime({ offset: true }).optional(),
 });
-
-const int = z.number().int();
-const line = {
-  currency: z.string().length(3),
-  sales: int,
-  current_cents: int.meta({ description: 'What the recorded commissions of these sales pay' }),
-  proposed_cents: int.meta({ description: 'What the proposed rules would pay' }),
-};
-export const rulesPreviewBody = z.strictObject({
-  from: z.iso.datetime(),
-  to: z.iso.datetime(),
-  sales: int.meta({ description: 'Attributed live sales in the window' }),
-  totals: z.array(z.strictObject(line)),
-  partners: z.array(z.strictObject({ partner_id: int, ...line })),
-});
-export type RulesPreviewBody = z.infer<typeof rulesPreviewBody>;
 
 const lineToWire = (l: PreviewLine) => ({
   currency: l.currency,

@@ -250,3 +250,19 @@ export const providerSecretsBody = z.strictObject({ secrets: z.array(providerSec
 export type ProviderSecretsBody = z.infer<typeof providerSecretsBody>;
 export const removedBody = z.strictObject({ removed: z.literal(true) });
 export type RemovedBody = z.infer<typeof removedBody>;
+
+/** `POST /programs/:id/rules/preview` (routes/admin-rules-preview.ts). */
+const previewLine = {
+  currency: z.string().length(3),
+  sales: int,
+  current_cents: int.meta({ description: 'What the recorded commissions of these sales pay' }),
+  proposed_cents: int.meta({ description: 'What the proposed rules would pay' }),
+};
+export const rulesPreviewBody = z.strictObject({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  sales: int.meta({ description: 'Attributed live sales in the window' }),
+  totals: z.array(z.strictObject(previewLine)),
+  partners: z.array(z.strictObject({ partner_id: int, ...previewLine })),
+});
+export type RulesPreviewBody = z.infer<typeof rulesPreviewBody>;
