@@ -86,7 +86,8 @@ export async function runPreview(ctx: BenchContext): Promise<void> {
       case: 'preview',
       concurrency: 1,
       rps: 1000 / ms(50),
-      ratio: null,
+      // No raw-pg counterpart (null would read as the baseline itself).
+      ratio: NaN,
       latency: { p50: ms(50), p90: ms(90), p99: ms(99), max: ms(100) },
       errors,
       peakRssMiB: null,
