@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { DAY_MS, type CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { isUniqueViolation } from './data-error.ts';
@@ -6,7 +5,7 @@ import { Partner, type IPartner } from './entities/partner.ts';
 import { PartnerGroup, type IPartnerGroup } from './entities/partner-group.ts';
 import { Program } from './entities/program.ts';
 import type { RewardRules, TierMetric, TierPeriod } from './reward-rules.ts';
-import { compileStatement, exactText } from './sql.ts';
+import { cents, compileStatement, exactText } from './sql.ts';
 
 /** A partner's reward terms: their group's rules, or (`rules` null) the program's. */
 export type PartnerTerms = { groupId: number | null; rules: RewardRules | null };
@@ -104,19 +103,33 @@ export function periodStart(period: TierPeriod, now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
-const RESULTS = compileStatement((db, p: { programId: number; partnerId: number; since: Date; currency: string }) =>
+const RESULTS = compileStatement((db, p: { programId: number; partnerId: number; since: Date }) =>
   db
     .selectFrom('sale')
     .select((eb) => [
+      'currency',
       eb.fn.countAll<string>().as('sales'),
-      exactText(
-        sql`coalesce(sum(case when ${eb.ref('currency')} = ${p.currency} then ${eb.ref('amount_cents')} end), 0)`,
-      ).as('revenue'),
+      exactText(eb.fn.sum('amount_cents')).as('revenue'),
     ])
     .where('partner_id', '=', p.partnerId)
     .where('program_id', '=', p.programId)
-    .where('received_at', '>=', p.since),
+    .where('received_at', '>=', p.since)
+    .groupBy('currency'),
 );
+
+/** A partner's sales in the program since `since`: their count, and their amounts per currency. */
+export async function partnerResults(
+  em: CoreDeps['em'],
+  programId: number,
+  partnerId: number,
+  since: Date,
+): Promise<{ sales: number; revenue: Array<{ currency: string; cents: number }> }> {
+  const rows = await RESULTS.run(em, { programId, partnerId, since });
+  return {
+    sales: rows.reduce((n, r) => n + Number(r.sales), 0),
+    revenue: rows.map((r) => ({ currency: r.currency, cents: cents(r.revenue) })),
+  };
+}
 
 /**
  * The partner's results in the period before a sale, with the sale itself: `sales` counts the
@@ -134,11 +147,7 @@ export async function tierValue(
     now: Date;
   },
 ): Promise<number> {
-  const [row] = await RESULTS.run(em, {
-    programId: q.programId,
-    partnerId: q.partnerId,
-    since: periodStart(q.period, q.now),
-    currency: q.currency,
-  });
-  return q.metric === 'sales' ? Number(row?.sales ?? 0) + 1 : Number(row?.revenue ?? 0) + q.amountCents;
+  const r = await partnerResults(em, q.programId, q.partnerId, periodStart(q.period, q.now));
+  if (q.metric === 'sales') return r.sales + 1;
+  return (r.revenue.find((x) => x.currency === q.currency)?.cents ?? 0) + q.amountCents;
 }

@@ -9,6 +9,9 @@ import { Notification, type NotificationKind } from './entities/notification.ts'
 import { exactAmount } from './money.ts';
 import { Payout } from './entities/payout.ts';
 import { listActiveCodes } from './partner-codes.ts';
+import { PartnerGroup } from './entities/partner-group.ts';
+import { partnerResults, periodStart } from './partner-groups.ts';
+import type { RewardRules } from './reward-rules.ts';
 
 // Everything here is read through the signed-in partner's own id: the partner API never takes a
 // program or partner id from the request, so a partner cannot name someone else's data.
@@ -18,7 +21,11 @@ export const PARTNER_NOTIFICATION_KINDS: NotificationKind[] = ['partner_commissi
 
 export type Page = { limit: number; offset: number };
 
-/** The partner, their coupon codes in use and the program they refer for. @throws AppError `not_found`. */
+/**
+ * The partner, their coupon codes in use, their group, their tier progress (when their rules have
+ * tiers: the results so far in the current period and the steps) and the program they refer for.
+ * @throws AppError `not_found`.
+ */
 export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
   const em = deps.em;
   const partner = await em.findOne(Partner, { id: partnerId });
@@ -34,6 +41,24 @@ export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
       cookieDurationDays: program.cookieDurationDays,
     },
     couponCodes: await listActiveCodes(deps, program.id, partner.id),
+    ...(await tierProgress(deps, partner, program.rewardRules ?? null)),
+  };
+}
+
+/** The partner's group and, when the rules they earn under have tiers, where they stand. */
+async function tierProgress(
+  deps: CoreDeps,
+  partner: { id: number; program: number; group?: number | null },
+  programRules: RewardRules | null,
+) {
+  const group = partner.group ? await deps.em.findOne(PartnerGroup, { id: partner.group }) : null;
+  const tiers = (group?.rewardRules ?? programRules)?.tiers;
+  if (!tiers) return { group: group && { id: group.id, name: group.name }, tier: null };
+  const since = periodStart(tiers.period, deps.clock());
+  const results = await partnerResults(deps.em, partner.program, partner.id, since);
+  return {
+    group: group && { id: group.id, name: group.name },
+    tier: { metric: tiers.metric, period: tiers.period, since, steps: tiers.steps.map((s) => s.from), ...results },
   };
 }
 

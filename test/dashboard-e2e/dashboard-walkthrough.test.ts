@@ -246,6 +246,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     expect(link).toBe(`${base}/demo?program=${programId}&aff=${code}`);
     // Jane's code in use is shown; the retired one and the provider id are not.
     expect(await pp.getByTestId('coupon-codes').getByRole('listitem').allTextContents()).toEqual(['JANE10']);
+    expect(await pp.getByTestId('partner-group').textContent()).toBe('Your group: Podcasters.');
     await expectAccessible(pp, 'portal home');
     // The invite link worked once.
     await pp.goto(inviteUrl);

@@ -354,6 +354,35 @@ describe('partner API: a partner sees only their own data in their own program',
     expect((await asPartner(b, '/me')).body.coupon_codes).toEqual(['BETACAST']);
   });
 
+  test('the profile shows the partner’s group and where they stand on its tiers; another partner sees neither', async () => {
+    expect((await asPartner(a, '/me')).body).toMatchObject({ group: null, tier: null });
+    const { group } = await h.admin('POST', `/programs/${one.programId}/partner-groups`, {
+      name: 'Tiered',
+      reward_rules: {
+        tiers: {
+          metric: 'sales',
+          period: 'calendar_month',
+          steps: [{ from: 5, reward: { type: 'percent', bps: 2000 } }],
+        },
+      },
+    });
+    await h.admin('PUT', `/programs/${one.programId}/partners/${one.partnerId}/group`, { group_id: group.id });
+    const { sales } = await h.admin('GET', `/programs/${one.programId}/sales?partner_id=${one.partnerId}&limit=500`);
+    const since = Date.UTC(h.clock.now.getUTCFullYear(), h.clock.now.getUTCMonth(), 1);
+    const inMonth = sales.filter((s: { received_at: string }) => Date.parse(s.received_at) >= since);
+    const me = (await asPartner(a, '/me')).body;
+    expect(me.group).toEqual({ id: group.id, name: 'Tiered' });
+    expect(me.tier).toMatchObject({
+      metric: 'sales',
+      period: 'calendar_month',
+      since: new Date(since).toISOString(),
+      steps: [5],
+      sales: inMonth.length,
+    });
+    expect((await asPartner(b, '/me')).body).toMatchObject({ group: null, tier: null });
+    await h.admin('PUT', `/programs/${one.programId}/partners/${one.partnerId}/group`, { group_id: null });
+  });
+
   test('commissions, earnings, notifications and stats hold nothing of partner B or of another program', async () => {
     const ca = await asPartner(a, '/commissions');
     expect(ca.body.total).toBe(1);

@@ -20,6 +20,8 @@ export function partnerProfileToWire({
   partner,
   program,
   couponCodes,
+  group,
+  tier,
 }: Result<typeof getPartnerProfile>): Omit<PartnerProfileBody, 'referral_link'> {
   return {
     partner: { id: partner.id, code: partner.code, name: partner.name, email: partner.email },
@@ -31,6 +33,8 @@ export function partnerProfileToWire({
       cookie_duration_days: program.cookieDurationDays,
     },
     coupon_codes: couponCodes,
+    group,
+    tier: tier && { ...tier, since: tier.since.toISOString() },
   };
 }
 

@@ -76,6 +76,18 @@ export const partnerProfileBody = z.strictObject({
   coupon_codes: z.array(z.string()).meta({
     description: "The partner's coupon codes in use: sales made with one are the partner's (extension)",
   }),
+  group: z.strictObject({ id: int, name: z.string() }).nullable(),
+  tier: z
+    .strictObject({
+      metric: z.enum(['sales', 'revenue']),
+      period: z.enum(['calendar_month', 'last_30_days']),
+      since: time,
+      steps: z.array(int).meta({ description: 'Where each tier starts (`from`), ascending' }),
+      sales: int.meta({ description: "The partner's sales in the period so far" }),
+      revenue: z.array(z.strictObject({ currency: z.string().length(3), cents: int })),
+    })
+    .nullable()
+    .meta({ description: 'Where the partner stands on the tiers of their reward rules; null without tiers' }),
   referral_link: z.string().meta({
     description: "The program's site with `aff=<code>`, or the demo page when the program has no domain",
   }),
