@@ -95,6 +95,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const metrics = createMetrics({ enabled: metricsEnabled(config) });
   const events = moneyEventsOf(metrics);
   const caches = createCoreCaches(clock);
+  const hashEmail = createEmailHasher(emailKey.secret);
   const ctx: AppContext = {
     config,
     db,
@@ -106,9 +107,9 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     redis,
     instanceNonce,
     lifecycle: { draining: false },
-    hashEmail: createEmailHasher(emailKey.secret),
+    hashEmail,
     providers: createProviderAdapters(),
-    deps: () => ({ em: db.em.fork(), clock, log, events, caches }),
+    deps: () => ({ em: db.em.fork(), clock, log, events, caches, hashEmail }),
     async close() {
       await queue.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

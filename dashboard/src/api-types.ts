@@ -92,7 +92,7 @@ export type ApiRoutes = {
       | Route<`${Program}/partner-groups`, PartnerGroupBody>
       | Route<`${Program}/rules/preview`, RulesPreviewBody>
       | Route<`${Program}/partners/${number}/payouts`, PayoutBody>
-      | Route<`${Program}/commissions/${number}/approve`, CommissionApprovedBody>
+      | Route<`${Program}/commissions/${number}/${'approve' | 'release' | 'reject'}`, CommissionApprovedBody>
       | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/payouts/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/webhook-events/replay`, ReplayBody>

@@ -25,6 +25,9 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
              provider-connections attribution-conflicts payouts parked-refunds partner-codes
   commissions:approve PROGRAM ID                credits it to the partner balance
+  commissions:release PROGRAM ID | commissions:reject PROGRAM ID   a commission held by fraud rules:
+                                                credit it (once), or reverse it (nothing was credited)
+  list PROGRAM commissions --held true          the commissions held for review
 
   Payouts: a payout pays whole credited commissions of one partner and currency, oldest first,
   netting what the partner owes back (refunds of commissions already paid); each commission is

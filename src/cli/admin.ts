@@ -207,6 +207,8 @@ const commands: Record<string, () => Promise<unknown>> = {
   list: () =>
     call('GET', `/programs/${need(2)[0]}/${args[1]}?${new URLSearchParams(flags() as Record<string, string>)}`),
   'commissions:approve': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/approve`),
+  'commissions:release': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/release`),
+  'commissions:reject': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/reject`),
   'commissions:pay': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/pay`),
   'payouts:open': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/payouts`, flags()),
   'payouts:pay': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/pay`),

@@ -8,7 +8,8 @@ import { postToLedger } from './ledger.ts';
 /**
  * Credits a commission: moves it out of `pending` to `approved` (a partially refunded one keeps
  * `refunded`) and adds what remains of it to the partner balance, in one transaction.
- * @throws AppError `not_found` (not in this program), `invalid_request` (already credited or reversed).
+ * @throws AppError `not_found` (not in this program), `invalid_request` (already credited or
+ * reversed, or held by fraud rules: review-held-commission.ts).
  */
 export async function approveCommission(deps: CoreDeps, programId: number, commissionId: number): Promise<ICommission> {
   return deps.em.transactional(async (em) => {
@@ -20,6 +21,10 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
     if (!c) throw new AppError('not_found', 'No such commission in this program');
     if (c.creditedAt || c.status === 'reversed')
       throw new AppError('invalid_request', `Commission is ${c.creditedAt ? 'already credited' : c.status}`);
+    if (c.heldForReview && c.hold)
+      throw new AppError('invalid_request', 'Commission is held by fraud rules: release or reject it', {
+        commission_id: c.id,
+      });
     const now = deps.clock();
     c.creditedAt = now;
     if (c.status === 'pending') c.status = 'approved';

@@ -79,6 +79,7 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
       partner: click?.partner ?? null,
       emailHash: job.emailHash,
       emailHashVersion: job.emailHash ? (job.emailHashVersion ?? EMAIL_HASH_VERSION.sha256) : null,
+      emailDisposable: job.emailDisposable,
       eventName: job.eventName,
       provisional: job.browser,
       createdAt: now,
@@ -116,6 +117,7 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
     // The merchant's own keyed lead confirms the binding.
     customer.provisional = false;
   }
+  if (job.emailDisposable !== null) customer.emailDisposable = job.emailDisposable;
   // A hash of an older scheme is replaced when the email comes again (the only way to re-hash it).
   const version = job.emailHashVersion ?? EMAIL_HASH_VERSION.sha256;
   if (job.emailHash && (!customer.emailHash || (customer.emailHashVersion ?? EMAIL_HASH_VERSION.sha256) < version)) {

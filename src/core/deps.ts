@@ -4,6 +4,7 @@ import type { VerificationSecret } from './provider-secrets.ts';
 import type { PartnerRef } from './record-click.ts';
 import type { InboxWriter } from './webhook-inbox.ts';
 import type { PartnerTerms } from './partner-groups.ts';
+import type { EmailHasher } from './email-hash.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -47,6 +48,14 @@ export type CoreCaches = {
 };
 
 /** What every use-case receives. `em` is a fork owned by the caller (one per job or request). */
-export type CoreDeps = { em: EntityManager; clock: Clock; log: Logger; events?: MoneyEvents; caches: CoreCaches };
+export type CoreDeps = {
+  em: EntityManager;
+  clock: Clock;
+  log: Logger;
+  events?: MoneyEvents;
+  caches: CoreCaches;
+  /** The installation's lead-email hash (email-hash.ts), for comparing a partner's email with a customer's. */
+  hashEmail?: EmailHasher;
+};
 
 export const DAY_MS = 86_400_000;

@@ -22,7 +22,7 @@ export async function listRecords<K extends ListableKind>(
   deps: CoreDeps,
   programId: number,
   kind: K,
-  opts: { limit: number; offset: number; status?: string; provider?: string; partnerId?: number },
+  opts: { limit: number; offset: number; status?: string; provider?: string; partnerId?: number; held?: boolean },
 ): Promise<ListedRecord<K>[]> {
   if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list "${String(kind)}"`);
   const entity = LISTABLE[kind];
@@ -49,6 +49,11 @@ export async function listRecords<K extends ListableKind>(
     if (!BY_PARTNER.has(kind))
       throw new AppError('invalid_request', `${kind} cannot be filtered by partner_id`, { field: 'partner_id' });
     where.partner = opts.partnerId;
+  }
+  if (opts.held !== undefined) {
+    if (kind !== 'commissions')
+      throw new AppError('invalid_request', 'Only commissions can be filtered by held', { field: 'held' });
+    where.heldForReview = opts.held;
   }
   const excluded: readonly string[] | undefined = Object.hasOwn(LIST_EXCLUDED, kind)
     ? LIST_EXCLUDED[kind as keyof typeof LIST_EXCLUDED]

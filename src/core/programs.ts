@@ -3,6 +3,7 @@ import { AppError } from './errors.ts';
 import { Program, type IProgram, type RecurringPolicy } from './entities/program.ts';
 import type { AttributionModel, CouponPrecedence } from './vocabulary.ts';
 import type { RewardRules } from './reward-rules.ts';
+import type { FraudRules } from './fraud-rules.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
@@ -28,6 +29,8 @@ export type ProgramSettings = {
   attributionModel: AttributionModel;
   /** Reward rules (reward-rules.ts); null: `commissionRateBps` and `productRatesBps` alone. */
   rewardRules: RewardRules | null;
+  /** Fraud rules switched on (fraud-rules.ts); null: none. */
+  fraudRules: FraudRules | null;
 };
 /** A new program: a name, and any settings that differ from the defaults. */
 export type ProgramCreate = Partial<ProgramSettings> & { name: string };

@@ -5,6 +5,7 @@ import { AppError } from './errors.ts';
 import { isUniqueViolation } from './data-error.ts';
 import { calculatePlatformFee } from './money.ts';
 import { evaluateReward, recurringTerms } from './reward-rules.ts';
+import { checkFraud } from './fraud-rules.ts';
 import { findPartnerTerms, tierValue } from './partner-groups.ts';
 import type { IProgram } from './entities/program.ts';
 import { Sale } from './entities/sale.ts';
@@ -128,6 +129,14 @@ async function recordLiveSale(
 
   const feeBps = program.platformFeeBps;
   const reward = await computeReward(deps, program, job, attribution, { amountCents, currency, now });
+  const hold = reward
+    ? await checkFraud(deps, program.fraudRules, {
+        partnerId: attribution.partnerId,
+        customerId: attribution.customerId,
+        clickAt: attribution.clickAt,
+        at: now,
+      })
+    : null;
   const { saleId, commissionId, parked } = await insertSaleRows(em, {
     sale: {
       program_id: program.id,
@@ -159,7 +168,8 @@ async function recordLiveSale(
       amountCents: reward.cents,
       rateBps: reward.rateBps,
       reward: reward.applied,
-      held: attribution.held,
+      held: attribution.held || hold !== null,
+      hold,
     },
     at: now,
   });
@@ -181,6 +191,7 @@ async function recordLiveSale(
       commissionId: commission?.id ?? null,
       partnerId: attribution.partnerId,
       via: attribution.via,
+      ...(hold ? { heldBy: hold.rules.map((r) => r.rule) } : {}),
     },
     'sale recorded',
   );

@@ -17,6 +17,8 @@ export type Attribution =
       customerId: number | null;
       partnerId: number;
       clickId: string | null;
+      /** When the sale's click was made (fraud rules' fast conversion); null for renewals and coupon sales. */
+      clickAt: Date | null;
       /**
        * A renewal that follows its subscription: when the first attributed sale was received
        * (the recurring policy decides whether it earns, record-sale.ts); null otherwise.
@@ -111,6 +113,7 @@ async function followSubscription(deps: CoreDeps, program: IProgram, job: SaleJo
       customerId: first.customer ?? null,
       partnerId: first.partner,
       clickId: first.clickId ?? null,
+      clickAt: null,
       firstSaleAt: first.receivedAt,
       held: false,
       conflict: null,
@@ -209,6 +212,7 @@ async function attributeByClick(
     customerId: customer.id,
     partnerId: click.partner,
     clickId: click.id,
+    clickAt: click.clickedAt,
     firstSaleAt: null,
     held,
     conflict,
@@ -228,6 +232,7 @@ async function attributeByCode(deps: CoreDeps, programId: number, codes: string[
     customerId: null,
     partnerId: owner.partnerId,
     clickId: null,
+    clickAt: null,
     firstSaleAt: null,
     held: false,
     conflict: null,

@@ -3,6 +3,7 @@ import type { CoreDeps } from './deps.ts';
 import { compileStatement, type DB } from './sql.ts';
 import { AWAITING_SALE } from './parked-refunds.ts';
 import type { RewardApplied } from './reward-rules.ts';
+import type { HoldRecord } from './fraud-rules.ts';
 
 /** The sale's columns as inserted (`line_items` serialised). */
 export type SaleRow = Omit<Insertable<DB['sale']>, 'line_items'> & { line_items: string | null };
@@ -40,6 +41,8 @@ type SaleInsert = SaleRow & {
   /** The reward applied (JSON text), stored with the commission. */
   reward: string | null;
   held: boolean;
+  /** The fraud hold record (JSON text), or null. */
+  hold: string | null;
   at: Date;
 };
 
@@ -95,6 +98,7 @@ function saleInsert(withCommission: boolean) {
             reward: sql`${p.reward}::jsonb`,
             status: 'pending',
             held_for_review: p.held,
+            hold: sql`${p.hold}::jsonb`,
             created_at: p.at,
             updated_at: p.at,
           }))
@@ -112,7 +116,13 @@ export async function insertSaleRows(
   r: {
     sale: SaleRow;
     fee: { amountCents: number; rateBps: number };
-    commission: { amountCents: number; rateBps: number; reward: RewardApplied; held: boolean } | null;
+    commission: {
+      amountCents: number;
+      rateBps: number;
+      reward: RewardApplied;
+      held: boolean;
+      hold: HoldRecord | null;
+    } | null;
     at: Date;
   },
 ): Promise<{ saleId: number; commissionId: number | null; parked: boolean }> {
@@ -125,6 +135,7 @@ export async function insertSaleRows(
     commission_bps: c?.rateBps ?? 0,
     reward: c ? JSON.stringify(c.reward) : null,
     held: c?.held ?? false,
+    hold: c?.hold ? JSON.stringify(c.hold) : null,
     at: r.at,
   });
   return { saleId: row!.sale_id, commissionId: row!.commission_id, parked: Boolean(row!.parked) };

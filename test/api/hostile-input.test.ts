@@ -169,6 +169,7 @@ test('a job whose value the database refuses is answered once (400), never retri
     customerKey: 'k'.repeat(300),
     clickId,
     emailHash: null,
+    emailDisposable: null,
     eventName: null,
     additionalData: null,
     browser: false,

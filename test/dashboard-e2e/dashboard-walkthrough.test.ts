@@ -385,6 +385,26 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await tab(op, 'Settings');
     await expectAccessible(op, 'settings');
 
+    // Fraud rules on: a sale seconds after its click is held; the operator sees the rule and releases it.
+    await h.admin('PATCH', `/programs/${programId}`, { fraud_rules: { fast_conversion_seconds: 3600 } });
+    const fastClick = await h.request('/api/v1/track/click', { body: { affiliate_url: link } });
+    await h.request('/api/v1/track/lead', {
+      body: { customer_key: 'fast-buyer', click_id: fastClick.body.click_id },
+      headers: bearer(key),
+    });
+    const fastSale = await h.request('/api/v1/track/sale', {
+      body: { transaction_id: 'fast-1', amount_cents: 2_000, customer_key: 'fast-buyer' },
+      headers: bearer(key),
+    });
+    expect(fastSale.body).toMatchObject({ success: true, commission_id: expect.any(Number) });
+    await tab(op, 'Approvals & payouts');
+    await op.getByText('held: fast conversion').waitFor();
+    await expectAccessible(op, 'held commission');
+    await op.getByRole('button', { name: `Release commission ${fastSale.body.commission_id}` }).click();
+    await op.getByRole('status').filter({ hasText: 'Commission released and credited.' }).waitFor();
+    await pp.reload();
+    await pp.locator('[data-balance="USD"]').filter({ hasText: '2.00 USD' }).waitFor();
+
     // Sign-out ends both sessions.
     await pp.getByRole('button', { name: 'Sign out' }).click();
     await pp.getByRole('heading', { name: 'Partner portal sign in' }).waitFor();

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { RewardApplied } from '../reward-rules.ts';
+import type { HoldRecord } from '../fraud-rules.ts';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Sale } from './sale.ts';
@@ -32,8 +33,13 @@ export const Commission = defineEntity({
     creditedAt: p.datetime().nullable(),
     /** Set when paid out to the partner; a later refund warns the advertiser. */
     paidAt: p.datetime().nullable(),
-    /** Held from automatic (hold-period) approval until the advertiser decides: disputed customer. */
+    /**
+     * Held from automatic (hold-period) approval until the advertiser decides: a disputed customer,
+     * or fraud rules that matched (`hold`).
+     */
     heldForReview: p.boolean().default(false),
+    /** The fraud rules that held it and their evidence, and when it was released or rejected (fraud-rules.ts). */
+    hold: p.json<HoldRecord>().nullable(),
     /** The payout that paid it (null for commissions marked paid before payouts existed). */
     payout: () => p.manyToOne(Payout).mapToPk().nullable().index(),
     createdAt: p.datetime(),

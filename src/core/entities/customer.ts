@@ -18,6 +18,8 @@ export const Customer = defineEntity({
     emailHash: p.string().nullable(),
     /** How `emailHash` was made: 1 plain SHA-256 (older rows), 2 HMAC-SHA256 under the server secret. */
     emailHashVersion: p.smallint().nullable(),
+    /** The lead's email is at a disposable-address domain (fraud-rules.ts); null: no email given. */
+    emailDisposable: p.boolean().nullable(),
     eventName: p.string().nullable(),
     /**
      * Bound by a keyless browser lead (any client can send one): a keyed lead for the same

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { RewardRules } from '../reward-rules.ts';
+import type { FraudRules } from '../fraud-rules.ts';
 import {
   RECURRING_POLICIES,
   type AttributionModel,
@@ -40,6 +41,8 @@ export const Program = defineEntity({
     providerAmountIncludesTax: p.boolean().default(false),
     /** Reward rules (reward-rules.ts); null: `commissionRateBps` and `productRatesBps` alone. */
     rewardRules: p.json<RewardRules>().nullable(),
+    /** Fraud rules switched on (fraud-rules.ts); null: none. */
+    fraudRules: p.json<FraudRules>().nullable(),
     /** A sale with both a partner's click and a partner's code: whose it is (vocabulary.ts). */
     couponPrecedence: p.string().$type<CouponPrecedence>().default('click'),
     /** Whether a later partner link takes a visitor's click over (vocabulary.ts). */

@@ -11,6 +11,8 @@ export const leadJobSchema = z.object({
   emailHash: z.string().nullable(),
   /** 2 = HMAC-SHA256 under the server secret; absent in jobs queued before it (plain SHA-256, 1). */
   emailHashVersion: z.number().int().optional(),
+  /** The email is at a disposable-address domain (fraud-rules.ts); null: no email. */
+  emailDisposable: z.boolean().nullable().default(null),
   eventName: z.string().nullable(),
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** Browser mode (keyless signup helper): never rebinds an existing customer. */
@@ -31,6 +33,7 @@ export function buildLeadJob(input: LeadJobInput): LeadJob {
     clickId: input.clickId,
     emailHash: input.emailHash ?? null,
     ...(input.emailHash ? { emailHashVersion: input.emailHashVersion ?? EMAIL_HASH_VERSION.hmacSha256 } : {}),
+    emailDisposable: input.emailDisposable ?? null,
     eventName: input.eventName ?? null,
     additionalData: input.additionalData ?? null,
     browser: input.browser ?? false,

@@ -25,6 +25,11 @@ export class Migration20261125181707_reward_rules extends Migration {
     );
 
     this.addSql(`alter table "commission" add "reward" jsonb null;`);
+    // Tier results read a partner's sales of a period. On a large live `sale` table, create this
+    // index beforehand with `create index concurrently` (same name): this statement then skips it.
+    this.addSql(
+      `create index if not exists "sale_partner_id_received_at_index" on "sale" ("partner_id", "received_at");`,
+    );
 
     this.addSql(
       `alter table "partner_group" add constraint "partner_group_program_id_foreign" foreign key ("program_id") references "program" ("id");`,
@@ -36,6 +41,7 @@ export class Migration20261125181707_reward_rules extends Migration {
 
     this.addSql(`drop table if exists "partner_group" cascade;`);
 
+    this.addSql(`drop index if exists "sale_partner_id_received_at_index";`);
     this.addSql(`alter table "commission" drop column "reward";`);
 
     this.addSql(`alter table "partner" drop column "group_id";`);

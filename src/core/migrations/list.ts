@@ -12,6 +12,7 @@ import { Migration20261125160000_parked_refunds } from './Migration2026112516000
 import { Migration20261125175836_partner_codes } from './Migration20261125175836_partner_codes.ts';
 import { Migration20261125180000_attribution_model } from './Migration20261125180000_attribution_model.ts';
 import { Migration20261125181707_reward_rules } from './Migration20261125181707_reward_rules.ts';
+import { Migration20261125183807_fraud_holds } from './Migration20261125183807_fraud_holds.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -26,4 +27,5 @@ export const MIGRATIONS = [
   Migration20261125175836_partner_codes,
   Migration20261125180000_attribution_model,
   Migration20261125181707_reward_rules,
+  Migration20261125183807_fraud_holds,
 ];

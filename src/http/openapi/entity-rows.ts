@@ -55,6 +55,10 @@ export const commissionRow = z.strictObject({
   credited_at: time.nullable(),
   paid_at: time.nullable(),
   held_for_review: z.boolean(),
+  hold: z
+    .looseObject({ rules: z.array(z.looseObject({ rule: z.string() })), held_at: time })
+    .nullable()
+    .meta({ description: 'The fraud rules that held it, their evidence, and `released_at` or `rejected_at`' }),
   payout: int.nullable(),
   created_at: time,
   updated_at: time,

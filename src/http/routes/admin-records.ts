@@ -20,6 +20,8 @@ export const listQuerySchema = z.object({
     .regex(/^[a-z_]{1,32}$/, 'provider is a lower-case word')
     .optional(),
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
+  /** Commissions only: `true` lists those held for review (fraud rules or a disputed customer). */
+  held: z.enum(['true', 'false']).optional(),
 });
 
 /** The list route's body: the page under the list's name. */
@@ -38,6 +40,7 @@ export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHel
       status: q.status,
       provider: q.provider,
       partnerId: q.partner_id,
+      held: q.held === undefined ? undefined : q.held === 'true',
     });
     return listBody(kind, records);
   });

@@ -1,3 +1,4 @@
+import { isDisposableEmail } from '../../core/fraud-rules.ts';
 import { z } from 'zod';
 import { buildLeadJob } from '../../core/jobs/lead-job.ts';
 import type { RouteContext } from '../http-context.ts';
@@ -33,6 +34,7 @@ export function trackBrowserLeadRoute(ctx: RouteContext) {
       customerKey: body.customer_key,
       clickId: body.click_id,
       emailHash: ctx.hashEmail(body.email),
+      emailDisposable: isDisposableEmail(body.email),
       eventName: body.event_name,
       additionalData: body.additional_data,
       browser: true,

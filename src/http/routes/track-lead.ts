@@ -1,3 +1,4 @@
+import { isDisposableEmail } from '../../core/fraud-rules.ts';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { buildLeadJob } from '../../core/jobs/lead-job.ts';
@@ -50,6 +51,7 @@ export function trackLeadRoute(ctx: RouteContext) {
       customerKey: body.customer_key ?? null,
       clickId: body.click_id ?? null,
       emailHash: ctx.hashEmail(body.email),
+      emailDisposable: isDisposableEmail(body.email),
       eventName: body.event_name,
       additionalData: body.additional_data,
       receivedAt: ctx.clock().toISOString(),

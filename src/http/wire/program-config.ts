@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/vocabulary.ts';
 import { rewardRulesSchema } from '../../core/reward-rules.ts';
+import { fraudRulesSchema } from '../../core/fraud-rules.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers
@@ -41,6 +42,8 @@ export const programConfigSchema = z.strictObject({
    * README, "Reward rules"); null: `commission_rate_bps` and `product_rates_bps` alone.
    */
   reward_rules: rewardRulesSchema.nullable(),
+  /** Fraud rules that hold new commissions for review (README, "Fraud holds"); null: none. */
+  fraud_rules: fraudRulesSchema.nullable(),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;
 export const programCreateSchema = programConfigSchema.partial().required({ name: true });
@@ -69,5 +72,6 @@ export const programJson = z.looseObject({
   coupon_precedence: z.string(),
   attribution_model: z.string(),
   reward_rules: z.looseObject({}).nullable(),
+  fraud_rules: z.looseObject({}).nullable(),
   created_at: z.iso.datetime(),
 });

@@ -23,6 +23,7 @@ export function programSettingsFromWire(c: Partial<ProgramConfig>): Partial<Prog
     couponPrecedence: c.coupon_precedence,
     attributionModel: c.attribution_model,
     rewardRules: c.reward_rules,
+    fraudRules: c.fraud_rules,
   };
 }
 
@@ -46,6 +47,7 @@ export function programToWire(p: StoredProgram): ProgramWire {
     coupon_precedence: p.couponPrecedence,
     attribution_model: p.attributionModel,
     reward_rules: p.rewardRules ?? null,
+    fraud_rules: p.fraudRules ?? null,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -1,0 +1,134 @@
+import { describe, expect, test } from 'vitest';
+import { bearer, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
+
+/**
+ * Fraud holds end to end, both modes: each rule holds a commission (the sale still answers as
+ * attributed), releasing credits the balance exactly once, rejecting leaves it untouched.
+ */
+const h = useHarness();
+let seq = 0;
+
+const fraudRules = { self_referral: true, disposable_email: true, fast_conversion_seconds: 30 };
+
+async function program(email: string | null = 'jane.partner@example.com'): Promise<Fixture> {
+  const f = await createProgramFixture(h, { fraud_rules: fraudRules });
+  // The fixture's partner has no email: give the program a partner who has one.
+  const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, {
+    code: `${f.partnerCode}-f`,
+    name: 'Jane',
+    email,
+  });
+  return { ...f, partnerId: partner.id, partnerCode: partner.code };
+}
+
+/** A click, a lead with `email`, and (after `minutes`) a sale of 100.00; returns the sale's answer. */
+async function journey(f: Fixture, email: string, minutes = 10) {
+  const key = `cust-${++seq}`;
+  const click = await h.request('/api/v1/track/click', {
+    body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
+  });
+  await h.request('/api/v1/track/lead', {
+    body: { customer_key: key, click_id: click.body.click_id, email },
+    headers: bearer(f.liveKey),
+  });
+  const start = h.clock.now;
+  h.clock.now = new Date(start.getTime() + minutes * 60_000);
+  try {
+    const sale = await h.request('/api/v1/track/sale', {
+      body: { transaction_id: `fraud-${seq}`, amount_cents: 10_000, customer_key: key },
+      headers: bearer(f.liveKey),
+    });
+    expect(sale.status).toBe(200);
+    return sale.body as { success: true; sale_id: number; commission_id: number; message: string };
+  } finally {
+    h.clock.now = start;
+  }
+}
+
+const commission = async (f: Fixture, id: number) =>
+  (await h.admin('GET', `/programs/${f.programId}/commissions?limit=500`)).commissions.find(
+    (c: { id: number }) => c.id === id,
+  );
+const balance = async (f: Fixture) =>
+  (await h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/account`)).balances.find(
+    (b: { currency: string }) => b.currency === 'USD',
+  )?.balance_cents ?? 0;
+
+describe.each([
+  ['self_referral', (f: Fixture) => journey(f, ' Jane.Partner@Example.com '), { match: 'email' }],
+  ['disposable_email', (f: Fixture) => journey(f, 'buyer@mailinator.com'), {}],
+  ['fast_conversion', (f: Fixture) => journey(f, 'buyer@example.org', 0.1), { limit_seconds: 30 }],
+] as const)('%s', (rule, buy, evidence) => {
+  test('holds the commission (the sale answers as attributed); release credits it exactly once', async () => {
+    const f = await program();
+    const sale = await buy(f);
+    expect(sale).toMatchObject({ success: true, message: 'Sale recorded and commission created' });
+    const held = await commission(f, sale.commission_id);
+    expect(held).toMatchObject({ status: 'pending', held_for_review: true, credited_at: null });
+    expect(held.hold.rules).toEqual([{ rule, evidence: expect.objectContaining(evidence) }]);
+    const { commissions: heldList } = await h.admin('GET', `/programs/${f.programId}/commissions?held=true`);
+    expect(heldList.map((c: { id: number }) => c.id)).toEqual([sale.commission_id]);
+    // Never credited by approval or the hold period while held.
+    await expect(h.admin('POST', `/programs/${f.programId}/commissions/${sale.commission_id}/approve`)).rejects.toThrow(
+      /release or reject/,
+    );
+
+    const released = await h.admin('POST', `/programs/${f.programId}/commissions/${sale.commission_id}/release`);
+    expect(released.commission).toMatchObject({
+      status: 'approved',
+      held_for_review: false,
+      credited_at: expect.any(String),
+    });
+    expect(released.commission.hold.released_at).toEqual(expect.any(String));
+    expect(await balance(f)).toBe(1_000);
+    await expect(h.admin('POST', `/programs/${f.programId}/commissions/${sale.commission_id}/release`)).rejects.toThrow(
+      /400/,
+    );
+    expect(await balance(f)).toBe(1_000);
+  });
+
+  test('reject reverses it whole and leaves the balance untouched', async () => {
+    const f = await program();
+    const sale = await buy(f);
+    const rejected = await h.admin('POST', `/programs/${f.programId}/commissions/${sale.commission_id}/reject`);
+    expect(rejected.commission).toMatchObject({
+      status: 'reversed',
+      reversed_cents: 1_000,
+      held_for_review: false,
+      credited_at: null,
+      reason: `rejected as fraud: ${rule}`,
+    });
+    expect(await balance(f)).toBe(0);
+    await expect(h.admin('POST', `/programs/${f.programId}/commissions/${sale.commission_id}/release`)).rejects.toThrow(
+      /400/,
+    );
+  });
+});
+
+test('with the rules off (the default) nothing is held; an ordinary sale under the rules is not held either', async () => {
+  const off = await createProgramFixture(h);
+  const { partner } = await h.admin('POST', `/programs/${off.programId}/partners`, {
+    code: `${off.partnerCode}-o`,
+    name: 'Jane',
+    email: 'jane.partner@example.com',
+  });
+  const offSale = await journey(
+    { ...off, partnerId: partner.id, partnerCode: partner.code },
+    'jane.partner@example.com',
+    0.1,
+  );
+  expect((await commission(off, offSale.commission_id)).held_for_review).toBe(false);
+
+  const on = await program();
+  const ordinary = await journey(on, 'someone@example.org', 10);
+  expect(await commission(on, ordinary.commission_id)).toMatchObject({ held_for_review: false, hold: null });
+});
+
+test('a commission not held by fraud rules cannot be released or rejected', async () => {
+  const f = await program();
+  const sale = await journey(f, 'someone@example.org', 10);
+  for (const action of ['release', 'reject'])
+    await expect(
+      h.admin('POST', `/programs/${f.programId}/commissions/${sale.commission_id}/${action}`),
+    ).rejects.toThrow(/not held/);
+});
