@@ -338,11 +338,19 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await expectAccessible(pp, 'portal after refund');
 
     await tab(op, 'Records');
-    await op.getByRole('link', { name: 'commissions' }).click();
+    await op.getByRole('link', { name: 'commissions', exact: true }).click();
     const commissionRow = op.locator('tbody tr').first();
     await expect.poll(() => commissionRow.textContent()).toContain('refunded');
     expect(await commissionRow.textContent()).toContain('2.50 USD'); // reversed of 10.00
     await expectAccessible(op, 'records');
+    // The commissions as CSV, downloaded with the operator's session.
+    const [download] = await Promise.all([
+      op.waitForEvent('download'),
+      op.getByRole('link', { name: 'commissions.csv' }).click(),
+    ]);
+    const exported = readFileSync((await download.path()) as string, 'utf8').split('\n');
+    expect(exported[0]).toMatch(/^id,created_at,partner_id,partner_code,partner_name,sale_id,transaction_id,/);
+    expect(exported[1]).toContain(',pi_e2e1,USD,1000,250,750,refunded,');
     // Headings match their cells: amounts are shown with their currency, not as cents.
     const headings = await op.locator('thead th').allTextContents();
     expect(headings).toContain('amount');

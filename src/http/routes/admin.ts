@@ -5,6 +5,7 @@ import { programOperations, registerProgramRoutes } from './admin-programs.ts';
 import { apiKeyOperations, registerApiKeyRoutes } from './admin-api-keys.ts';
 import { partnerAdminOperations, registerPartnerAdminRoutes } from './admin-partners.ts';
 import { registerRulesPreviewRoute, rulesPreviewOperations } from './admin-rules-preview.ts';
+import { exportOperations, registerExportRoutes } from './admin-exports.ts';
 import { customerAdminOperations, registerCustomerAdminRoutes } from './admin-customers.ts';
 import { commissionAdminOperations, registerCommissionAdminRoutes } from './admin-commissions.ts';
 import { registerPayoutAdminRoutes } from './admin-payouts.ts';
@@ -22,6 +23,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerApiKeyRoutes(ctx, helpers);
   registerPartnerAdminRoutes(ctx, helpers);
   registerRulesPreviewRoute(ctx, helpers);
+  registerExportRoutes(ctx, helpers);
   registerCustomerAdminRoutes(ctx, helpers);
   registerCommissionAdminRoutes(ctx, helpers);
   registerPayoutAdminRoutes(ctx, helpers);
@@ -36,6 +38,7 @@ export const adminOperations = [
   ...apiKeyOperations,
   ...partnerAdminOperations,
   ...rulesPreviewOperations,
+  ...exportOperations,
   ...customerAdminOperations,
   ...commissionAdminOperations,
   ...webhookEventAdminOperations,
