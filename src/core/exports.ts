@@ -90,6 +90,7 @@ export async function* exportRows(
   }
 }
 
+/** One page of `kind` after id `after`, each row under the export's column names. */
 async function readPage(
   em: CoreDeps['em'],
   programId: number,
@@ -99,133 +100,86 @@ async function readPage(
   limit: number,
 ): Promise<ExportRow[]> {
   const db = typedSql(em);
-  if (kind === 'sales') {
-    let q = db
-      .selectFrom('sale as s')
-      .leftJoin('partner as p', 'p.id', 's.partner_id')
+  const page = <R>(q: { orderBy(c: 't.id'): { limit(n: number): { execute(): Promise<R[]> } } }) =>
+    q.orderBy('t.id').limit(limit).execute() as Promise<ExportRow[]>;
+  if (kind === 'sales')
+    return page(
+      db
+        .selectFrom('sale as t')
+        .leftJoin('partner as p', 'p.id', 't.partner_id')
+        .select((eb) => [
+          't.id',
+          isoText(eb.ref('t.received_at')).as('received_at'),
+          't.transaction_id',
+          't.partner_id',
+          'p.code as partner_code',
+          't.currency',
+          exactText(eb.ref('t.amount_cents')).as('amount_cents'),
+          exactText(eb.ref('t.tax_cents')).as('tax_cents'),
+          exactText(eb.ref('t.refunded_cents')).as('refunded_cents'),
+          't.provider',
+          't.product_id',
+          't.attributed_via',
+          't.is_recurring',
+          't.subscription_id',
+        ])
+        .where('t.program_id', '=', programId)
+        .where('t.id', '>', after)
+        .$if(w.from !== null, (q) => q.where('t.received_at', '>=', w.from!))
+        .$if(w.to !== null, (q) => q.where('t.received_at', '<', w.to!)),
+    );
+  if (kind === 'payouts')
+    return page(
+      db
+        .selectFrom('payout as t')
+        .innerJoin('partner as p', 'p.id', 't.partner_id')
+        .select((eb) => [
+          't.id',
+          isoText(eb.ref('t.created_at')).as('created_at'),
+          't.partner_id',
+          'p.code as partner_code',
+          'p.name as partner_name',
+          't.currency',
+          't.status',
+          exactText(eb.ref('t.amount_cents')).as('amount_cents'),
+          exactText(eb.ref('t.commissions_cents')).as('commissions_cents'),
+          exactText(eb.ref('t.netted_cents')).as('netted_cents'),
+          isoText(eb.ref('t.paid_at')).as('paid_at'),
+        ])
+        .where('t.program_id', '=', programId)
+        .where('t.id', '>', after)
+        .$if(w.from !== null, (q) => q.where('t.created_at', '>=', w.from!))
+        .$if(w.to !== null, (q) => q.where('t.created_at', '<', w.to!)),
+    );
+  return page(
+    db
+      .selectFrom('commission as t')
+      .innerJoin('partner as p', 'p.id', 't.partner_id')
+      .innerJoin('sale as s', 's.id', 't.sale_id')
       .select((eb) => [
-        's.id',
-        isoText(eb.ref('s.received_at')).as('received_at'),
+        't.id',
+        isoText(eb.ref('t.created_at')).as('created_at'),
+        't.partner_id',
+        'p.code as partner_code',
+        'p.name as partner_name',
+        't.sale_id',
         's.transaction_id',
-        's.partner_id',
-        'p.code',
-        's.currency',
-        exactText(eb.ref('s.amount_cents')).as('amount'),
-        exactText(eb.ref('s.tax_cents')).as('tax'),
-        exactText(eb.ref('s.refunded_cents')).as('refunded'),
-        's.provider',
-        's.product_id',
-        's.attributed_via',
-        's.is_recurring',
-        's.subscription_id',
+        't.currency',
+        exactText(eb.ref('t.amount_cents')).as('amount_cents'),
+        exactText(eb.ref('t.reversed_cents')).as('reversed_cents'),
+        exactText(eb(eb.ref('t.amount_cents'), '-', eb.ref('t.reversed_cents'))).as('net_cents'),
+        't.status',
+        't.rate_bps',
+        sql<string | null>`${eb.ref('t.reward')}->>'rule'`.as('reward_rule'),
+        't.held_for_review',
+        isoText(eb.ref('t.credited_at')).as('credited_at'),
+        isoText(eb.ref('t.paid_at')).as('paid_at'),
+        't.payout_id',
+        't.reason',
       ])
-      .where('s.program_id', '=', programId)
-      .where('s.id', '>', after);
-    if (w.from) q = q.where('s.received_at', '>=', w.from);
-    if (w.to) q = q.where('s.received_at', '<', w.to);
-    const rows = await q.orderBy('s.id').limit(limit).execute();
-    return rows.map((r) => ({
-      id: r.id,
-      received_at: r.received_at,
-      transaction_id: r.transaction_id,
-      partner_id: r.partner_id,
-      partner_code: r.code,
-      currency: r.currency,
-      amount_cents: r.amount,
-      tax_cents: r.tax === null || r.tax === undefined ? null : r.tax,
-      refunded_cents: r.refunded,
-      provider: r.provider,
-      product_id: r.product_id,
-      attributed_via: r.attributed_via,
-      is_recurring: r.is_recurring,
-      subscription_id: r.subscription_id,
-    }));
-  }
-  if (kind === 'payouts') {
-    let q = db
-      .selectFrom('payout as o')
-      .innerJoin('partner as p', 'p.id', 'o.partner_id')
-      .select((eb) => [
-        'o.id',
-        isoText(eb.ref('o.created_at')).as('created_at'),
-        'o.partner_id',
-        'p.code',
-        'p.name',
-        'o.currency',
-        'o.status',
-        exactText(eb.ref('o.amount_cents')).as('amount'),
-        exactText(eb.ref('o.commissions_cents')).as('commissions'),
-        exactText(eb.ref('o.netted_cents')).as('netted'),
-        isoText(eb.ref('o.paid_at')).as('paid_at'),
-      ])
-      .where('o.program_id', '=', programId)
-      .where('o.id', '>', after);
-    if (w.from) q = q.where('o.created_at', '>=', w.from);
-    if (w.to) q = q.where('o.created_at', '<', w.to);
-    const rows = await q.orderBy('o.id').limit(limit).execute();
-    return rows.map((r) => ({
-      id: r.id,
-      created_at: r.created_at,
-      partner_id: r.partner_id,
-      partner_code: r.code,
-      partner_name: r.name,
-      currency: r.currency,
-      status: r.status,
-      amount_cents: r.amount,
-      commissions_cents: r.commissions,
-      netted_cents: r.netted,
-      paid_at: r.paid_at,
-    }));
-  }
-  let q = db
-    .selectFrom('commission as c')
-    .innerJoin('partner as p', 'p.id', 'c.partner_id')
-    .innerJoin('sale as s', 's.id', 'c.sale_id')
-    .select((eb) => [
-      'c.id',
-      isoText(eb.ref('c.created_at')).as('created_at'),
-      'c.partner_id',
-      'p.code',
-      'p.name',
-      'c.sale_id',
-      's.transaction_id',
-      'c.currency',
-      exactText(eb.ref('c.amount_cents')).as('amount'),
-      exactText(eb.ref('c.reversed_cents')).as('reversed'),
-      exactText(eb(eb.ref('c.amount_cents'), '-', eb.ref('c.reversed_cents'))).as('net'),
-      'c.status',
-      'c.rate_bps',
-      'c.reward',
-      'c.held_for_review',
-      isoText(eb.ref('c.credited_at')).as('credited_at'),
-      isoText(eb.ref('c.paid_at')).as('paid_at'),
-      'c.payout_id',
-      'c.reason',
-    ])
-    .where('c.program_id', '=', programId)
-    .where('c.id', '>', after);
-  if (w.from) q = q.where('c.created_at', '>=', w.from);
-  if (w.to) q = q.where('c.created_at', '<', w.to);
-  const rows = await q.orderBy('c.id').limit(limit).execute();
-  return rows.map((r) => ({
-    id: r.id,
-    created_at: r.created_at,
-    partner_id: r.partner_id,
-    partner_code: r.code,
-    partner_name: r.name,
-    sale_id: r.sale_id,
-    transaction_id: r.transaction_id,
-    currency: r.currency,
-    amount_cents: r.amount,
-    reversed_cents: r.reversed,
-    net_cents: r.net,
-    status: r.status,
-    rate_bps: r.rate_bps,
-    reward_rule: (r.reward as { rule?: string } | null)?.rule ?? null,
-    held_for_review: r.held_for_review,
-    credited_at: r.credited_at,
-    paid_at: r.paid_at,
-    payout_id: r.payout_id,
-    reason: r.reason,
-  }));
+      .where('t.program_id', '=', programId)
+      .where('t.id', '>', after)
+      .$if(w.from !== null, (q) => q.where('t.created_at', '>=', w.from!))
+      .$if(w.to !== null, (q) => q.where('t.created_at', '<', w.to!)),
+  );
 }

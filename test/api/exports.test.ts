@@ -61,9 +61,9 @@ test('commissions, sales and payouts as CSV: a header, one row each, exact amoun
     ['exp-2', '2000', 'pending'],
   ]);
   const sales = (await csv(f, 'sales')).rows;
-  expect(sales.slice(1).map((r) => [r[2], r[6], r[11]])).toEqual([
-    ['exp-1', '12345', 'customer_key'],
-    ['exp-2', '20000', 'customer_key'],
+  expect(sales.slice(1).map((r) => [r[2], r[6], r[11], r[12]])).toEqual([
+    ['exp-1', '12345', 'customer_key', 'false'],
+    ['exp-2', '20000', 'customer_key', 'false'],
   ]);
   const payouts = (await csv(f, 'payouts')).rows;
   expect(payouts).toHaveLength(2);

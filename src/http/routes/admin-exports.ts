@@ -42,13 +42,20 @@ export function registerExportRoutes(ctx: RouteContext, { on, num }: AdminHelper
     // The first page is read before answering: a missing program is a 404, not a broken download.
     const first = await pages.next();
     const log = ctx.log;
+    // Booleans as `true`/`false` (the library's default is `1` and an empty cell).
+    const lines = (rows: ExportRow[]) =>
+      Buffer.from(
+        stringify(
+          rows.map((r) => columns.map((c) => cell(r[c] ?? null))),
+          { cast: { boolean: (v) => String(v) } },
+        ),
+      );
     async function* csv(): AsyncGenerator<Buffer> {
       yield Buffer.from(stringify([], { header: true, columns }));
       if (first.done) return;
-      yield Buffer.from(stringify(first.value.map((r) => columns.map((c) => cell(r[c] ?? null)))));
+      yield lines(first.value);
       try {
-        for await (const page of pages)
-          yield Buffer.from(stringify(page.map((r) => columns.map((c) => cell(r[c] ?? null)))));
+        for await (const page of pages) yield lines(page);
       } catch (err) {
         log.error({ err, programId, kind: k }, 'export stopped: the download is incomplete');
         throw err;
