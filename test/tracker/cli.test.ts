@@ -137,3 +137,48 @@ describe('tracker CLI', () => {
     expect(failed?.stderr).toContain('status failed: unauthorized: no (HTTP 401)');
   });
 });
+
+describe('tracker CLI --json', () => {
+  test('status and test-sale print one JSON object each, the key redacted', async () => {
+    const status = await run(['status', '--json', '--api-url', server.url], { TRACKER_API_KEY: API_KEY });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.out)).toEqual({
+      ok: true,
+      command: 'status',
+      status: 200,
+      api_url: server.url,
+      data: { program: { id: 7, name: 'Shop' }, key_mode: 'live' },
+    });
+    const sale = await run(['test-sale', '--json', '--api-url', server.url], { TRACKER_API_KEY: API_KEY });
+    expect(sale.code).toBe(0);
+    expect(JSON.parse(sale.out)).toMatchObject({
+      ok: true,
+      command: 'test-sale',
+      status: 200,
+      test_mode_confirmed: true,
+      data: { data: { test_mode: true } },
+    });
+  });
+
+  test('a failure is a JSON object with the error, exit 1, and never the key', async () => {
+    server.on('GET', '/api/v1/cli/status', {
+      status: 401,
+      body: {
+        data: null,
+        error: { status: 401, name: 'UnauthorizedError', message: `bad ${API_KEY}`, details: {}, code: 'unauthorized' },
+      },
+    });
+    const res = await run(['status', '--json', '--api-url', server.url], { TRACKER_API_KEY: API_KEY });
+    expect(res.code).toBe(1);
+    const parsed = JSON.parse(res.out);
+    expect(parsed).toMatchObject({ ok: false, command: 'status', status: 401, error: 'unauthorized: bad [redacted]' });
+    expect(res.out).not.toContain(API_KEY);
+  });
+
+  test('an unconfirmed test mode is ok: true but exits 1 with test_mode_confirmed false', async () => {
+    server.on('POST', '/api/v1/track/sale', { body: { success: true, data: { eventId: 3 } } });
+    const res = await run(['test-event', '--json', '--api-url', server.url], { TRACKER_API_KEY: API_KEY });
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.out)).toMatchObject({ ok: true, test_mode_confirmed: false });
+  });
+});

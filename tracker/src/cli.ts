@@ -25,6 +25,8 @@ Options:
   --api-url <url>     API base URL (default: $TRACKER_API_URL or ${DEFAULT_API_URL})
   --amount <cents>    test-sale amount in minor units (default 4900)
   --currency <code>   test-sale currency: USD, EUR or VND (default USD)
+  --json              print one JSON object on stdout instead of text (scripts):
+                      {"ok", "command", "status", "api_url", "data" or "error"}
   -h, --help          show this help
 
 Exit status: 0 success, 1 the API call failed, 2 usage error.`;
@@ -88,9 +90,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const apiUrl = args.values['api-url'] ?? io.env.TRACKER_API_URL ?? DEFAULT_API_URL;
   const client = createTrackerClient({ apiKey, apiUrl, fetch: io.fetch });
+  /** `--json`: the call's outcome as one object on stdout (redacted like every line). */
+  const report = (res: TrackerResult<unknown>, extra: Record<string, unknown> = {}): void =>
+    out(
+      JSON.stringify({
+        ok: res.ok,
+        command,
+        status: res.status ?? null,
+        api_url: apiUrl,
+        ...(res.ok ? { data: res.data } : { error: res.error ?? 'unknown error' }),
+        ...extra,
+      }),
+    );
 
   if (command === 'status') {
     const res = await client.status();
+    if (args.values.json) {
+      report(res);
+      return res.ok ? 0 : 1;
+    }
     if (!res.ok) {
       err(failure('status', res));
       return 1;
@@ -114,11 +132,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } else {
     res = await client.trackTestSale();
   }
+  const body = res.data as { message?: unknown; data?: { test_mode?: unknown } } | null;
+  if (args.values.json) {
+    const confirmed = res.ok && body?.data?.test_mode === true;
+    report(res, res.ok ? { test_mode_confirmed: confirmed } : {});
+    return confirmed ? 0 : 1;
+  }
   if (!res.ok) {
     err(failure(command, res));
     return 1;
   }
-  const body = res.data as { message?: unknown; data?: { test_mode?: unknown } } | null;
   out(`${command} accepted (HTTP ${res.status})${typeof body?.message === 'string' ? `: ${body.message}` : ''}`);
   for (const line of summarise(body?.data ?? body)) out(line);
   if (body?.data?.test_mode !== true) {
@@ -138,6 +161,7 @@ function parse(argv: string[]) {
       'api-url': { type: 'string' },
       amount: { type: 'string' },
       currency: { type: 'string' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
