@@ -28,6 +28,18 @@ export function createBullQueue(opts: BullOptions): JobQueue {
   const base: RedisOptions = { maxRetriesPerRequest: null, lazyConnect: false };
   const producer = new Redis(opts.redisUrl, { ...base, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   producer.on('error', (err) => opts.log.warn({ err: err.message }, 'redis producer connection error'));
+  // The producer's connection lost and regained: what could not be enqueued meanwhile can be now.
+  const reconnectListeners: Array<() => void> = [];
+  let lost = false;
+  producer.on('close', () => {
+    lost = true;
+  });
+  producer.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    opts.log.info({}, 'redis producer connection back');
+    for (const listener of reconnectListeners) listener();
+  });
   const connections: Redis[] = [producer];
   const connect = () => {
     const c = new Redis(opts.redisUrl, base);
@@ -195,6 +207,9 @@ export function createBullQueue(opts: BullOptions): JobQueue {
         if (j?.id && j.finishedOn) reply({ id: j.id, ok: false, reason: err.message });
       });
       workers.push(w);
+    },
+    onReconnect(listener) {
+      reconnectListeners.push(listener);
     },
     async ping() {
       try {

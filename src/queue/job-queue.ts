@@ -57,6 +57,11 @@ export interface JobQueue {
   /** Starts consuming a queue (worker role). */
   process(queue: QueueName, handler: JobHandler, concurrency: number): void;
   ping(): Promise<boolean>;
+  /**
+   * Calls `listener` each time the queue is reachable again after losing its connection (never for
+   * the first connection; never in embedded mode, whose queue cannot be lost).
+   */
+  onReconnect(listener: () => void): void;
   counts(queue: QueueName): Promise<QueueCounts>;
   /**
    * Worker processes consuming each queue right now (BullMQ: the workers' named Redis connections,

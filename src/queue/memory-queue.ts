@@ -150,6 +150,9 @@ export function createMemoryQueue(): JobQueue {
       l.concurrency = Math.max(1, concurrency);
       pump(name);
     },
+    onReconnect() {
+      // In-process: never disconnected.
+    },
     async ping() {
       return !closed;
     },

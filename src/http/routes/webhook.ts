@@ -5,9 +5,8 @@ import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/vocabulary.t
 import { receiveWebhook } from '../../core/receive-webhook.ts';
 import { verifyWithSecrets } from '../../providers/verify-with-secrets.ts';
 import { ignoredReasonInfo } from '../../core/ignored-reasons.ts';
-import { buildWebhookJob } from '../../core/jobs/webhook-job.ts';
-import { webhookJobOptions } from '../../queue/job-options.ts';
 import { readLimited } from '../read-json.ts';
+import { requeueOnReconnect } from '../requeue-on-reconnect.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route } from '../route.ts';
 import { MAX_ROW_ID } from '../validate.ts';
@@ -22,6 +21,7 @@ const WEBHOOK_BODY_LIMIT = 1_048_576;
  * acknowledged at once.
  */
 export function webhookRoute(ctx: RouteContext) {
+  const unqueued = requeueOnReconnect(ctx);
   return route(async (event: H3Event) => {
     const provider = event.context.params?.provider as WebhookProvider;
     const programId = Number(event.context.params?.programId);
@@ -47,8 +47,7 @@ export function webhookRoute(ctx: RouteContext) {
         programId,
         headers: event.req.headers,
         readBody: () => readLimited(event, WEBHOOK_BODY_LIMIT),
-        enqueue: (inboxId) =>
-          ctx.queue.add('webhook', buildWebhookJob(inboxId), webhookJobOptions(ctx.config, inboxId)).then(() => {}),
+        enqueue: (inboxId) => unqueued.enqueue(inboxId),
       },
     );
     if (received.kind === 'rejected') {
@@ -57,11 +56,13 @@ export function webhookRoute(ctx: RouteContext) {
       throw new AppError('invalid_signature', 'Webhook signature verification failed', { reason: received.reason });
     }
     const { stored, eventType } = received;
-    if (received.enqueueError)
+    if (received.enqueueError) {
+      unqueued.remember(stored.inboxId);
       log.warn(
         { inboxId: stored.inboxId, err: received.enqueueError },
-        'webhook stored but not enqueued; sweeper will retry',
+        'webhook stored but not enqueued; enqueued when the queue is back (the sweeper is the backstop)',
       );
+    }
     ctx.metrics.webhooksReceived.inc({ provider, result: stored.duplicate ? 'duplicate' : stored.status });
     log.info(
       {
