@@ -31,12 +31,17 @@ type Lane = {
 /**
  * In-process queue for embedded mode: same contract and retry semantics as the BullMQ one
  * (attempts, exponential backoff, jobId de-duplication while known). Jobs live in memory only:
- * on shutdown it drains what it holds before closing.
+ * on shutdown it finishes the running jobs and those ready to run; a retry still waiting for its
+ * backoff is dropped (failed with a message saying so), since waiting for it could take longer
+ * than any shutdown may: webhooks and notifications stay pending in their inbox and outbox rows,
+ * which the sweepers enqueue again after the next start.
  */
 export function createMemoryQueue(): JobQueue {
   const lanes = new Map<QueueName, Lane>();
   const known = new Map<string, Entry>();
   const timers = new Set<NodeJS.Timeout>();
+  /** Retries waiting for their backoff, with their job and lane (dropped on close). */
+  const retries = new Map<NodeJS.Timeout, { entry: Entry; lane: Lane }>();
   let seq = 0;
   let closed = false;
   let idle: (() => void) | null = null;
@@ -67,7 +72,7 @@ export function createMemoryQueue(): JobQueue {
             forget(e);
           },
           (err) => {
-            if (final || err instanceof UnrecoverableJobError) {
+            if (final || closed || err instanceof UnrecoverableJobError) {
               l.failed++;
               e.settle(false, err);
               forget(e);
@@ -76,14 +81,14 @@ export function createMemoryQueue(): JobQueue {
             l.delayed++;
             const t = setTimeout(
               () => {
-                timers.delete(t);
+                retries.delete(t);
                 l.delayed--;
                 l.ready.push(e);
                 pump(name);
               },
               e.backoffMs * 2 ** (e.attempt - 1),
             );
-            timers.add(t);
+            retries.set(t, { entry: e, lane: l });
           },
         )
         .finally(() => {
@@ -169,6 +174,16 @@ export function createMemoryQueue(): JobQueue {
     },
     async closeWorkers() {
       closed = true;
+      for (const [t, { entry, lane: l }] of retries) {
+        clearTimeout(t);
+        l.delayed--;
+        l.failed++;
+        entry.settle(
+          false,
+          new Error('the queue stopped before this retry ran; its inbox or outbox row stays pending'),
+        );
+      }
+      retries.clear();
       if (busy())
         await new Promise<void>((resolve) => {
           idle = resolve;
@@ -177,6 +192,7 @@ export function createMemoryQueue(): JobQueue {
     async close() {
       await this.closeWorkers();
       for (const t of timers) clearTimeout(t);
+      for (const t of retries.keys()) clearTimeout(t);
     },
   };
 }
