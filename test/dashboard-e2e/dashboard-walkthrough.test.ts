@@ -342,6 +342,8 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     const commissionRow = op.locator('tbody tr').first();
     await expect.poll(() => commissionRow.textContent()).toContain('refunded');
     expect(await commissionRow.textContent()).toContain('2.50 USD'); // reversed of 10.00
+    // The partner by name beside the id.
+    await expect.poll(() => commissionRow.textContent()).toMatch(/Jane Partner \(#\d+\)/);
     await expectAccessible(op, 'records');
     // The commissions as CSV, downloaded with the operator's session.
     const [download] = await Promise.all([
