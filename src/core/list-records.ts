@@ -22,7 +22,16 @@ export async function listRecords<K extends ListableKind>(
   deps: CoreDeps,
   programId: number,
   kind: K,
-  opts: { limit: number; offset: number; status?: string; provider?: string; partnerId?: number; held?: boolean },
+  opts: {
+    limit: number;
+    offset: number;
+    status?: string;
+    provider?: string;
+    partnerId?: number;
+    held?: boolean;
+    /** Keyset: only rows with a smaller id (the previous page's last), so a deep page costs one page. */
+    before?: number;
+  },
 ): Promise<ListedRecord<K>[]> {
   if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list "${String(kind)}"`);
   const entity = LISTABLE[kind];
@@ -55,6 +64,7 @@ export async function listRecords<K extends ListableKind>(
       throw new AppError('invalid_request', 'Only commissions can be filtered by held', { field: 'held' });
     where.heldForReview = opts.held;
   }
+  if (opts.before !== undefined) where.id = { $lt: opts.before };
   const excluded: readonly string[] | undefined = Object.hasOwn(LIST_EXCLUDED, kind)
     ? LIST_EXCLUDED[kind as keyof typeof LIST_EXCLUDED]
     : undefined;

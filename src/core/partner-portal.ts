@@ -19,7 +19,13 @@ import type { RewardRules } from './reward-rules.ts';
 /** Notification kinds a partner sees (the advertiser's manual-review warnings are not theirs). */
 export const PARTNER_NOTIFICATION_KINDS: NotificationKind[] = ['partner_commission_refunded'];
 
-export type Page = { limit: number; offset: number };
+/**
+ * A page of a list, newest first: `before` (keyset: rows with a smaller id, the last id of the
+ * previous page) reads only the page whatever its depth; `offset` still works for small lists.
+ */
+export type Page = { limit: number; offset: number; before?: number };
+/** `before` as a condition on the id (nothing when not given). */
+export const beforeId = (page: { before?: number }) => (page.before ? { id: { $lt: page.before } } : {});
 
 /**
  * The partner, their coupon codes in use, their group, their tier progress (when their rules have
@@ -70,11 +76,14 @@ export async function listPartnerCommissions(
 ) {
   const em = deps.em;
   const where = { partner: partnerId, ...(page.status ? { status: page.status } : {}) };
-  const [rows, total] = await em.findAndCount(Commission, where, {
-    limit: page.limit,
-    offset: page.offset,
-    orderBy: { id: 'desc' },
-  });
+  const [rows, total] = await Promise.all([
+    em.find(
+      Commission,
+      { ...where, ...beforeId(page) },
+      { limit: page.limit, offset: page.offset, orderBy: { id: 'desc' } },
+    ),
+    em.count(Commission, where),
+  ]);
   const sales = new Map(
     (
       await em.find(
@@ -131,8 +140,13 @@ export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
 export async function listPartnerNotifications(deps: CoreDeps, partnerId: number, page: Page) {
   const em = deps.em;
   const where = { partnerId, kind: { $in: PARTNER_NOTIFICATION_KINDS } };
-  const [[rows, total], unread] = await Promise.all([
-    em.findAndCount(Notification, where, { limit: page.limit, offset: page.offset, orderBy: { id: 'desc' } }),
+  const [rows, total, unread] = await Promise.all([
+    em.find(
+      Notification,
+      { ...where, ...beforeId(page) },
+      { limit: page.limit, offset: page.offset, orderBy: { id: 'desc' } },
+    ),
+    em.count(Notification, where),
     em.count(Notification, { ...where, readAt: null }),
   ]);
   return {

@@ -105,3 +105,25 @@ test('pages follow the id without a gap or a repeat', async () => {
   expect(pages).toBe(3);
   expect(seen).toEqual(ids);
 });
+
+test('keyset pages (?before=<id>) of a list give the same rows as offset pages, without a gap or a repeat', async () => {
+  const f = await createProgramFixture(h);
+  await clickAndLead(h, f, 'exp');
+  for (let i = 0; i < 7; i++) await sale(f, `keyset-${i}`, 1_000 + i);
+  const byOffset = (await h.admin('GET', `/programs/${f.programId}/sales?limit=100`)).sales.map(
+    (s: { id: number }) => s.id,
+  );
+  const byKeyset: number[] = [];
+  let before: number | null = null;
+  for (;;) {
+    const { sales } = await h.admin(
+      'GET',
+      `/programs/${f.programId}/sales?limit=3${before ? `&before=${before}` : ''}`,
+    );
+    if (!sales.length) break;
+    byKeyset.push(...sales.map((s: { id: number }) => s.id));
+    before = sales[sales.length - 1].id;
+  }
+  expect(byKeyset).toEqual(byOffset);
+  expect(byKeyset).toHaveLength(7);
+});

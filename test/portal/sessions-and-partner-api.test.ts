@@ -354,6 +354,15 @@ describe('partner API: a partner sees only their own data in their own program',
     expect((await asPartner(b, '/me')).body.coupon_codes).toEqual(['BETACAST']);
   });
 
+  test('commission pages by keyset (?before=<id>) follow the offset pages, with the same total', async () => {
+    const all = (await asPartner(a, '/commissions?limit=200')).body;
+    expect(all.commissions.length).toBeGreaterThan(1);
+    const first = (await asPartner(a, '/commissions?limit=1')).body;
+    const next = (await asPartner(a, `/commissions?limit=1&before=${first.commissions[0].id}`)).body;
+    expect(next.commissions.map((c: { id: number }) => c.id)).toEqual([all.commissions[1].id]);
+    expect(next.total).toBe(all.total);
+  });
+
   test('the profile shows the partner’s group and where they stand on its tiers; another partner sees neither', async () => {
     expect((await asPartner(a, '/me')).body).toMatchObject({ group: null, tier: null });
     const { group } = await h.admin('POST', `/programs/${one.programId}/partner-groups`, {

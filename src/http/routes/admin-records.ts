@@ -20,6 +20,8 @@ export const listQuerySchema = z.object({
     .regex(/^[a-z_]{1,32}$/, 'provider is a lower-case word')
     .optional(),
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
+  /** Keyset: rows older than this id (the last id of the previous page); reads one page at any depth. */
+  before: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
   /** Commissions only: `true` lists those held for review (fraud rules or a disputed customer). */
   held: z.enum(['true', 'false']).optional(),
 });
@@ -40,6 +42,7 @@ export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHel
       status: q.status,
       provider: q.provider,
       partnerId: q.partner_id,
+      before: q.before,
       held: q.held === undefined ? undefined : q.held === 'true',
     });
     return listBody(kind, records);
