@@ -48,6 +48,8 @@ export async function resolveCustomerDispute(
       program: programId,
       sale: { $in: sales.map((s) => s.id) },
       heldForReview: true,
+      // A commission also held by fraud rules waits for its own decision (review-held-commission.ts).
+      hold: null,
     });
     const released: number[] = [];
     const reversed: number[] = [];
