@@ -2,9 +2,8 @@ import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program } from './entities/program.ts';
 import { PartnerGroup } from './entities/partner-group.ts';
-import { evaluateReward, recurringTerms, type RewardRules } from './reward-rules.ts';
+import { evaluateReward, renewalEarns, type RewardRules } from './reward-rules.ts';
 import { periodStart } from './partner-groups.ts';
-import { recurringEarns } from './resolve-attribution.ts';
 import { CURRENCIES, type Currency } from './vocabulary.ts';
 import { bigCents, cents, epochMs, exactText, typedSql } from './sql.ts';
 import { exactAmount } from './money.ts';
@@ -83,8 +82,7 @@ export async function previewRules(
     }
     if (s.at < window.from.getTime()) continue;
     let proposedCents = 0;
-    const earns =
-      s.firstSaleAt === null || recurringEarns(recurringTerms(rules, program), new Date(s.firstSaleAt), new Date(s.at));
+    const earns = s.firstSaleAt === null || renewalEarns(rules, program, new Date(s.firstSaleAt), new Date(s.at));
     if (earns && (CURRENCIES as readonly string[]).includes(s.currency)) {
       proposedCents = evaluateReward(rules, { source: groupRules ? 'group' : 'program', groupId }, program, {
         amountCents: s.amountCents,

@@ -4,13 +4,13 @@ import type { SaleJob } from './jobs/sale-job.ts';
 import { AppError } from './errors.ts';
 import { isUniqueViolation } from './data-error.ts';
 import { calculatePlatformFee } from './money.ts';
-import { evaluateReward, recurringTerms } from './reward-rules.ts';
+import { evaluateReward, renewalEarns } from './reward-rules.ts';
 import { checkFraud } from './fraud-rules.ts';
 import { findPartnerTerms, tierValue } from './partner-groups.ts';
 import type { IProgram } from './entities/program.ts';
 import { Sale } from './entities/sale.ts';
 import { TestEvent } from './entities/test-event.ts';
-import { recurringEarns, resolveAttribution, type Attribution } from './resolve-attribution.ts';
+import { resolveAttribution, type Attribution } from './resolve-attribution.ts';
 import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 import { insertSaleRows } from './sale-statements.ts';
@@ -236,8 +236,7 @@ async function computeReward(
 ) {
   const terms = await findPartnerTerms(deps, attribution.partnerId);
   const rules = terms.rules ?? program.rewardRules ?? null;
-  if (attribution.firstSaleAt && !recurringEarns(recurringTerms(rules, program), attribution.firstSaleAt, sale.now))
-    return null;
+  if (attribution.firstSaleAt && !renewalEarns(rules, program, attribution.firstSaleAt, sale.now)) return null;
   const tiers = rules?.tiers;
   const tier = tiers
     ? await tierValue(deps.em, {

@@ -287,16 +287,3 @@ async function findCustomerByKey(
     click,
   };
 }
-
-/** Recurring policy: `lifetime` always, `one_time` never, `months` within N months of the first sale. */
-export function recurringEarns(
-  program: Pick<IProgram, 'recurringPolicy' | 'recurringMonths'>,
-  firstSaleAt: Date,
-  now: Date,
-): boolean {
-  if (program.recurringPolicy === 'lifetime') return true;
-  if (program.recurringPolicy === 'one_time') return false;
-  const until = new Date(firstSaleAt);
-  until.setUTCMonth(until.getUTCMonth() + (program.recurringMonths ?? 12));
-  return now < until;
-}

@@ -125,11 +125,21 @@ export function evaluateReward(
   throw new Error('unreachable: the base rate always applies');
 }
 
-/** The recurring policy under these rules: theirs, else the program's. */
-export function recurringTerms(
+/**
+ * Whether a renewal earns under these rules' recurring policy (theirs, else the program's):
+ * `lifetime` always, `one_time` never, `months` within N months (default 12) of the first sale.
+ */
+export function renewalEarns(
   rules: RewardRules | null,
   program: { recurringPolicy: RecurringPolicy; recurringMonths?: number | null },
-): { recurringPolicy: RecurringPolicy; recurringMonths: number | null } {
-  if (rules?.recurring) return { recurringPolicy: rules.recurring.policy, recurringMonths: rules.recurring.months };
-  return { recurringPolicy: program.recurringPolicy, recurringMonths: program.recurringMonths ?? null };
+  firstSaleAt: Date,
+  now: Date,
+): boolean {
+  const policy = rules?.recurring?.policy ?? program.recurringPolicy;
+  if (policy === 'lifetime') return true;
+  if (policy === 'one_time') return false;
+  const months = (rules?.recurring ? rules.recurring.months : program.recurringMonths) ?? 12;
+  const until = new Date(firstSaleAt);
+  until.setUTCMonth(until.getUTCMonth() + months);
+  return now < until;
 }
