@@ -24,6 +24,7 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   list PROGRAM KIND [--limit N] [--offset N] [--status S] [--partner-id N]
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
              provider-connections attribution-conflicts payouts parked-refunds partner-codes
+             partner-groups
   commissions:approve PROGRAM ID                credits it to the partner balance
   commissions:release PROGRAM ID | commissions:reject PROGRAM ID   a commission held by fraud rules:
                                                 credit it (once), or reverse it (nothing was credited)
