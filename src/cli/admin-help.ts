@@ -21,7 +21,7 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   groups:update PROGRAM GROUP [--name NAME] [--rules-file FILE|null] | groups:list PROGRAM
   groups:assign PROGRAM PARTNER GROUP|none      moves a partner into a group (none: the program's rules)
   rules:set PROGRAM --rules-file FILE|null      the program's reward rules (JSON; null: commission_rate_bps alone)
-  list PROGRAM KIND [--limit N] [--offset N] [--status S] [--partner-id N]
+  list PROGRAM KIND [--limit N] [--offset N | --before ID] [--status S] [--partner-id N] [--held true]
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
              provider-connections attribution-conflicts payouts parked-refunds partner-codes
              partner-groups
