@@ -40,7 +40,10 @@ export function requeueOnReconnect(
         enqueued++;
       }
     } catch (err) {
-      ctx.log.warn({ err: (err as Error).message, left: waiting.size }, 'enqueue after reconnect failed; will retry');
+      ctx.log.warn(
+        { err: (err as Error).message, left: waiting.size },
+        'enqueue after reconnect failed; the next reconnect or the inbox sweeper enqueues the rest',
+      );
     } finally {
       flushing = false;
       if (enqueued) ctx.log.info({ enqueued }, 'webhooks stored during the queue outage enqueued on reconnect');
