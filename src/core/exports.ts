@@ -1,8 +1,8 @@
-import { sql, type Expression } from 'kysely';
+import { sql } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program } from './entities/program.ts';
-import { exactText, typedSql } from './sql.ts';
+import { exactText, isoText, typedSql } from './sql.ts';
 
 /** What a program can export as CSV (exports are read-only and scoped to the program). */
 export const EXPORT_KINDS = ['commissions', 'sales', 'payouts'] as const;
@@ -63,9 +63,6 @@ export const EXPORT_COLUMNS: Record<ExportKind, readonly string[]> = {
 };
 
 export type ExportRow = Record<string, string | number | boolean | null>;
-/** A timestamp as ISO 8601 UTC text, made by PostgreSQL (the same text whichever driver reads it). */
-const isoText = (e: Expression<Date | null>) =>
-  sql<string | null>`to_char(${e} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * A program's rows of one kind received in [from, to), oldest first, one page at a time (keyset on

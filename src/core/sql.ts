@@ -58,6 +58,10 @@ export function epochMs(e: Expression<Date | null>): RawBuilder<string | null> {
   return sql<string | null>`(extract(epoch from ${e}) * 1000)::bigint::text`;
 }
 
+/** A timestamp as ISO 8601 UTC text, made by PostgreSQL (the same text whichever driver reads it). */
+export const isoText = (e: Expression<Date | null>) =>
+  sql<string | null>`to_char(${e} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 export function dateFromMs(text: string | null): Date | null {
   return text === null ? null : new Date(Number(text));
 }

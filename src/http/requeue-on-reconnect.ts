@@ -28,6 +28,7 @@ export function requeueOnReconnect(
   max = 10_000,
 ): UnqueuedWebhooks {
   const waiting = new Set<number>();
+  const add = (id: number) => ctx.queue.add('webhook', buildWebhookJob(id), webhookJobOptions(ctx.config, id));
   let flushing = false;
   const flush = async () => {
     if (flushing) return;
@@ -35,7 +36,7 @@ export function requeueOnReconnect(
     let enqueued = 0;
     try {
       for (const id of [...waiting]) {
-        await ctx.queue.add('webhook', buildWebhookJob(id), webhookJobOptions(ctx.config, id));
+        await add(id);
         waiting.delete(id);
         enqueued++;
       }
@@ -52,7 +53,7 @@ export function requeueOnReconnect(
   ctx.queue.onReconnect(() => void flush());
   return {
     enqueue(inboxId) {
-      const added = ctx.queue.add('webhook', buildWebhookJob(inboxId), webhookJobOptions(ctx.config, inboxId));
+      const added = add(inboxId);
       // A late failure is already accounted for by the timeout below: never an unhandled rejection.
       added.catch(() => {});
       let timer: NodeJS.Timeout | undefined;

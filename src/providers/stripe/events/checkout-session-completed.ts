@@ -5,7 +5,7 @@
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { at, readId, readInteger, readString } from '../../read-payload.ts';
-import { listOf, readStripeDiscountCodes } from '../discounts.ts';
+import { readStripeDiscountCodes } from '../discounts.ts';
 
 export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
   const mode = readString(session.mode);
@@ -32,7 +32,7 @@ export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
       transactionId: paymentIntentId,
       providerPaymentId: paymentIntentId,
       taxCents: readInteger(at(session, 'total_details', 'amount_tax')),
-      couponCodes: readStripeDiscountCodes(...listOf(session.discounts)),
+      couponCodes: readStripeDiscountCodes(session.discounts),
     }),
   );
 };

@@ -11,7 +11,7 @@
 import type { SubscriptionInterval } from '../../../core/vocabulary.ts';
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { listOf, readStripeDiscountCodes } from '../discounts.ts';
+import { readStripeDiscountCodes } from '../discounts.ts';
 import { asRecord, at, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
 import { computeIntervalFromPeriod, computeSubscriptionInterval } from '../../subscription-interval.ts';
 
@@ -53,7 +53,7 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
       productId: line
         ? (readId(at(line, 'price', 'product')) ?? readId(at(line, 'pricing', 'price_details', 'product')))
         : null,
-      couponCodes: readStripeDiscountCodes(...listOf(invoice.discounts), invoice.discount),
+      couponCodes: readStripeDiscountCodes(invoice.discounts, invoice.discount),
     }),
   );
 };
