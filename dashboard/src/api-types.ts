@@ -10,6 +10,7 @@ import type { ProgramBody, ProgramListBody } from '../../src/http/wire/program-c
 import type { ListRowWire, RecordListWire } from '../../src/http/wire/records.ts';
 import type {
   CommissionApprovedBody,
+  LeadReversalBody,
   InviteDescriptionBody,
   IssuedKeyBody,
   PaidPayoutBody,
@@ -93,6 +94,7 @@ export type ApiRoutes = {
       | Route<`${Program}/rules/preview`, RulesPreviewBody>
       | Route<`${Program}/partners/${number}/payouts`, PayoutBody>
       | Route<`${Program}/commissions/${number}/${'approve' | 'release' | 'reject'}`, CommissionApprovedBody>
+      | Route<`${Program}/commissions/${number}/reverse`, LeadReversalBody>
       | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/payouts/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/webhook-events/replay`, ReplayBody>

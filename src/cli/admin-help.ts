@@ -28,6 +28,8 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   commissions:approve PROGRAM ID                credits it to the partner balance
   commissions:release PROGRAM ID | commissions:reject PROGRAM ID   a commission held by fraud rules:
                                                 credit it (once), or reverse it (nothing was credited)
+  commissions:reverse PROGRAM ID [--amount-cents N] [--reason TEXT]   takes back a reward per lead (all
+                                                that remains without --amount-cents), as a refund would
   list PROGRAM commissions --held true          the commissions held for review
 
   Payouts: a payout pays whole credited commissions of one partner and currency, oldest first,

@@ -209,6 +209,7 @@ const commands: Record<string, () => Promise<unknown>> = {
   'commissions:approve': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/approve`),
   'commissions:release': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/release`),
   'commissions:reject': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/reject`),
+  'commissions:reverse': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/reverse`, flags()),
   'commissions:pay': () => call('POST', `/programs/${need(2)[0]}/commissions/${args[1]}/pay`),
   'payouts:open': () => call('POST', `/programs/${need(2)[0]}/partners/${args[1]}/payouts`, flags()),
   'payouts:pay': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/pay`),

@@ -7,8 +7,16 @@ import { Customer, type ICustomer } from './entities/customer.ts';
 import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 import { EMAIL_HASH_VERSION } from './email-hash.ts';
+import { awardLeadReward } from './lead-reward.ts';
 
-export type LeadResult = { customerId: number; customerKey: string | null; clickId: string | null; rebound: boolean };
+export type LeadResult = {
+  customerId: number;
+  customerKey: string | null;
+  clickId: string | null;
+  rebound: boolean;
+  /** The reward per lead this binding earned (lead-reward.ts), if any. */
+  commissionId: number | null;
+};
 
 /**
  * Binds the merchant's customer id to a click so later sales attribute by customer key alone.
@@ -125,11 +133,13 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
     customer.emailHashVersion = version;
   }
   await em.flush();
+  const earner = customer.click === click?.id ? click : null;
   return {
     customerId: customer.id,
     customerKey: customer.customerKey ?? null,
     clickId: customer.click ?? null,
     rebound,
+    commissionId: await awardLeadReward(deps, customer, earner, now),
   };
 }
 

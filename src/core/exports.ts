@@ -30,6 +30,8 @@ export const EXPORT_COLUMNS: Record<ExportKind, readonly string[]> = {
     'paid_at',
     'payout_id',
     'reason',
+    'kind',
+    'lead_customer_id',
   ],
   sales: [
     'id',
@@ -152,7 +154,7 @@ async function readPage(
     db
       .selectFrom('commission as t')
       .innerJoin('partner as p', 'p.id', 't.partner_id')
-      .innerJoin('sale as s', 's.id', 't.sale_id')
+      .leftJoin('sale as s', 's.id', 't.sale_id')
       .select((eb) => [
         't.id',
         isoText(eb.ref('t.created_at')).as('created_at'),
@@ -173,6 +175,8 @@ async function readPage(
         isoText(eb.ref('t.paid_at')).as('paid_at'),
         't.payout_id',
         't.reason',
+        sql<string>`case when ${eb.ref('t.sale_id')} is null then 'lead' else 'sale' end`.as('kind'),
+        't.lead_customer_id',
       ])
       .where('t.program_id', '=', programId)
       .where('t.id', '>', after)

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import mailchecker from 'mailchecker';
-import type { CoreDeps } from './deps.ts';
+import { DAY_MS, type CoreDeps } from './deps.ts';
+import { compileStatement } from './sql.ts';
 import { Customer } from './entities/customer.ts';
 import { Partner } from './entities/partner.ts';
 import { EMAIL_HASH_VERSION } from './email-hash.ts';
@@ -18,10 +19,23 @@ export const fraudRulesSchema = z.strictObject({
   disposable_email: z.boolean().optional(),
   /** The sale came less than this many seconds after its click (click farms, scripted checkouts). */
   fast_conversion_seconds: z.number().int().min(1).max(86_400).nullable().optional(),
+  /**
+   * The partner's clicks in the last `window_hours` (default 24) are at least `min_clicks`
+   * (default 100) and more than `factor` times their own average for such a window over the 30
+   * days before it (a partner with no history: any `min_clicks` in the window).
+   */
+  click_spike: z
+    .strictObject({
+      factor: z.number().min(1.5).max(1_000),
+      window_hours: z.number().int().min(1).max(168).optional(),
+      min_clicks: z.number().int().min(1).max(1_000_000).optional(),
+    })
+    .nullable()
+    .optional(),
 });
 export type FraudRules = z.infer<typeof fraudRulesSchema>;
 
-export const FRAUD_RULES = ['self_referral', 'disposable_email', 'fast_conversion'] as const;
+export const FRAUD_RULES = ['self_referral', 'disposable_email', 'fast_conversion', 'click_spike'] as const;
 export type FraudRule = (typeof FRAUD_RULES)[number];
 
 /** Why a commission is held: each rule that matched with its evidence; set when released or rejected. */
@@ -85,5 +99,47 @@ export async function checkFraud(
         evidence: { seconds_after_click: Math.round(seconds), limit_seconds: limit },
       });
   }
+  if (rules.click_spike) {
+    const spike = await clickSpike(deps, rules.click_spike, sale.partnerId, sale.at);
+    if (spike) matched.push({ rule: 'click_spike', evidence: spike });
+  }
   return matched.length ? { rules: matched, held_at: sale.at.toISOString() } : null;
+}
+
+const BASELINE_DAYS = 30;
+
+const CLICK_COUNTS = compileStatement((db, p: { partnerId: number; since: Date; windowStart: Date; until: Date }) =>
+  db
+    .selectFrom('click')
+    .select((eb) => [
+      eb.fn.countAll<string>().filterWhere('clicked_at', '>=', p.windowStart).as('recent'),
+      eb.fn.countAll<string>().filterWhere('clicked_at', '<', p.windowStart).as('before'),
+    ])
+    .where('partner_id', '=', p.partnerId)
+    .where('clicked_at', '>=', p.since)
+    .where('clicked_at', '<=', p.until),
+);
+
+/** The click-rate rule's evidence when the partner's recent clicks spike above their own history, else null. */
+async function clickSpike(
+  deps: CoreDeps,
+  rule: NonNullable<FraudRules['click_spike']>,
+  partnerId: number,
+  at: Date,
+): Promise<Record<string, unknown> | null> {
+  const windowHours = rule.window_hours ?? 24;
+  const minClicks = rule.min_clicks ?? 100;
+  const windowStart = new Date(at.getTime() - windowHours * 3_600_000);
+  const since = new Date(windowStart.getTime() - BASELINE_DAYS * DAY_MS);
+  const [row] = await CLICK_COUNTS.run(deps.em, { partnerId, since, windowStart, until: at });
+  const recent = Number(row?.recent ?? 0);
+  // The average clicks per window of this length over the baseline days.
+  const baseline = (Number(row?.before ?? 0) * windowHours) / (BASELINE_DAYS * 24);
+  if (recent < minClicks || recent <= rule.factor * baseline) return null;
+  return {
+    recent_clicks: recent,
+    window_hours: windowHours,
+    baseline_clicks_per_window: Math.round(baseline * 100) / 100,
+    factor: rule.factor,
+  };
 }

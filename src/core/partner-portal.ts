@@ -68,7 +68,7 @@ async function tierProgress(
   };
 }
 
-/** The partner's commissions, newest first, with the sale amount and any refund reason. */
+/** The partner's commissions (on sales and, rewards per lead, on leads), newest first, with the sale amount and any refund reason. */
 export async function listPartnerCommissions(
   deps: CoreDeps,
   partnerId: number,
@@ -88,7 +88,7 @@ export async function listPartnerCommissions(
     (
       await em.find(
         Sale,
-        { id: { $in: rows.map((c) => c.sale) } },
+        { id: { $in: rows.flatMap((c) => (c.sale ? [c.sale] : [])) } },
         { fields: ['id', 'amountCents', 'refundedCents', 'transactionId'] },
       )
     ).map((s) => [s.id, s]),
@@ -104,8 +104,9 @@ export async function listPartnerCommissions(
       netCents: c.amountCents - c.reversedCents,
       rateBps: c.rateBps,
       reason: c.reason ?? null,
-      saleAmountCents: sales.get(c.sale)?.amountCents ?? null,
-      saleRefundedCents: sales.get(c.sale)?.refundedCents ?? null,
+      kind: c.sale ? ('sale' as const) : ('lead' as const),
+      saleAmountCents: (c.sale && sales.get(c.sale)?.amountCents) ?? null,
+      saleRefundedCents: (c.sale && sales.get(c.sale)?.refundedCents) ?? null,
       createdAt: c.createdAt,
       creditedAt: c.creditedAt ?? null,
       paidAt: c.paidAt ?? null,

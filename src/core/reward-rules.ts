@@ -57,6 +57,11 @@ export const rewardRulesSchema = z.strictObject({
         .refine((s) => s.every((step, i) => i === 0 || step.from > s[i - 1]!.from), 'steps ascend by `from`'),
     })
     .optional(),
+  /**
+   * A reward per lead (signup): one flat amount in one currency, earned once per customer when a
+   * keyed lead (or a provider checkout's implicit lead) first binds the customer to this partner.
+   */
+  lead: z.strictObject({ currency: z.enum(CURRENCIES), cents: cents.min(1) }).optional(),
   /** Renewals: replaces the program's recurring policy for partners under these rules. */
   recurring: z
     .strictObject({ policy: z.enum(RECURRING_POLICIES), months: z.number().int().min(1).max(600).nullable() })
@@ -69,7 +74,7 @@ export type BaseRates = { commissionRateBps: number; productRatesBps?: Record<st
 
 /** Which rule gave a commission and its inputs, stored with the commission (never re-evaluated). */
 export type RewardApplied = {
-  rule: 'product' | 'tier' | 'sale' | 'base';
+  rule: 'product' | 'tier' | 'sale' | 'base' | 'lead';
   /** Whose rules: the partner's group, or the program's. */
   source: 'program' | 'group';
   group_id: number | null;
@@ -123,6 +128,29 @@ export function evaluateReward(
     return { cents: Math.min(flat as number, sale.amountCents), rateBps: 0, applied };
   }
   throw new Error('unreachable: the base rate always applies');
+}
+
+/** The reward on a lead under these rules, or null when they have none. */
+export function evaluateLeadReward(
+  rules: RewardRules | null,
+  terms: { source: 'program' | 'group'; groupId: number | null },
+): { cents: number; currency: Currency; applied: RewardApplied } | null {
+  if (!rules?.lead) return null;
+  const { cents, currency } = rules.lead;
+  return {
+    cents,
+    currency,
+    applied: {
+      rule: 'lead',
+      source: terms.source,
+      group_id: terms.groupId,
+      type: 'flat',
+      bps: null,
+      flat_cents: cents,
+      product_id: null,
+      tier: null,
+    },
+  };
 }
 
 /**

@@ -104,6 +104,7 @@ describe('POST /api/v1/track/lead', () => {
       customer_id: expect.any(Number),
       customer_key: 'u-1',
       click_id: c.body.click_id,
+      commission_id: null,
     });
     const { customers } = await h.admin('GET', `/programs/${f.programId}/customers`);
     const row = customers.find((x: any) => x.id === r.body.customer_id);

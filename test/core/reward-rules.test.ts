@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CURRENCIES, type Currency } from '../../src/core/vocabulary.ts';
 import { computeReversal } from '../../src/core/money.ts';
+import { planLeadReversal } from '../../src/core/reverse-lead-commission.ts';
 import {
+  evaluateLeadReward,
   evaluateReward,
   rewardRulesSchema,
   TIER_METRICS,
@@ -140,6 +142,8 @@ describe('reward rules: which rule applies and what it pays', () => {
     ['a rate above 100 %', { sale: { type: 'percent', bps: 10_001 } }],
     ['an unknown currency', { sale: { type: 'flat', amounts: { GBP: 100 } } }],
     ['an unknown field', { sale: { type: 'percent', bps: 100 }, bonus: 1 }],
+    ['a lead reward of 0', { lead: { currency: 'USD', cents: 0 } }],
+    ['a lead reward in two currencies', { lead: { currency: 'USD', cents: 500, amounts: { EUR: 400 } } }],
   ])('refused: %s', (_label, rules) => {
     expect(rewardRulesSchema.safeParse(rules).success).toBe(false);
   });
@@ -208,4 +212,58 @@ test('property: for every rule, 0 ≤ commission ≤ sale amount, and any refund
     ),
     { numRuns: 500 },
   );
+});
+
+describe('reward per lead', () => {
+  test.each([
+    ['no rules', null, null],
+    ['rules without a lead reward', { sale: { type: 'percent', bps: 2000 } } as RewardRules, null],
+    ['a lead reward', { lead: { currency: 'EUR', cents: 500 } } as RewardRules, { cents: 500, currency: 'EUR' }],
+    [
+      'a lead reward beside sale rules (they never apply to a lead)',
+      { sale: { type: 'flat', amounts: { USD: 9_000 } }, lead: { currency: 'USD', cents: 250 } } as RewardRules,
+      { cents: 250, currency: 'USD' },
+    ],
+  ])('%s', (_label, rules, expected) => {
+    const r = evaluateLeadReward(rules, { source: 'group', groupId: 3 });
+    if (!expected) return expect(r).toBeNull();
+    expect(r).toEqual({
+      ...expected,
+      applied: {
+        rule: 'lead',
+        source: 'group',
+        group_id: 3,
+        type: 'flat',
+        bps: null,
+        flat_cents: expected.cents,
+        product_id: null,
+        tier: null,
+      },
+    });
+  });
+
+  test('property: any reversals, then one of all that remains, take back exactly the lead reward and never more', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        fc.array(fc.option(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })), { maxLength: 6 }),
+        (cents, requests) => {
+          const rules = rewardRulesSchema.parse({ lead: { currency: 'USD', cents } });
+          const amountCents = evaluateLeadReward(rules, PROGRAM)!.cents;
+          expect(amountCents).toBe(cents);
+          let reversedCents = 0;
+          for (const requested of [...requests, null]) {
+            if (reversedCents === amountCents) break;
+            const plan = planLeadReversal({ amountCents, reversedCents }, requested);
+            expect(plan.deductionCents).toBeGreaterThanOrEqual(0);
+            reversedCents += plan.deductionCents;
+            expect(reversedCents).toBeLessThanOrEqual(amountCents);
+            expect(plan.status).toBe(reversedCents === amountCents ? 'reversed' : 'refunded');
+          }
+          expect(reversedCents).toBe(amountCents);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });

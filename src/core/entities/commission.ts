@@ -4,19 +4,25 @@ import type { HoldRecord } from '../fraud-rules.ts';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Sale } from './sale.ts';
+import { Customer } from './customer.ts';
 import { Payout } from './payout.ts';
 import { COMMISSION_STATUSES, type CommissionStatus } from '../vocabulary.ts';
 
 export { COMMISSION_STATUSES, type CommissionStatus };
 
-/** A partner's commission on one sale, in the sale's currency (never converted). */
+/**
+ * A partner's commission on one sale, in the sale's currency (never converted), or on one lead
+ * (`leadCustomer`, no sale: a reward per signup, in the rules' currency). Exactly one of the two is set.
+ */
 export const Commission = defineEntity({
   name: 'Commission',
   indexes: [{ properties: ['status', 'createdAt'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk().index(),
-    sale: () => p.manyToOne(Sale).mapToPk().unique(),
+    sale: () => p.manyToOne(Sale).mapToPk().nullable().unique().deleteRule('no action'),
+    /** The customer whose lead earned it (reward per lead): at most one per customer. */
+    leadCustomer: () => p.manyToOne(Customer).mapToPk().nullable().unique().deleteRule('no action'),
     partner: () => p.manyToOne(Partner).mapToPk().index(),
     /** Original commission, minor units of `currency`. */
     amountCents: p.bigint('number'),

@@ -57,6 +57,8 @@ const RESULT_SCHEMAS: { [K in TrackJobKind]: z.ZodType<JobResults[K]> } = {
     customerKey: z.string().nullable(),
     clickId: z.string().nullable(),
     rebound: z.boolean(),
+    /** Absent in results of jobs run before rewards per lead. */
+    commissionId: id.nullable().default(null),
   }),
   click: z.object({ clickId: z.string(), partnerCode: z.string(), cookieWindowDays: z.number(), programId: id }),
   test_event: testResult,

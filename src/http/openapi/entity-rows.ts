@@ -37,14 +37,17 @@ export const payoutRow = z.strictObject({
 export const commissionRow = z.strictObject({
   id: int,
   program: int,
-  sale: int,
+  sale: int.nullable().meta({ description: 'The sale it is on; null for a reward per lead (`lead_customer`)' }),
+  lead_customer: int
+    .nullable()
+    .meta({ description: 'The customer whose lead earned it (reward per lead); null on a sale' }),
   partner: int,
   amount_cents: int,
   reversed_cents: int,
   currency: z.string().length(3),
   rate_bps: int.meta({ description: 'The percentage applied; 0 for a flat reward' }),
   reward: z
-    .looseObject({ rule: z.enum(['product', 'tier', 'sale', 'base']), type: z.enum(['percent', 'flat']) })
+    .looseObject({ rule: z.enum(['product', 'tier', 'sale', 'base', 'lead']), type: z.enum(['percent', 'flat']) })
     .nullable()
     .meta({
       description:

@@ -2,16 +2,18 @@ import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { approveCommission } from '../../core/approve-commission.ts';
 import { rejectHeldCommission, releaseHeldCommission } from '../../core/review-held-commission.ts';
+import { reverseLeadCommission } from '../../core/reverse-lead-commission.ts';
+import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { row, rowToWire } from '../wire/records.ts';
-import type { CommissionApprovedBody } from '../wire/responses.ts';
+import type { CommissionApprovedBody, LeadReversalBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 /**
- * Commissions: approval before the hold period ends; the decision on one held by fraud rules
- * (paying one: admin-payouts.ts).
+ * Commissions: approval before the hold period ends; the decision on one held by fraud rules; the
+ * reversal of a reward per lead (paying one: admin-payouts.ts).
  */
-export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num }: AdminHelpers): void {
+export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
   const decide = (path: string, use: typeof approveCommission) =>
     on(
       'post',
@@ -24,9 +26,36 @@ export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num }: Ad
   decide('approve', approveCommission);
   decide('release', releaseHeldCommission);
   decide('reject', rejectHeldCommission);
+  on('post', '/programs/:id/commissions/:cid/reverse', async (e) => {
+    const input = validate(leadReversalSchema, await body(e));
+    const r = await reverseLeadCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'), {
+      amountCents: input.amount_cents,
+      reason: input.reason,
+    });
+    return r.kind === 'applied'
+      ? {
+          status: r.commission.status as 'refunded' | 'reversed',
+          deduction_cents: r.deductionCents,
+          balance_deduction_cents: r.balanceDeductionCents,
+          commission: rowToWire(r.commission),
+        }
+      : ({ status: 'skipped', reason: r.reason, commission: rowToWire(r.commission) } satisfies LeadReversalBody);
+  });
 }
 
+const leadReversalSchema = z.strictObject({
+  amount_cents: z
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullish()
+    .meta({ description: 'Minor units to take back; omitted or 0: all that remains' }),
+  reason: z.string().max(1000).nullish().meta({ description: 'Recorded as the commission reason' }),
+});
+
 const id = z.number().int().positive();
+const int = z.number().int();
 const decided = (description: string) => ({
   params: { id, cid: id },
   errors: ['not_found' as const, 'invalid_request' as const],
@@ -57,4 +86,33 @@ export const commissionAdminOperations = [
     description:
       'A commission held by fraud rules is reversed whole (`reason` names the rules); it was never credited, so no balance moves.',
   }),
+  adminOperation(
+    'post',
+    '/programs/:id/commissions/:cid/reverse',
+    'reverseLeadCommission',
+    'Reverse a reward per lead',
+    {
+      params: { id, cid: id },
+      body: leadReversalSchema,
+      description:
+        'A reward per lead has no sale to refund: this reduces it (`refunded`) or reverses it whole (`reversed`) as a refund would, deducting from the partner balance when it was credited and notifying the partner (and the advertiser when it was paid out). A commission on a sale is reduced by refunding the sale instead (400). Already reversed: `skipped`, nothing changes.',
+      errors: ['not_found', 'invalid_request'],
+      responses: {
+        200: {
+          description: 'Applied or skipped',
+          schema: z.union([
+            z.strictObject({
+              status: z.enum(['refunded', 'reversed']),
+              deduction_cents: int,
+              balance_deduction_cents: int.meta({
+                description: 'Taken from the partner balance (0 when not credited yet)',
+              }),
+              commission: row,
+            }),
+            z.strictObject({ status: z.literal('skipped'), reason: z.string(), commission: row }),
+          ]),
+        },
+      },
+    },
+  ),
 ];

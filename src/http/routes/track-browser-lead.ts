@@ -41,7 +41,13 @@ export function trackBrowserLeadRoute(ctx: RouteContext) {
       receivedAt: ctx.clock().toISOString(),
     });
     const r = await runJob(ctx, job);
-    return { success: true, customer_id: r.customerId, customer_key: r.customerKey, click_id: r.clickId };
+    return {
+      success: true,
+      customer_id: r.customerId,
+      customer_key: r.customerKey,
+      click_id: r.clickId,
+      commission_id: r.commissionId,
+    };
   });
 }
 

@@ -62,6 +62,7 @@ export function trackLeadRoute(ctx: RouteContext) {
       customer_id: r.customerId,
       customer_key: r.customerKey,
       click_id: r.clickId,
+      commission_id: r.commissionId,
       ...keyWarnings(auth),
     };
   });
@@ -72,6 +73,11 @@ export const leadResponseSchema = z.strictObject({
   customer_id: z.number().int(),
   customer_key: z.string().nullable(),
   click_id: z.string().nullable(),
+  commission_id: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'The reward per lead this lead earned (the program rules have a `lead` reward), else null' }),
   warnings: keyWarningsSchema,
 });
 

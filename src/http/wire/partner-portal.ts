@@ -50,6 +50,7 @@ export function partnerCommissionsToWire(r: Result<typeof listPartnerCommissions
       net_cents: c.netCents,
       rate_bps: c.rateBps,
       reason: c.reason,
+      kind: c.kind,
       sale_amount_cents: c.saleAmountCents,
       sale_refunded_cents: c.saleRefundedCents,
       created_at: c.createdAt.toISOString(),

@@ -106,6 +106,7 @@ export const partnerCommissionsBody = z.strictObject({
       net_cents: int.meta({ description: '`amount_cents - reversed_cents`' }),
       rate_bps: int,
       reason: z.string().nullable(),
+      kind: z.enum(['sale', 'lead']).meta({ description: '`lead`: a reward per lead (no sale)' }),
       sale_amount_cents: int.nullable(),
       sale_refunded_cents: int.nullable(),
       created_at: time,
@@ -181,6 +182,15 @@ export type PartnerGroupBody = { group: RowWire<IPartnerGroup> };
 /** A partner's coupon code, created or retired (routes/admin-partners.ts). */
 export type PartnerCodeBody = { code: RowWire<IPartnerCode> };
 export type CommissionApprovedBody = { commission: RowWire<ICommission> };
+/** POST .../commissions/:cid/reverse (a reward per lead). */
+export type LeadReversalBody =
+  | {
+      status: 'refunded' | 'reversed';
+      deduction_cents: number;
+      balance_deduction_cents: number;
+      commission: RowWire<ICommission>;
+    }
+  | { status: 'skipped'; reason: string; commission: RowWire<ICommission> };
 
 /** `POST /programs/:id/partners/:partnerId/invites`: the one-time link (shown once). */
 export const partnerInviteBody = z.strictObject({
