@@ -8,7 +8,24 @@ import { bearer, createProgramFixture, useHarness, type Fixture } from '../helpe
 const h = useHarness();
 let seq = 0;
 
-const fraudRules = { self_referral: true, disposable_email: true, fast_conversion_seconds: 30 };
+const fraudRules = {
+  self_referral: true,
+  disposable_email: true,
+  fast_conversion_seconds: 30,
+  click_spike: { factor: 3, window_hours: 24, min_clicks: 5 },
+};
+
+/** `n` clicks on the partner's link, `daysAgo` before the clock. */
+async function clicks(f: Fixture, n: number, daysAgo = 0) {
+  const start = h.clock.now;
+  h.clock.now = new Date(start.getTime() - daysAgo * 86_400_000);
+  try {
+    for (let i = 0; i < n; i++)
+      await h.request('/api/v1/track/click', { body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` } });
+  } finally {
+    h.clock.now = start;
+  }
+}
 
 async function program(email: string | null = 'jane.partner@example.com'): Promise<Fixture> {
   const f = await createProgramFixture(h, { fraud_rules: fraudRules });
@@ -58,6 +75,14 @@ describe.each([
   ['self_referral', (f: Fixture) => journey(f, ' Jane.Partner@Example.com '), { match: 'email' }],
   ['disposable_email', (f: Fixture) => journey(f, 'buyer@mailinator.com'), {}],
   ['fast_conversion', (f: Fixture) => journey(f, 'buyer@example.org', 0.1), { limit_seconds: 30 }],
+  [
+    'click_spike',
+    async (f: Fixture) => {
+      await clicks(f, 5);
+      return journey(f, 'buyer@example.org');
+    },
+    { recent_clicks: 6, baseline_clicks_per_window: 0, factor: 3 },
+  ],
 ] as const)('%s', (rule, buy, evidence) => {
   test('holds the commission (the sale answers as attributed); release credits it exactly once', async () => {
     const f = await program();
@@ -122,6 +147,20 @@ test('with the rules off (the default) nothing is held; an ordinary sale under t
   const on = await program();
   const ordinary = await journey(on, 'someone@example.org', 10);
   expect(await commission(on, ordinary.commission_id)).toMatchObject({ held_for_review: false, hold: null });
+});
+
+test('click_spike measures the partner against their own history: a busy partner at their usual rate is not held', async () => {
+  const f = await program();
+  // 60 clicks ten days ago: 2 per 24 hours over the 30-day baseline, so 6 today is 3× (not above it).
+  await clicks(f, 60, 10);
+  await clicks(f, 5);
+  const usual = await journey(f, 'buyer@example.org');
+  expect(await commission(f, usual.commission_id)).toMatchObject({ held_for_review: false, hold: null });
+  await clicks(f, 1);
+  const above = await journey(f, 'buyer@example.org');
+  expect((await commission(f, above.commission_id)).hold.rules).toEqual([
+    { rule: 'click_spike', evidence: { recent_clicks: 8, window_hours: 24, baseline_clicks_per_window: 2, factor: 3 } },
+  ]);
 });
 
 test('a commission not held by fraud rules cannot be released or rejected', async () => {

@@ -5,6 +5,8 @@ import { Partner } from './partner.ts';
 /** A partner-link visit. Its id is the `tracker_click_id` cookie; `clickedAt` is its age origin. */
 export const Click = defineEntity({
   name: 'Click',
+  /** A partner's clicks of a period (the click-rate fraud rule). */
+  indexes: [{ properties: ['partner', 'clickedAt'] }],
   properties: {
     id: p.string().primary(),
     program: () => p.manyToOne(Program).mapToPk().index(),

@@ -14,6 +14,7 @@ import { Migration20261125180000_attribution_model } from './Migration2026112518
 import { Migration20261125181707_reward_rules } from './Migration20261125181707_reward_rules.ts';
 import { Migration20261125183807_fraud_holds } from './Migration20261125183807_fraud_holds.ts';
 import { Migration20261125202756_lead_rewards } from './Migration20261125202756_lead_rewards.ts';
+import { Migration20261125205542_click_partner_index } from './Migration20261125205542_click_partner_index.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   Migration20261125181707_reward_rules,
   Migration20261125183807_fraud_holds,
   Migration20261125202756_lead_rewards,
+  Migration20261125205542_click_partner_index,
 ];
