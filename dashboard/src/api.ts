@@ -95,6 +95,16 @@ export const admin = createApi('operator');
 export const portal = createApi('partner');
 
 /** Minor units → "49.00 USD" (VND has no minor unit in practice but is stored in the same unit). */
+/** A JSON textarea's value: empty is null; anything else must parse (the server checks the rest). */
+export function parseJsonText(text: string, what: string): unknown {
+  if (!text.trim()) return null;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`The ${what} are not valid JSON: ${(e as Error).message}`, { cause: e });
+  }
+}
+
 export function money(cents: number | null | undefined, currency: string): string {
   if (cents === null || cents === undefined) return '—';
   return `${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;

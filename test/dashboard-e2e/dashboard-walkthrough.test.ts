@@ -392,11 +392,26 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     expect(await op.locator('[data-stat="commissions"]').textContent()).toBe('7.50 USD');
     await expectAccessible(op, 'overview');
     await shot(op, 'overview');
-    await tab(op, 'Settings');
-    await expectAccessible(op, 'settings');
+    // A reward per lead: the signup earns it; the operator takes it back on Approvals & payouts.
+    await h.admin('PATCH', `/programs/${programId}`, { reward_rules: { lead: { currency: 'USD', cents: 300 } } });
+    const leadClick = await h.request('/api/v1/track/click', { body: { affiliate_url: link } });
+    const signup = await h.request('/api/v1/track/lead', {
+      body: { customer_key: 'signup-only', click_id: leadClick.body.click_id },
+      headers: bearer(key),
+    });
+    expect(signup.body.commission_id).toEqual(expect.any(Number));
+    await tab(op, 'Approvals & payouts');
+    await op.getByText('lead reward', { exact: true }).waitFor();
+    await op.getByRole('button', { name: `Reverse lead reward ${signup.body.commission_id}` }).click();
+    await op.getByRole('status').filter({ hasText: 'Lead reward reversed.' }).waitFor();
+    await h.admin('PATCH', `/programs/${programId}`, { reward_rules: null });
 
-    // Fraud rules on: a sale seconds after its click is held; the operator sees the rule and releases it.
-    await h.admin('PATCH', `/programs/${programId}`, { fraud_rules: { fast_conversion_seconds: 3600 } });
+    // Fraud rules on (Settings): a sale seconds after its click is held; the operator sees the rule and releases it.
+    await tab(op, 'Settings');
+    await op.locator('textarea[name="fraud_rules"]').fill('{"fast_conversion_seconds": 3600}');
+    await op.getByRole('button', { name: 'Save settings' }).click();
+    await op.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    await expectAccessible(op, 'settings');
     const fastClick = await h.request('/api/v1/track/click', { body: { affiliate_url: link } });
     await h.request('/api/v1/track/lead', {
       body: { customer_key: 'fast-buyer', click_id: fastClick.body.click_id },
