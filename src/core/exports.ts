@@ -1,186 +1,171 @@
-import { sql } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
+import { Partner } from './entities/partner.ts';
 import { Program } from './entities/program.ts';
-import { exactText, isoText, typedSql } from './sql.ts';
+import { sha256Hex } from './crypto.ts';
+import { formatMinorUnits } from './money.ts';
+import {
+  commissionsPage,
+  ledgerPage,
+  payoutsPage,
+  refundsPage,
+  salesPage,
+  type ExportRow,
+  type PageQuery,
+} from './export-queries.ts';
 
-/** What a program can export as CSV (exports are read-only and scoped to the program). */
-export const EXPORT_KINDS = ['commissions', 'sales', 'payouts'] as const;
+export type { ExportRow };
+
+/**
+ * What can be exported as CSV (read-only, scoped to the program and, for a partner, to their own
+ * rows). `statement` is one partner's ledger, every line naming its cause, with a hash chain.
+ */
+export const EXPORT_KINDS = ['commissions', 'sales', 'refunds', 'payouts', 'statement'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
+/** What a partner may export of their own rows (the portal). */
+export const PARTNER_EXPORT_KINDS = ['commissions', 'payouts', 'statement'] as const satisfies readonly ExportKind[];
 
-/** The columns of each export, in order. Amounts are integer minor units of the row's currency. */
+/**
+ * The columns of each export, in order. Amounts are integer minor units (`*_cents`) and, in the
+ * last columns, the same amounts as decimal strings in the currency's precision (VND has none).
+ */
 export const EXPORT_COLUMNS: Record<ExportKind, readonly string[]> = {
   commissions: [
-    'id',
-    'created_at',
-    'partner_id',
-    'partner_code',
-    'partner_name',
-    'sale_id',
-    'transaction_id',
-    'currency',
-    'amount_cents',
-    'reversed_cents',
-    'net_cents',
-    'status',
-    'rate_bps',
-    'reward_rule',
-    'held_for_review',
-    'credited_at',
-    'paid_at',
-    'payout_id',
-    'reason',
-    'kind',
-    'lead_customer_id',
+    ...['id', 'created_at', 'partner_id', 'partner_code', 'partner_name', 'sale_id', 'transaction_id', 'currency'],
+    ...['amount_cents', 'reversed_cents', 'net_cents', 'status', 'rate_bps', 'reward_rule', 'held_for_review'],
+    ...['credited_at', 'paid_at', 'payout_id', 'reason', 'kind', 'lead_customer_id', 'amount', 'net'],
   ],
   sales: [
-    'id',
-    'received_at',
-    'transaction_id',
-    'partner_id',
-    'partner_code',
-    'currency',
-    'amount_cents',
-    'tax_cents',
-    'refunded_cents',
-    'provider',
-    'product_id',
-    'attributed_via',
-    'is_recurring',
-    'subscription_id',
+    ...['id', 'received_at', 'transaction_id', 'partner_id', 'partner_code', 'currency', 'amount_cents'],
+    ...['tax_cents', 'refunded_cents', 'provider', 'product_id', 'attributed_via', 'is_recurring'],
+    ...['subscription_id', 'amount'],
+  ],
+  refunds: [
+    ...['id', 'created_at', 'sale_id', 'transaction_id', 'commission_id', 'partner_id', 'partner_code'],
+    ...['refund_id', 'currency', 'applied_cents', 'deduction_cents', 'balance_deduction_cents', 'reason'],
+    ...['source', 'applied', 'deduction'],
   ],
   payouts: [
-    'id',
-    'created_at',
-    'partner_id',
-    'partner_code',
-    'partner_name',
-    'currency',
-    'status',
-    'amount_cents',
-    'commissions_cents',
-    'netted_cents',
-    'paid_at',
+    ...['id', 'created_at', 'partner_id', 'partner_code', 'partner_name', 'currency', 'status', 'amount_cents'],
+    ...['commissions_cents', 'netted_cents', 'paid_at', 'amount'],
+  ],
+  statement: [
+    ...['id', 'created_at', 'currency', 'kind', 'delta_cents', 'balance_cents', 'commission_id', 'sale_id'],
+    ...['transaction_id', 'lead_customer_id', 'refund_id', 'payout_id', 'delta', 'balance', 'hash'],
   ],
 };
 
-export type ExportRow = Record<string, string | number | boolean | null>;
+/** Decimal columns: the name and the minor-unit column it shows. */
+const DECIMALS: Record<ExportKind, Array<[string, string]>> = {
+  commissions: [
+    ['amount', 'amount_cents'],
+    ['net', 'net_cents'],
+  ],
+  sales: [['amount', 'amount_cents']],
+  refunds: [
+    ['applied', 'applied_cents'],
+    ['deduction', 'deduction_cents'],
+  ],
+  payouts: [['amount', 'amount_cents']],
+  statement: [
+    ['delta', 'delta_cents'],
+    ['balance', 'balance_cents'],
+  ],
+};
+
+const PAGES = { commissions: commissionsPage, sales: salesPage, refunds: refundsPage, payouts: payoutsPage };
+
+export type ExportScope = { from: Date | null; to: Date | null; partnerId?: number | null };
 
 /**
- * A program's rows of one kind received in [from, to), oldest first, one page at a time (keyset on
- * the id): memory stays one page whatever the size of the export.
- * @throws AppError `not_found` (program).
+ * A program's rows of one kind in [from, to) (sales: received; others: created), oldest first, one
+ * page at a time (keyset on the id): memory stays one page whatever the size of the export.
+ * `partnerId` keeps one partner's rows (required for `statement`).
+ * @throws AppError `not_found` (program, or partner not in it), `invalid_request` (a statement without a partner).
  */
 export async function* exportRows(
   deps: CoreDeps,
   programId: number,
   kind: ExportKind,
-  window: { from: Date | null; to: Date | null },
+  scope: ExportScope,
   pageSize = 1_000,
 ): AsyncGenerator<ExportRow[]> {
+  const partnerId = scope.partnerId ?? null;
   if (!(await deps.em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
-  let after = 0;
+  if (partnerId !== null && !(await deps.em.count(Partner, { id: partnerId, program: programId })))
+    throw new AppError('not_found', 'No such partner in this program');
+  const withDecimals = (rows: ExportRow[]) => {
+    for (const r of rows)
+      for (const [name, cents] of DECIMALS[kind]) r[name] = formatMinorUnits(r[cents] as string, r.currency as string);
+    return rows;
+  };
+  if (kind === 'statement') {
+    if (partnerId === null)
+      throw new AppError('invalid_request', 'A statement is one partner’s: give partner_id', { field: 'partner_id' });
+    for await (const page of statementRows(deps, programId, partnerId, scope, pageSize)) yield withDecimals(page);
+    return;
+  }
+  const q: PageQuery = { programId, partnerId, from: scope.from, to: scope.to, after: 0, limit: pageSize };
   for (;;) {
-    const page = await readPage(deps.em, programId, kind, window, after, pageSize);
+    const page = await PAGES[kind](deps.em, q);
     if (!page.length) return;
-    after = page[page.length - 1]!.id as number;
-    yield page;
+    q.after = page[page.length - 1]!.id as number;
+    yield withDecimals(page);
     if (page.length < pageSize) return;
   }
 }
 
-/** One page of `kind` after id `after`, each row under the export's column names. */
-async function readPage(
-  em: CoreDeps['em'],
+/** The hash before a partner's first statement line. */
+export const statementGenesis = (programId: number, partnerId: number) =>
+  sha256Hex(`statement|${programId}|${partnerId}`);
+
+/** A statement line's hash: the previous line's hash and the line's own facts (README: Auditable statement). */
+export function statementLineHash(
+  previous: string,
+  l: {
+    id: number;
+    created_at: string | null;
+    currency: string;
+    kind: string;
+    delta_cents: string;
+    commission_id: number | null;
+    refund_id: number | null;
+    payout_id: number | null;
+  },
+): string {
+  const facts = [l.id, l.created_at, l.currency, l.kind, l.delta_cents, l.commission_id, l.refund_id, l.payout_id];
+  return sha256Hex(`${previous}|${facts.map((f) => f ?? '').join('|')}`);
+}
+
+/**
+ * A partner's ledger from its first entry, each line with the running balance of its currency and
+ * the chained hash; only the lines in the window are returned, but every line is hashed, so a
+ * line's hash is the same in every export that contains it.
+ */
+async function* statementRows(
+  deps: CoreDeps,
   programId: number,
-  kind: ExportKind,
-  w: { from: Date | null; to: Date | null },
-  after: number,
-  limit: number,
-): Promise<ExportRow[]> {
-  const db = typedSql(em);
-  const page = <R>(q: { orderBy(c: 't.id'): { limit(n: number): { execute(): Promise<R[]> } } }) =>
-    q.orderBy('t.id').limit(limit).execute() as Promise<ExportRow[]>;
-  if (kind === 'sales')
-    return page(
-      db
-        .selectFrom('sale as t')
-        .leftJoin('partner as p', 'p.id', 't.partner_id')
-        .select((eb) => [
-          't.id',
-          isoText(eb.ref('t.received_at')).as('received_at'),
-          't.transaction_id',
-          't.partner_id',
-          'p.code as partner_code',
-          't.currency',
-          exactText(eb.ref('t.amount_cents')).as('amount_cents'),
-          exactText(eb.ref('t.tax_cents')).as('tax_cents'),
-          exactText(eb.ref('t.refunded_cents')).as('refunded_cents'),
-          't.provider',
-          't.product_id',
-          't.attributed_via',
-          't.is_recurring',
-          't.subscription_id',
-        ])
-        .where('t.program_id', '=', programId)
-        .where('t.id', '>', after)
-        .$if(w.from !== null, (q) => q.where('t.received_at', '>=', w.from!))
-        .$if(w.to !== null, (q) => q.where('t.received_at', '<', w.to!)),
-    );
-  if (kind === 'payouts')
-    return page(
-      db
-        .selectFrom('payout as t')
-        .innerJoin('partner as p', 'p.id', 't.partner_id')
-        .select((eb) => [
-          't.id',
-          isoText(eb.ref('t.created_at')).as('created_at'),
-          't.partner_id',
-          'p.code as partner_code',
-          'p.name as partner_name',
-          't.currency',
-          't.status',
-          exactText(eb.ref('t.amount_cents')).as('amount_cents'),
-          exactText(eb.ref('t.commissions_cents')).as('commissions_cents'),
-          exactText(eb.ref('t.netted_cents')).as('netted_cents'),
-          isoText(eb.ref('t.paid_at')).as('paid_at'),
-        ])
-        .where('t.program_id', '=', programId)
-        .where('t.id', '>', after)
-        .$if(w.from !== null, (q) => q.where('t.created_at', '>=', w.from!))
-        .$if(w.to !== null, (q) => q.where('t.created_at', '<', w.to!)),
-    );
-  return page(
-    db
-      .selectFrom('commission as t')
-      .innerJoin('partner as p', 'p.id', 't.partner_id')
-      .leftJoin('sale as s', 's.id', 't.sale_id')
-      .select((eb) => [
-        't.id',
-        isoText(eb.ref('t.created_at')).as('created_at'),
-        't.partner_id',
-        'p.code as partner_code',
-        'p.name as partner_name',
-        't.sale_id',
-        's.transaction_id',
-        't.currency',
-        exactText(eb.ref('t.amount_cents')).as('amount_cents'),
-        exactText(eb.ref('t.reversed_cents')).as('reversed_cents'),
-        exactText(eb(eb.ref('t.amount_cents'), '-', eb.ref('t.reversed_cents'))).as('net_cents'),
-        't.status',
-        't.rate_bps',
-        sql<string | null>`${eb.ref('t.reward')}->>'rule'`.as('reward_rule'),
-        't.held_for_review',
-        isoText(eb.ref('t.credited_at')).as('credited_at'),
-        isoText(eb.ref('t.paid_at')).as('paid_at'),
-        't.payout_id',
-        't.reason',
-        sql<string>`case when ${eb.ref('t.sale_id')} is null then 'lead' else 'sale' end`.as('kind'),
-        't.lead_customer_id',
-      ])
-      .where('t.program_id', '=', programId)
-      .where('t.id', '>', after)
-      .$if(w.from !== null, (q) => q.where('t.created_at', '>=', w.from!))
-      .$if(w.to !== null, (q) => q.where('t.created_at', '<', w.to!)),
-  );
+  partnerId: number,
+  w: ExportScope,
+  pageSize: number,
+): AsyncGenerator<ExportRow[]> {
+  let hash = statementGenesis(programId, partnerId);
+  const balances = new Map<string, bigint>();
+  let after = 0;
+  for (;;) {
+    const page = await ledgerPage(deps.em, { partnerId, after, limit: pageSize });
+    if (!page.length) return;
+    after = page[page.length - 1]!.id;
+    const out: ExportRow[] = [];
+    for (const line of page) {
+      const balance = (balances.get(line.currency) ?? 0n) + BigInt(line.delta_cents);
+      balances.set(line.currency, balance);
+      hash = statementLineHash(hash, line);
+      const at = new Date(line.created_at!);
+      if ((w.from && at < w.from) || (w.to && at >= w.to)) continue;
+      out.push({ ...line, balance_cents: balance.toString(), hash });
+    }
+    if (out.length) yield out;
+    if (page.length < pageSize) return;
+  }
 }

@@ -14,6 +14,22 @@ export function exactAmount(v: bigint | string): number {
   return Number.isSafeInteger(n) ? n : (JSON as unknown as { rawJSON(text: string): number }).rawJSON(big.toString());
 }
 
+/** Digits after the decimal point of each currency's minor unit (ISO 4217: VND has none). */
+const MINOR_DIGITS: Record<string, number> = { USD: 2, EUR: 2, VND: 0 };
+
+/**
+ * Minor units (integer text or number) as a decimal string in the currency's precision, exact at
+ * any size: `-12345` USD is `-123.45`, `5` EUR is `0.05`, `50000` VND is `50000`. Null stays null.
+ */
+export function formatMinorUnits(cents: string | number | null | undefined, currency: string): string | null {
+  if (cents === null || cents === undefined) return null;
+  const digits = MINOR_DIGITS[currency] ?? 2;
+  const big = BigInt(cents);
+  const abs = (big < 0n ? -big : big).toString().padStart(digits + 1, '0');
+  const whole = digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs;
+  return big < 0n ? `-${whole}` : whole;
+}
+
 /** `round_half_up(numerator / denominator)` for non-negative integers. */
 export function divideRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
   if (denominator <= 0n) throw new RangeError('denominator must be positive');

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { expect, test } from 'vitest';
-import { exportRows } from '../../src/core/exports.ts';
+import { exportRows, statementGenesis, statementLineHash } from '../../src/core/exports.ts';
 import {
   ADMIN_TOKEN,
   bearer,
@@ -86,7 +86,9 @@ test('a window, an unknown kind, another program and a bad time are refused or f
   const future = new Date(h.clock.now.getTime() + 60_000).toISOString();
   expect((await csv(f, `sales?from=${encodeURIComponent(future)}`)).rows).toHaveLength(1);
   expect((await csv(f, `sales?to=${encodeURIComponent(future)}`)).rows).toHaveLength(2);
-  expect((await csv(f, 'refunds')).status).toBe(404);
+  expect((await csv(f, 'returns')).status).toBe(404);
+  expect((await csv(f, 'statement')).status).toBe(400);
+  expect((await csv(f, 'statement?partner_id=999999')).status).toBe(404);
   expect((await csv(f, 'sales?from=yesterday')).status).toBe(400);
   expect((await csv({ ...f, programId: 999_999 }, 'sales')).status).toBe(404);
 });
@@ -126,4 +128,128 @@ test('keyset pages (?before=<id>) of a list give the same rows as offset pages, 
   }
   expect(byKeyset).toEqual(byOffset);
   expect(byKeyset).toHaveLength(7);
+});
+
+const col = (rows: string[][], name: string) => {
+  const i = rows[0]!.indexOf(name);
+  expect(i, name).toBeGreaterThanOrEqual(0);
+  return rows.slice(1).map((r) => r[i]);
+};
+
+test('refunds as CSV, and every amount also as a decimal in its currency’s precision (VND has none)', async () => {
+  const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
+  await clickAndLead(h, f, 'exp');
+  await sale(f, 'dec-1', 12_345);
+  const vnd = await h.request('/api/v1/track/sale', {
+    body: { transaction_id: 'dec-2', amount_cents: 250_000, currency: 'VND', customer_key: 'exp' },
+    headers: bearer(f.liveKey),
+  });
+  expect(vnd.status).toBe(200);
+  const refund = await h.request('/api/v1/track/refund', {
+    body: { transaction_id: 'dec-1', refund_amount_cents: 5, refund_id: 're_1', refund_reason: 'damaged' },
+    headers: bearer(f.liveKey),
+  });
+  expect(refund.status).toBe(200);
+  const sales = (await csv(f, 'sales')).rows;
+  expect(col(sales, 'amount')).toEqual(['123.45', '250000']);
+  const commissions = (await csv(f, 'commissions')).rows;
+  expect(col(commissions, 'amount')).toEqual(['12.35', '25000']);
+  // The 5-cent refund took 1 cent of the commission (in proportion, rounded half-up).
+  expect(col(commissions, 'net')).toEqual(['12.34', '25000']);
+  const refunds = (await csv(f, 'refunds.csv')).rows;
+  expect(refunds).toHaveLength(2);
+  expect([col(refunds, 'transaction_id'), col(refunds, 'refund_id'), col(refunds, 'applied_cents')]).toEqual([
+    ['dec-1'],
+    ['re_1'],
+    ['5'],
+  ]);
+  expect([col(refunds, 'applied'), col(refunds, 'reason'), col(refunds, 'partner_id')]).toEqual([
+    ['0.05'],
+    ['damaged'],
+    [String(f.partnerId)],
+  ]);
+});
+
+test('a partner’s statement: each line names its cause, carries the running balance and a hash chain that exposes a changed line', async () => {
+  const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
+  await clickAndLead(h, f, 'exp');
+  const a = await sale(f, 'st-1', 10_000);
+  await h.admin('POST', `/programs/${f.programId}/commissions/${a.commission_id}/approve`);
+  await h.request('/api/v1/track/refund', {
+    body: { transaction_id: 'st-1', refund_amount_cents: 2_500, refund_id: 're_st' },
+    headers: bearer(f.liveKey),
+  });
+  const start = h.clock.now;
+  h.clock.now = new Date(start.getTime() + 3_600_000);
+  const paid = await h.admin('POST', `/programs/${f.programId}/commissions/${a.commission_id}/pay`).finally(() => {
+    h.clock.now = start;
+  });
+  const rows = (await csv(f, `statement?partner_id=${f.partnerId}`)).rows;
+  expect(col(rows, 'kind')).toEqual(['commission_credit', 'refund_deduction', 'payout']);
+  expect(col(rows, 'delta_cents')).toEqual(['1000', '-250', '-750']);
+  expect(col(rows, 'balance_cents')).toEqual(['1000', '750', '0']);
+  expect(col(rows, 'balance')).toEqual(['10.00', '7.50', '0.00']);
+  expect(col(rows, 'sale_id')).toEqual([String(a.sale_id), String(a.sale_id), '']);
+  expect(col(rows, 'transaction_id')).toEqual(['st-1', 'st-1', '']);
+  expect(col(rows, 'refund_id')[1]).toMatch(/^\d+$/);
+  expect(col(rows, 'payout_id')).toEqual(['', '', String(paid.payout.id)]);
+  // The chain recomputed from the lines' own cells matches; a changed amount breaks it from that line on.
+  const header = rows[0]!;
+  const line = (r: string[], delta?: string) => {
+    const v = (n: string) => r[header.indexOf(n)]!;
+    const id = (n: string) => (v(n) ? Number(v(n)) : null);
+    return {
+      id: Number(v('id')),
+      created_at: v('created_at'),
+      currency: v('currency'),
+      kind: v('kind'),
+      delta_cents: delta ?? v('delta_cents'),
+      commission_id: id('commission_id'),
+      refund_id: id('refund_id'),
+      payout_id: id('payout_id'),
+    };
+  };
+  let prev = statementGenesis(f.programId, f.partnerId);
+  for (const r of rows.slice(1)) prev = statementLineHash(prev, line(r));
+  expect(prev).toBe(col(rows, 'hash')[2]);
+  const tampered = statementLineHash(statementGenesis(f.programId, f.partnerId), line(rows[1]!, '2000'));
+  expect(tampered).not.toBe(col(rows, 'hash')[0]);
+  // A window shows fewer lines with the same hashes.
+  const later = (await csv(f, `statement?partner_id=${f.partnerId}&from=${encodeURIComponent(rows[3]![1]!)}`)).rows;
+  expect(col(later, 'hash')).toEqual([col(rows, 'hash')[2]]);
+});
+
+test('a partner exports only their own rows from the portal; another partner’s never appear', async () => {
+  const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
+  const { partner: other } = await h.admin('POST', `/programs/${f.programId}/partners`, {
+    code: `${f.partnerCode}-b`,
+    name: 'Other',
+  });
+  await clickAndLead(h, f, 'mine');
+  await clickAndLead(h, f, 'theirs', other.code);
+  const mine = await h.request('/api/v1/track/sale', {
+    body: { transaction_id: 'own-1', amount_cents: 10_000, customer_key: 'mine' },
+    headers: bearer(f.liveKey),
+  });
+  await h.request('/api/v1/track/sale', {
+    body: { transaction_id: 'their-1', amount_cents: 20_000, customer_key: 'theirs' },
+    headers: bearer(f.liveKey),
+  });
+  const invite = await h.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/invites`);
+  const token = new URL(invite.invite_url).pathname.split('/').pop();
+  const accepted = await h.request(`/api/v1/partner/invites/${token}`, { body: { password: 'correct horse battery' } });
+  const cookie = (accepted.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const portal = async (path: string) => {
+    const r = await h.request(`/api/v1/partner/exports/${path}`, { method: 'GET', headers: { cookie } });
+    return { status: r.status, rows: r.status === 200 ? (parse(String(r.body)) as string[][]) : [] };
+  };
+  const commissions = await portal('commissions.csv');
+  expect(commissions.status).toBe(200);
+  expect(col(commissions.rows, 'transaction_id')).toEqual(['own-1']);
+  expect(col(commissions.rows, 'id')).toEqual([String(mine.body.commission_id)]);
+  expect((await portal('statement')).status).toBe(200);
+  expect((await portal('sales')).status).toBe(404);
+  expect((await h.request('/api/v1/partner/exports/commissions', { method: 'GET' })).status).toBe(401);
+  // The admin export of one partner matches.
+  expect(col((await csv(f, `commissions?partner_id=${other.id}`)).rows, 'transaction_id')).toEqual(['their-1']);
 });

@@ -33,6 +33,8 @@ import {
 } from '../wire/partner-portal.ts';
 import { defineOperation, type Operation } from '../openapi/operation.ts';
 import { referralLink } from '../../core/referral-link.ts';
+import { PARTNER_EXPORT_KINDS } from '../../core/exports.ts';
+import { csvResponse, exportKind, exportQuerySchema, exportWindow } from '../csv-response.ts';
 
 const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -75,6 +77,12 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   on('get', '/earnings', async (_e, partnerId) =>
     partnerEarningsToWire(await getPartnerEarnings(ctx.deps(), partnerId)),
   );
+  on('get', '/exports/:kind', async (e, partnerId) => {
+    const kind = exportKind(e.context.params?.kind, PARTNER_EXPORT_KINDS);
+    const window = exportWindow(validate(exportQuerySchema, query(e)));
+    const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
+    return csvResponse(ctx, programId, kind, { ...window, partnerId }, `partner-${partnerId}`);
+  });
   on('get', '/notifications', async (e, partnerId) =>
     partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e)))),
   );
@@ -132,6 +140,14 @@ export const partnerOperations = [
         schema: partnerCommissionsBody,
       },
     },
+  }),
+  partnerOp('get', '/exports/:kind', 'exportPartnerCsv', "The partner's own commissions, payouts or statement as CSV", {
+    params: { kind: z.enum(PARTNER_EXPORT_KINDS) },
+    query: exportQuerySchema,
+    description:
+      "Only the signed-in partner's rows, in the admin export's columns. The `statement` is their ledger, every line naming its cause, with the running balance and a hash chain (README: Auditable statement).",
+    errors: ['not_found', 'invalid_request'],
+    responses: { 200: { description: 'The CSV (header row first)', contentType: 'text/csv' } },
   }),
   partnerOp('get', '/earnings', 'getPartnerEarnings', "The partner's balance per currency and payouts", {
     responses: {
