@@ -13,6 +13,7 @@ import { Migration20261125175836_partner_codes } from './Migration20261125175836
 import { Migration20261125180000_attribution_model } from './Migration20261125180000_attribution_model.ts';
 import { Migration20261125181707_reward_rules } from './Migration20261125181707_reward_rules.ts';
 import { Migration20261125183807_fraud_holds } from './Migration20261125183807_fraud_holds.ts';
+import { Migration20261125203057_provider_api_key } from './Migration20261125203057_provider_api_key.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   Migration20261125180000_attribution_model,
   Migration20261125181707_reward_rules,
   Migration20261125183807_fraud_holds,
+  Migration20261125203057_provider_api_key,
 ];
