@@ -11,7 +11,7 @@ import type { NotificationSender } from './core/deliver-notification.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue } from './queue/bullmq-queue.ts';
-import { createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import { createDiscountLookup, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
 import { resolveSealer } from './sealing-keys.ts';
 import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
 
@@ -102,6 +102,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     log.info(
       'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see README, Sealed secrets)',
     );
+  const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const ctx: AppContext = {
     config,
     db,
@@ -115,7 +116,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     lifecycle: { draining: false },
     hashEmail,
     providers: createProviderAdapters(),
-    deps: () => ({ em: db.em.fork(), clock, log, events, caches, hashEmail, sealer }),
+    deps: () => ({ em: db.em.fork(), clock, log, events, caches, hashEmail, sealer, lookupDiscountCodes }),
     async close() {
       await queue.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
