@@ -11,7 +11,8 @@ import type { NotificationSender } from './core/deliver-notification.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue } from './queue/bullmq-queue.ts';
-import { createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import { createDiscountLookup, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import { resolveSealer } from './sealing-keys.ts';
 import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
 
 /**
@@ -96,6 +97,12 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const events = moneyEventsOf(metrics);
   const caches = createCoreCaches(clock);
   const hashEmail = createEmailHasher(emailKey.secret);
+  const sealer = resolveSealer(config);
+  if (!sealer.canSeal)
+    log.info(
+      'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see README, Sealed secrets)',
+    );
+  const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const ctx: AppContext = {
     config,
     db,
@@ -109,7 +116,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     lifecycle: { draining: false },
     hashEmail,
     providers: createProviderAdapters(),
-    deps: () => ({ em: db.em.fork(), clock, log, events, caches, hashEmail }),
+    deps: () => ({ em: db.em.fork(), clock, log, events, caches, hashEmail, sealer, lookupDiscountCodes }),
     async close() {
       await queue.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

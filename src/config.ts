@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSealingKeys } from './core/sealed-secrets.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(100_000_000).default(fallback);
@@ -30,6 +31,24 @@ export const configSchema = z
      * kept in the database. Changing it makes new hashes differ from stored ones.
      */
     EMAIL_HASH_SECRET: z.string().min(32, 'EMAIL_HASH_SECRET must be at least 32 characters').optional(),
+    /**
+     * Keys of the sealed secrets (sealed-secrets.ts): `keyid:base64-of-32-bytes`, comma-separated;
+     * the first seals, all open. Unset: embedded mode generates DATA_DIR/data-key, production mode
+     * refuses to store a sealed secret.
+     */
+    DATA_ENCRYPTION_KEYS: z
+      .string()
+      .transform((v, c) => {
+        try {
+          return parseSealingKeys(v);
+        } catch (err) {
+          c.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    /** Lemon Squeezy's API (discount redemptions of an order); a test points it at a local server. */
+    LEMONSQUEEZY_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.lemonsqueezy.com'),
     /** Bearer token of GET /metrics (Prometheus); unset = metrics endpoint disabled. */
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     /** Also serve /metrics alone on this port (the worker role has no other listener). */

@@ -110,13 +110,11 @@ async function readStdin(): Promise<string> {
 }
 
 /** A secret never comes as a flag value: it would land in shell history and process lists. */
-async function readSecret(): Promise<string> {
-  const envName = values['secret-env'] as string | undefined;
+async function readSecret(flag = 'secret-env', what = 'the signing secret'): Promise<string> {
+  const envName = values[flag] as string | undefined;
   const secret = envName ? process.env[envName] : await readStdin();
   if (!secret)
-    throw new Error(
-      'Give the signing secret through --secret-env VAR or on stdin (never as a flag: it would land in shell history)',
-    );
+    throw new Error(`Give ${what} through --${flag} VAR or on stdin (never as a flag: it would land in shell history)`);
   return secret;
 }
 
@@ -226,6 +224,13 @@ const commands: Record<string, () => Promise<unknown>> = {
       ...(values.label ? { label: values.label } : {}),
     });
   },
+  'providers:show': () => call('GET', `/programs/${need(2)[0]}/providers/${args[1]}`),
+  'providers:api-key': async () => {
+    need(2);
+    const apiKey = values.clear ? null : await readSecret('key-env', 'the API key');
+    return call('PATCH', `/programs/${args[0]}/providers/${args[1]}`, { api_key: apiKey });
+  },
+  'secrets:reseal': () => call('POST', '/sealed-secrets/reseal', {}),
   'secrets:add': async () => {
     need(2);
     if (!values.label) throw new Error('--label live|test is required');

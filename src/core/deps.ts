@@ -5,6 +5,8 @@ import type { PartnerRef } from './record-click.ts';
 import type { InboxWriter } from './webhook-inbox.ts';
 import type { PartnerTerms } from './partner-groups.ts';
 import type { EmailHasher } from './email-hash.ts';
+import type { Sealer } from './sealed-secrets.ts';
+import type { LookupDiscountCodes } from './discount-lookup.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -56,6 +58,10 @@ export type CoreDeps = {
   caches: CoreCaches;
   /** The installation's lead-email hash (email-hash.ts), for comparing a partner's email with a customer's. */
   hashEmail?: EmailHasher;
+  /** Seals and opens stored secrets (sealed-secrets.ts); absent: none can be stored or read. */
+  sealer?: Sealer;
+  /** Asks a provider's API for a sale's discount codes (discount-lookup.ts); absent: never asked. */
+  lookupDiscountCodes?: LookupDiscountCodes;
 };
 
 export const DAY_MS = 86_400_000;

@@ -50,10 +50,14 @@ export function isListableKind(name: unknown): name is ListableKind {
   return typeof name === 'string' && Object.hasOwn(LISTABLE, name);
 }
 
-/** Properties a list leaves out: the inbox list's raw payloads (buyer data, and large); one event's detail has it. */
-export const LIST_EXCLUDED = { 'webhook-events': ['payload'] } as const satisfies Partial<
-  Record<ListableKind, readonly string[]>
->;
+/**
+ * Properties a list leaves out: the inbox list's raw payloads (buyer data, and large; one event's
+ * detail has it), and a connection's sealed API key (hidden anyway: never even read for a list).
+ */
+export const LIST_EXCLUDED = {
+  'webhook-events': ['payload'],
+  'provider-connections': ['apiKeySealed'],
+} as const satisfies Partial<Record<ListableKind, readonly string[]>>;
 
 /** One row of a list as `listRecords` returns it. */
 export type ListedRecord<K extends ListableKind> = Omit<

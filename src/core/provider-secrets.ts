@@ -14,6 +14,7 @@ import { Program } from './entities/program.ts';
 import { ProviderConnection, type IProviderConnection } from './entities/provider-connection.ts';
 import { ProviderSecret, type IProviderSecret, type ProviderSecretLabel } from './entities/provider-secret.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from './vocabulary.ts';
+import { apiKeyState, writeApiKey, type ApiKeyState } from './provider-api-keys.ts';
 
 /** Verification tries every secret, so their number is bounded. */
 export const MAX_SECRETS_PER_CONNECTION = 10;
@@ -49,8 +50,10 @@ function summarise(row: IProviderSecret): ProviderSecretSummary {
 
 /**
  * Connects a provider with exactly one secret, replacing any others (the original one-secret
- * workflow: re-connecting with a new secret takes effect at once). Throws `not_found` for an
- * unknown program, `invalid_request` for an unknown provider or a too short secret.
+ * workflow: re-connecting with a new secret takes effect at once). `apiKey` sets (or, `null`,
+ * clears) the connection's API key (provider-api-keys.ts); omitted, it is kept. Throws `not_found`
+ * for an unknown program, `invalid_request` for an unknown provider, a too short secret, or an
+ * API key the provider does not use or the server cannot seal.
  */
 export async function connectProvider(
   deps: CoreDeps,
@@ -58,10 +61,15 @@ export async function connectProvider(
   provider: WebhookProvider,
   secret: string,
   label: ProviderSecretLabel = 'live',
-): Promise<{ provider: WebhookProvider; programId: number; secret: ProviderSecretSummary }> {
+  apiKey?: string | null,
+): Promise<{ provider: WebhookProvider; programId: number; secret: ProviderSecretSummary; apiKey: ApiKeyState }> {
   checkSecret(secret);
+  // Sealed before anything is written, so a refused key changes nothing.
+  const key = { provider, apiKeySealed: null as string | null, apiKeyHint: null as string | null };
+  if (apiKey !== undefined) writeApiKey(deps, key, apiKey);
   const em = deps.em;
   const connection = await findOrCreateConnection(em, programId, provider);
+  if (apiKey !== undefined) Object.assign(connection, { apiKeySealed: key.apiKeySealed, apiKeyHint: key.apiKeyHint });
   await em.nativeDelete(ProviderSecret, { connection: connection.id });
   const row = em.create(ProviderSecret, {
     connection: connection.id,
@@ -72,7 +80,7 @@ export async function connectProvider(
   });
   await em.flush();
   forgetSecrets(deps, programId, provider);
-  return { provider, programId, secret: summarise(row) };
+  return { provider, programId, secret: summarise(row), apiKey: apiKeyState(connection) };
 }
 
 /** Adds a secret beside the existing ones (connecting the provider if needed). */

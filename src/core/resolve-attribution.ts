@@ -9,6 +9,7 @@ import { Customer, type ICustomer } from './entities/customer.ts';
 import { bind } from './bind-lead.ts';
 import { compileStatement, dateFromMs, epochMs } from './sql.ts';
 import { findCodeOwner } from './partner-codes.ts';
+import { lookUpCouponCodes } from './discount-lookup.ts';
 import type { AttributionSource } from './vocabulary.ts';
 
 export type Attribution =
@@ -55,7 +56,8 @@ export type Attribution =
  * 3. The customer by `customer_key` first, then by `click_id`; the customer's click gives the
  *    partner (the click's current partner: last-partner attribution) and the age.
  * 4. When that finds no partner, or the click is older than the window: a partner's code the sale
- *    carries (`couponCodes`); otherwise `no_attribution` or `window_expired` as without codes.
+ *    carries (`couponCodes`), else one its provider names when asked (`couponLookup`: an API call,
+ *    made only here); otherwise `no_attribution` or `window_expired` as without codes.
  * @throws AppError `no_attribution` when neither a customer, click and partner nor a code is found in this program.
  */
 export async function resolveAttribution(
@@ -69,17 +71,21 @@ export async function resolveAttribution(
   if (renewal) return renewal;
   const codes = job.couponCodes?.length ? job.couponCodes : null;
   const byCode = async () => (codes ? attributeByCode(deps, program.id, codes) : null);
+  const byLookup = async () => {
+    const found = job.couponLookup ? await lookUpCouponCodes(deps, program.id, job.couponLookup) : [];
+    return found.length ? attributeByCode(deps, program.id, found) : null;
+  };
   if (program.couponPrecedence === 'coupon') {
     const coupon = await byCode();
     if (coupon) return coupon;
   }
   const byClick = await attributeByClick(deps, program, job, now, o);
   if (byClick.kind === 'unattributed') {
-    const coupon = await byCode();
+    const coupon = (await byCode()) ?? (await byLookup());
     if (coupon) return coupon;
     throw new AppError('no_attribution', byClick.message, byClick.details);
   }
-  if (byClick.kind === 'window_expired') return (await byCode()) ?? byClick;
+  if (byClick.kind === 'window_expired') return (await byCode()) ?? (await byLookup()) ?? byClick;
   return byClick;
 }
 

@@ -64,6 +64,7 @@ export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerP
       | 'subscriptionInterval'
       | 'productId'
       | 'couponCodes'
+      | 'couponLookup'
     >
   >;
 

@@ -6,6 +6,8 @@ import { createLemonSqueezyAdapter } from './lemonsqueezy/adapter.ts';
 import { createPaddleAdapter } from './paddle/adapter.ts';
 import { createPolarAdapter } from './polar/adapter.ts';
 import { createStripeAdapter } from './stripe/adapter.ts';
+import type { LookupDiscountCodes } from '../core/discount-lookup.ts';
+import { createLemonSqueezyDiscountLookup } from './lemonsqueezy/discount-redemptions.ts';
 
 export type ProviderAdapters = Record<WebhookProvider, ProviderAdapter>;
 
@@ -19,4 +21,13 @@ export function createProviderAdapters(): ProviderAdapters {
     dodo: createDodoAdapter(),
     creem: createCreemAdapter(),
   };
+}
+
+/**
+ * Core's `lookupDiscountCodes` port: each provider whose sales can carry a `couponLookup` answers
+ * it with its own API (the only provider calls the service makes).
+ */
+export function createDiscountLookup(o: { lemonsqueezyApiBase: string }): LookupDiscountCodes {
+  const byProvider = { lemonsqueezy: createLemonSqueezyDiscountLookup({ baseUrl: o.lemonsqueezyApiBase }) };
+  return (lookup, apiKey) => byProvider[lookup.provider](lookup, apiKey);
 }

@@ -77,6 +77,31 @@ test('the provider secret is read from an env var, never from a flag, and never 
   expect(JSON.parse(stdout)).toMatchObject({ connected: true, provider: 'stripe' });
 });
 
+test('a provider API key from an env var: never printed; production mode without DATA_ENCRYPTION_KEYS refuses it', async () => {
+  const { program } = await admin('programs:create', '--name', 'Api key');
+  const id = String(program.id);
+  await run(
+    process.execPath,
+    ['src/cli/admin.ts', 'providers:connect', id, 'lemonsqueezy', '--secret-env', 'S', '--url', url],
+    {
+      env: { ...process.env, ADMIN_TOKEN, S: 'ls_signing_secret' },
+    },
+  );
+  const args = ['src/cli/admin.ts', 'providers:api-key', id, 'lemonsqueezy', '--key-env', 'LS_KEY', '--url', url];
+  const env = { ...process.env, ADMIN_TOKEN, LS_KEY: 'lsk_cli_key_0123456789abcd' };
+  if (h.mode === 'production') {
+    await expect(run(process.execPath, args, { env })).rejects.toMatchObject({
+      stderr: expect.stringMatching(/DATA_ENCRYPTION_KEYS is not set/),
+    });
+  } else {
+    const { stdout } = await run(process.execPath, args, { env });
+    expect(stdout).not.toContain('0123456789');
+    expect(JSON.parse(stdout)).toMatchObject({ api_key_set: true, api_key_hint: '…abcd' });
+  }
+  expect(await admin('providers:api-key', id, 'lemonsqueezy', '--clear')).toMatchObject({ api_key_set: false });
+  expect(await admin('providers:show', id, 'lemonsqueezy')).toMatchObject({ api_key_set: false, api_key_hint: null });
+});
+
 test('payouts through the CLI: open, pay, statement, list; commissions:pay', async () => {
   const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
   await clickAndLead(h, f, 'cli-payee');

@@ -32,6 +32,7 @@ describe('creem normalise: checkout.completed', () => {
       visitorId: 'vis_9f8e',
       origin: 'provider',
       couponCodes: null,
+      couponLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

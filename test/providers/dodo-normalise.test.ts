@@ -32,6 +32,7 @@ describe('dodo normalise: payment.succeeded', () => {
       visitorId: 'vis_9f8e',
       origin: 'provider',
       couponCodes: null,
+      couponLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

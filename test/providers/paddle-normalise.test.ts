@@ -34,6 +34,7 @@ describe('paddle normalise: transaction.completed', () => {
       visitorId: 'vis_9f8e',
       origin: 'provider',
       couponCodes: null,
+      couponLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

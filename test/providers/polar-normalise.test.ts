@@ -32,6 +32,7 @@ describe('polar normalise: order.paid', () => {
       visitorId: 'vis_9f8e',
       origin: 'provider',
       couponCodes: null,
+      couponLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -33,6 +33,7 @@ describe('stripe normalise: sales', () => {
       visitorId: 'vis_9f8e',
       origin: 'provider',
       couponCodes: null,
+      couponLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -25,6 +25,8 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
         provider: kit.provider,
         program_id: programId,
         webhook_url: `/api/v1/webhooks/${kit.provider}/${programId}`,
+        api_key_set: false,
+        api_key_hint: null,
       });
       expect(JSON.stringify(res.body)).not.toContain(kit.secret);
     });

@@ -4,6 +4,14 @@ import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../vocabular
 const text = z.string().nullable();
 
 /**
+ * A provider whose payload names no discount code but whose API can (Lemon Squeezy: the order's
+ * discount redemptions): the adapter says where to ask, core asks only when nothing else
+ * attributes the sale (discount-lookup.ts).
+ */
+export const couponLookupSchema = z.object({ provider: z.enum(['lemonsqueezy']), orderId: z.string().min(1) });
+export type CouponLookup = z.infer<typeof couponLookupSchema>;
+
+/**
  * A sale to record (API `POST /track/sale` or a provider payment event). Plain JSON: timestamps are
  * ISO strings, money is integer minor units (`...Cents`).
  */
@@ -49,6 +57,8 @@ export const saleJobSchema = z.object({
    * partner's code among them attributes the sale when no click does (partner-codes.ts).
    */
   couponCodes: z.array(z.string()).nullable().default(null),
+  /** Where the sale's discount code can be asked for (a discounted payload that names none). */
+  couponLookup: couponLookupSchema.nullable().default(null),
   /** Free-form data sent with the sale (API `additional_data`). */
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** ISO time the call/event was received; commissions, windows and holds use this time. */
@@ -84,6 +94,7 @@ export function buildSaleJob(input: SaleJobInput): SaleJob {
     clickId: input.clickId ?? null,
     visitorId: input.visitorId ?? null,
     couponCodes: input.couponCodes?.length ? input.couponCodes : null,
+    couponLookup: input.couponLookup ?? null,
     additionalData: input.additionalData ?? null,
     receivedAt: input.receivedAt,
   };

@@ -14,6 +14,7 @@ import { Migration20261125180000_attribution_model } from './Migration2026112518
 import { Migration20261125181707_reward_rules } from './Migration20261125181707_reward_rules.ts';
 import { Migration20261125183807_fraud_holds } from './Migration20261125183807_fraud_holds.ts';
 import { Migration20261125202756_lead_rewards } from './Migration20261125202756_lead_rewards.ts';
+import { Migration20261125203057_provider_api_key } from './Migration20261125203057_provider_api_key.ts';
 import { Migration20261125205542_click_partner_index } from './Migration20261125205542_click_partner_index.ts';
 
 export const MIGRATIONS = [
@@ -31,5 +32,6 @@ export const MIGRATIONS = [
   Migration20261125181707_reward_rules,
   Migration20261125183807_fraud_holds,
   Migration20261125202756_lead_rewards,
+  Migration20261125203057_provider_api_key,
   Migration20261125205542_click_partner_index,
 ];

@@ -26,11 +26,17 @@ import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { apiKeyValue } from './admin-provider-connections.ts';
+import { apiKeyToWire } from '../wire/provider-connections.ts';
 
 const secretValue = z.string().min(8).max(500);
 const label = providerSecretLabel;
 const isoTime = z.iso.datetime({ offset: true });
-const connectSchema = z.strictObject({ signing_secret: secretValue, label: label.default('live') });
+const connectSchema = z.strictObject({
+  signing_secret: secretValue,
+  label: label.default('live'),
+  api_key: apiKeyValue.optional(),
+});
 const addSecretSchema = z.strictObject({ secret: secretValue, label, expires_at: isoTime.nullable().default(null) });
 const expireSchema = z.strictObject({ at: isoTime.nullable().default(null) });
 
@@ -49,13 +55,21 @@ export function registerProviderSecretRoutes(ctx: RouteContext, { on, body, num 
   on('put', '/programs/:id/providers/:provider', async (e) => {
     const provider = providerOf(e);
     const input = validate(connectSchema, await body(e));
-    const r = await connectProvider(ctx.deps(), num(e, 'id'), provider, input.signing_secret, input.label);
+    const r = await connectProvider(
+      ctx.deps(),
+      num(e, 'id'),
+      provider,
+      input.signing_secret,
+      input.label,
+      input.api_key,
+    );
     const base = ctx.config.PUBLIC_BASE_URL ?? '';
     return {
       connected: true,
       provider: r.provider,
       program_id: r.programId,
       webhook_url: `${base}/api/v1/webhooks/${r.provider}/${r.programId}`,
+      ...apiKeyToWire(r.apiKey),
     } satisfies ProviderConnectedBody;
   });
   on('post', '/programs/:id/providers/:provider/secrets', async (e) => {

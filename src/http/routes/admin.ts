@@ -10,6 +10,7 @@ import { customerAdminOperations, registerCustomerAdminRoutes } from './admin-cu
 import { commissionAdminOperations, registerCommissionAdminRoutes } from './admin-commissions.ts';
 import { registerPayoutAdminRoutes } from './admin-payouts.ts';
 import { registerProviderSecretRoutes } from './admin-provider-secrets.ts';
+import { providerConnectionOperations, registerProviderConnectionRoutes } from './admin-provider-connections.ts';
 import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './admin-webhook-events.ts';
 import { recordListOperations, registerRecordListRoute } from './admin-records.ts';
 
@@ -28,6 +29,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerCommissionAdminRoutes(ctx, helpers);
   registerPayoutAdminRoutes(ctx, helpers);
   registerProviderSecretRoutes(ctx, helpers);
+  registerProviderConnectionRoutes(ctx, helpers);
   registerWebhookEventAdminRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
@@ -41,6 +43,7 @@ export const adminOperations = [
   ...exportOperations,
   ...customerAdminOperations,
   ...commissionAdminOperations,
+  ...providerConnectionOperations,
   ...webhookEventAdminOperations,
   ...recordListOperations,
 ];

@@ -8,6 +8,7 @@ import type { IPartnerGroup } from '../../core/entities/partner-group.ts';
 import type { IWebhookEvent } from '../../core/entities/webhook-event.ts';
 import { balanceEntryRow, commissionRow, partnerRow, payoutRow } from '../openapi/entity-rows.ts';
 import type { RowWire } from './records.ts';
+import { apiKeyFields } from './provider-connections.ts';
 
 /*
  * Response bodies of the admin, session and partner APIs: the zod schema the route's OpenAPI
@@ -254,6 +255,7 @@ export const providerConnectedBody = z.strictObject({
   provider,
   program_id: z.number().int(),
   webhook_url: z.string(),
+  ...apiKeyFields,
 });
 export type ProviderConnectedBody = z.infer<typeof providerConnectedBody>;
 

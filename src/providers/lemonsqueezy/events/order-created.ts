@@ -5,6 +5,10 @@
  *
  * The order names no subscription, so a first subscription payment is recorded as a `payment`
  * without `subscriptionId`; renewals carry the subscription (subscription-payment-success.ts).
+ *
+ * A discounted order (`discount_total` > 0) names neither the code nor the discount: when the
+ * checkout carried no tracker metadata either, the sale says where to ask for it (the order's
+ * discount redemptions, `couponLookup`; core asks only if nothing else attributes the sale).
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
@@ -25,6 +29,9 @@ export const orderCreated: EventHandler = (order, ctx) => {
     ctx.programId,
   );
   if (!basics.ok) return basics.outcome;
+  const { clickId, customerKey, couponCode } = basics.tracker;
+  const untracked = !clickId && !customerKey && !couponCode;
+  const discounted = (readInteger(attributes.discount_total) ?? 0) > 0;
 
   return emit(
     providerSale(ctx, basics, {
@@ -32,6 +39,7 @@ export const orderCreated: EventHandler = (order, ctx) => {
       providerPaymentId: orderId,
       taxCents: readInteger(attributes.tax),
       productId: readId(at(attributes, 'first_order_item', 'product_id')),
+      couponLookup: untracked && discounted ? { provider: 'lemonsqueezy', orderId } : null,
     }),
   );
 };

@@ -1,0 +1,72 @@
+/**
+ * Re-seals every sealed value under the current key (the first of DATA_ENCRYPTION_KEYS), the step
+ * of a key rotation between adding the new key and dropping the old one (sealed-secrets.ts).
+ * Each sealed column is listed in `SEALED_COLUMNS`; a feature that stores another adds it there.
+ */
+import type { EntityManager } from '@mikro-orm/sql';
+import type { CoreDeps } from './deps.ts';
+import { AppError } from './errors.ts';
+import { ProviderConnection } from './entities/provider-connection.ts';
+import { API_KEY_CONTEXT } from './provider-api-keys.ts';
+
+type SealedColumn = {
+  /** `table.column`, as reported. */
+  name: string;
+  /** The associated data the values are sealed with. */
+  context: string;
+  rows(em: EntityManager): Promise<Array<{ id: number; sealed: string }>>;
+  /** Writes `next` only if the row still holds `prev` (a concurrent change wins); whether it did. */
+  replace(em: EntityManager, id: number, prev: string, next: string): Promise<boolean>;
+};
+
+export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  {
+    name: 'provider_connection.api_key_sealed',
+    context: API_KEY_CONTEXT,
+    async rows(em) {
+      const rows = await em.find(
+        ProviderConnection,
+        { apiKeySealed: { $ne: null } },
+        { fields: ['id', 'apiKeySealed'], orderBy: { id: 'asc' }, disableIdentityMap: true },
+      );
+      return rows.map((r) => ({ id: r.id, sealed: r.apiKeySealed! }));
+    },
+    async replace(em, id, prev, next) {
+      return (await em.nativeUpdate(ProviderConnection, { id, apiKeySealed: prev }, { apiKeySealed: next })) === 1;
+    },
+  },
+];
+
+export type ResealReport = { sealKeyId: string; resealed: number; unchanged: number };
+
+/**
+ * Opens each value sealed under another key than the current one and seals it again.
+ * @throws AppError `invalid_request` when no key is configured; an Error naming the column and row
+ * when a value cannot be opened (its key is no longer configured): nothing after it is re-sealed.
+ */
+export async function resealSecrets(deps: CoreDeps): Promise<ResealReport> {
+  const sealer = deps.sealer;
+  if (!sealer?.canSeal || !sealer.sealKeyId)
+    throw new AppError('invalid_request', 'No encryption key is configured: set DATA_ENCRYPTION_KEYS first');
+  const report: ResealReport = { sealKeyId: sealer.sealKeyId, resealed: 0, unchanged: 0 };
+  for (const column of SEALED_COLUMNS) {
+    for (const row of await column.rows(deps.em)) {
+      if (sealer.keyIdOf(row.sealed) === sealer.sealKeyId) {
+        report.unchanged++;
+        continue;
+      }
+      let plain: string;
+      try {
+        plain = sealer.open(row.sealed, column.context);
+      } catch (err) {
+        throw new AppError('invalid_request', `${column.name} of row ${row.id}: ${(err as Error).message}`, {
+          resealed: report.resealed,
+          unchanged: report.unchanged,
+        });
+      }
+      if (await column.replace(deps.em, row.id, row.sealed, sealer.seal(plain, column.context))) report.resealed++;
+    }
+  }
+  deps.log.info(report, 'sealed secrets re-sealed under the current key');
+  return report;
+}
