@@ -15,6 +15,7 @@ import { Migration20261125181707_reward_rules } from './Migration20261125181707_
 import { Migration20261125183807_fraud_holds } from './Migration20261125183807_fraud_holds.ts';
 import { Migration20261125202756_lead_rewards } from './Migration20261125202756_lead_rewards.ts';
 import { Migration20261125205542_click_partner_index } from './Migration20261125205542_click_partner_index.ts';
+import { Migration20261125211006_outbound_events } from './Migration20261125211006_outbound_events.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   Migration20261125183807_fraud_holds,
   Migration20261125202756_lead_rewards,
   Migration20261125205542_click_partner_index,
+  Migration20261125211006_outbound_events,
 ];
