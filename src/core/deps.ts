@@ -5,6 +5,7 @@ import type { PartnerRef } from './record-click.ts';
 import type { InboxWriter } from './webhook-inbox.ts';
 import type { PartnerTerms } from './partner-groups.ts';
 import type { EmailHasher } from './email-hash.ts';
+import type { EndpointSubscription } from './outbound/emit-events.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -44,6 +45,8 @@ export type CoreCaches = {
   secrets: ExpiringMap<string, readonly VerificationSecret[] | null>;
   /** Partner id → the partner's group and its reward rules (partner-groups.ts). */
   rewardTerms: ExpiringMap<number, PartnerTerms>;
+  /** Program id → its active outbound event endpoints (outbound/emit-events.ts). */
+  eventEndpoints: ExpiringMap<number, readonly EndpointSubscription[]>;
   inboxWriter: InboxWriter;
 };
 
@@ -56,6 +59,11 @@ export type CoreDeps = {
   caches: CoreCaches;
   /** The installation's lead-email hash (email-hash.ts), for comparing a partner's email with a customer's. */
   hashEmail?: EmailHasher;
+  /**
+   * Outbound event deliveries written by the use-case (outbound/emit-events.ts), for the caller to
+   * enqueue after its transaction committed; absent, they wait for the outbox sweeper.
+   */
+  outbound?: number[];
 };
 
 export const DAY_MS = 86_400_000;

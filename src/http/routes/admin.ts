@@ -12,6 +12,7 @@ import { registerPayoutAdminRoutes } from './admin-payouts.ts';
 import { registerProviderSecretRoutes } from './admin-provider-secrets.ts';
 import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './admin-webhook-events.ts';
 import { recordListOperations, registerRecordListRoute } from './admin-records.ts';
+import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-event-endpoints.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session: one file
@@ -29,6 +30,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerPayoutAdminRoutes(ctx, helpers);
   registerProviderSecretRoutes(ctx, helpers);
   registerWebhookEventAdminRoutes(ctx, helpers);
+  registerEventEndpointRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -42,5 +44,6 @@ export const adminOperations = [
   ...customerAdminOperations,
   ...commissionAdminOperations,
   ...webhookEventAdminOperations,
+  ...eventEndpointOperations,
   ...recordListOperations,
 ];
