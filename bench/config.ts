@@ -12,7 +12,7 @@ export const TOPOLOGY = (['split', 'http-only'] as const).find((t) => t === proc
 /** No worker runs: webhooks are stored and acknowledged, never processed. */
 export const ACK_ONLY = TOPOLOGY === 'http-only';
 export const SERVICE_DIR = process.env.BENCH_SERVICE_DIR ? `${resolve(process.env.BENCH_SERVICE_DIR)}/` : undefined;
-export const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click,preview';
+export const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click,preview,export';
 export const CASES = (process.env.BENCH_CASES ?? (ACK_ONLY ? 'webhook' : DEFAULT_CASES)).split(',');
 export const METRICS_OFF = process.env.BENCH_METRICS === 'off';
 /** The V8 options of `npm start` (the Dockerfile's NODE_OPTIONS are the same): what is deployed is measured. */

@@ -14,9 +14,11 @@
  * BENCH_METRICS=off runs the whole bench with metrics off.
  *
  * Environment: BENCH_DURATION (seconds per run, default 6), BENCH_CONCURRENCY (default
- * 1,8,32,128), BENCH_CASES (default baseline,sale,sale-nometrics,refund,webhook,click,preview;
+ * 1,8,32,128), BENCH_CASES (default baseline,sale,sale-nometrics,refund,webhook,click,preview,export;
  * `baseline` runs the raw-pg sale and, with `refund`, the raw-pg refund; `preview` seeds
- * BENCH_PREVIEW_SALES (100,000) sales and times the reward-rules what-if over them), DATABASE_URL / REDIS_URL
+ * BENCH_PREVIEW_SALES (100,000) sales and times the reward-rules what-if over them; `export` seeds up
+ * to BENCH_EXPORT_ROWS (1,000,000) commissions and measures the service's RSS rise while their CSV
+ * streams), DATABASE_URL / REDIS_URL
  * (the servers to use; a fresh database and a unique prefix are created and removed), and the
  * service's own tuning variables (WORKER_CONCURRENCY, DB_POOL_MAX, ...) passed through;
  * BENCH_NODE_OPTIONS is added to the service's NODE_OPTIONS (profiling); BENCH_TOPOLOGY=split runs one
@@ -61,6 +63,7 @@ import { creditCommissions, runRefundBaselines, runRefunds } from './cases/refun
 import { runWebhooks, webhookCase } from './cases/webhook.ts';
 import { clickCase, runClicks } from './cases/click.ts';
 import { runPreview } from './cases/preview.ts';
+import { runExport } from './cases/export.ts';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
     if (CASES.includes('webhook')) await runWebhooks(ctx);
     if (CASES.includes('click')) await runClicks(ctx);
     if (CASES.includes('preview')) await runPreview(ctx);
+    if (CASES.includes('export')) await runExport(ctx);
 
     const peak = svc.pids.map(readMemoryKiB).reduce((sum, m) => sum + (m?.hwm ?? 0), 0);
     saveResults(ctx, {

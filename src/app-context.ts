@@ -8,6 +8,8 @@ import { createDb, migrate, type Db } from './core/orm.ts';
 import { readInstanceNonce } from './core/read-instance-nonce.ts';
 import { createCoreCaches } from './core/core-caches.ts';
 import type { NotificationSender } from './core/deliver-notification.ts';
+import type { EventPoster } from './core/outbound/deliver-event.ts';
+import { postEvent } from './workers/post-event.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue } from './queue/bullmq-queue.ts';
@@ -29,6 +31,8 @@ export type AppContext = {
   /** Shared Redis connection for HTTP's rate limiter; `null` in embedded mode (in-memory limits). */
   redis: Redis | null;
   notificationSender: NotificationSender;
+  /** Sends outbound events to merchants' endpoints (`fetch` with a timeout). */
+  postEvent: EventPoster;
   /** This context's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
   /** Random per database (`service_instance`): part of queue job ids, so a reset database never reuses one. */
@@ -47,6 +51,7 @@ export type Lifecycle = { draining: boolean };
 export type ContextOverrides = {
   clock?: Clock;
   notificationSender?: NotificationSender;
+  postEvent?: EventPoster;
   log?: PinoLogger;
   migrate?: boolean;
 };
@@ -110,6 +115,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     log,
     clock,
     notificationSender,
+    postEvent: o.postEvent ?? postEvent,
     metrics,
     redis,
     instanceNonce,

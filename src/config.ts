@@ -73,6 +73,13 @@ export const configSchema = z
     /** Attempts of a notification job, and its first retry delay (doubles on each further attempt). */
     NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
     NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1_000),
+    /** Attempts of an outbound event delivery and its first retry delay (doubles each time): 12 × 30 s ≈ 17 h. */
+    EVENT_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(12),
+    EVENT_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
+    /** How long one delivery waits for the merchant's endpoint to answer. */
+    EVENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Consecutive failed attempts after which an endpoint is disabled (and the advertiser notified). */
+    EVENT_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(10_000).default(50),
     /**
      * Days a webhook's raw payload keeps the buyer's personal data; after that the payload sweeper
      * removes it (the normalised jobs, which replay runs, stay).

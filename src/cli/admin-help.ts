@@ -54,6 +54,16 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
        PROVIDER: stripe paddle lemonsqueezy polar dodo creem
   webhooks:replay PROGRAM [--id INBOX_ID]       replays one (not processed) or all failed webhook events
 
+  Outbound events (signed webhooks to your endpoints; README "Outbound events"):
+  events:endpoints:create PROGRAM --endpoint-url URL [--types sale.created,commission.created]
+                                                prints the whsec_ signing secret once (default: all types)
+  events:endpoints:list PROGRAM | events:endpoints:update PROGRAM ENDPOINT [--endpoint-url URL]
+                  [--types T,T] [--enabled true|false]   enabling clears an automatic disable
+  events:endpoints:rotate PROGRAM ENDPOINT      new secret (printed once); old and new both sign until
+  events:endpoints:expire-old PROGRAM ENDPOINT  ... the old one is expired
+  events:deliveries PROGRAM ENDPOINT [--status pending|delivered|failed] [--limit N] [--before ID]
+  events:replay PROGRAM DELIVERY                sends a delivery again (same webhook-id)
+
 The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
 --token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.
 Output: tables in a terminal; JSON with --json or when the output is not a terminal (pipes, scripts).

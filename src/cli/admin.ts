@@ -249,6 +249,29 @@ const commands: Record<string, () => Promise<unknown>> = {
       values.at ? { at: values.at } : {},
     ),
   'secrets:remove': () => call('DELETE', `/programs/${need(3)[0]}/providers/${args[1]}/secrets/${args[2]}`),
+  'events:endpoints:create': () =>
+    call('POST', `/programs/${need(1)[0]}/event-endpoints`, {
+      url: values['endpoint-url'],
+      ...(typeof values.types === 'string' ? { event_types: values.types.split(',').map((s) => s.trim()) } : {}),
+    }),
+  'events:endpoints:list': () => call('GET', `/programs/${need(1)[0]}/event-endpoints`),
+  'events:endpoints:update': () => {
+    const { endpoint_url, types, ...rest } = flags();
+    return call('PATCH', `/programs/${need(2)[0]}/event-endpoints/${args[1]}`, {
+      ...rest,
+      ...(endpoint_url !== undefined ? { url: endpoint_url } : {}),
+      ...(typeof types === 'string' ? { event_types: types.split(',').map((s) => s.trim()) } : {}),
+    });
+  },
+  'events:endpoints:rotate': () => call('POST', `/programs/${need(2)[0]}/event-endpoints/${args[1]}/rotate-secret`),
+  'events:endpoints:expire-old': () =>
+    call('POST', `/programs/${need(2)[0]}/event-endpoints/${args[1]}/expire-old-secret`),
+  'events:deliveries': () =>
+    call(
+      'GET',
+      `/programs/${need(2)[0]}/event-endpoints/${args[1]}/deliveries?${new URLSearchParams(flags() as Record<string, string>)}`,
+    ),
+  'events:replay': () => call('POST', `/programs/${need(2)[0]}/event-deliveries/${args[1]}/replay`),
   'webhooks:replay': () =>
     call('POST', `/programs/${need(1)[0]}/webhook-events/replay`, values.id ? { id: Number(values.id) } : {}),
 };

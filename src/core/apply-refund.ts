@@ -6,6 +6,7 @@ import { afterPosting, type LedgerEntry } from './ledger.ts';
 import { idempotencyKey, planRefund, refundEffect, type RefundedCommission } from './refund-plan.ts';
 import { findProviderTestSale, findRefundedSale, readRefundContext } from './refund-statements.ts';
 import { writeRefund, type NotificationRow } from './refund-writes.ts';
+import { emitCommissionUpdated } from './outbound/use-case-events.ts';
 
 /**
  * Outcome of a refund call (all answered 200).
@@ -130,6 +131,9 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
       });
       if (!commission) return noCommission();
       if (ledger && written.balance !== null) await afterPosting(em, ledger, written.balance);
+      await emitCommissionUpdated({ ...deps, em }, job.programId, [commission.id], effect.status, {
+        refund: { refund_id: plan.refundId, amount_cents: effect.appliedCents, deduction_cents: effect.deductionCents },
+      });
       deps.log.info(
         {
           programId: job.programId,

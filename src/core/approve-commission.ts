@@ -4,6 +4,7 @@ import { AppError } from './errors.ts';
 import { Commission, type ICommission } from './entities/commission.ts';
 import { Program } from './entities/program.ts';
 import { postToLedger } from './ledger.ts';
+import { emitCommissionUpdated } from './outbound/use-case-events.ts';
 
 /**
  * Credits a commission: moves it out of `pending` to `approved` (a partially refunded one keeps
@@ -40,6 +41,7 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
         at: now,
       });
     }
+    await emitCommissionUpdated({ ...deps, em }, programId, [c.id], 'approved');
     return c;
   });
 }

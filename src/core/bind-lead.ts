@@ -8,6 +8,7 @@ import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 import { EMAIL_HASH_VERSION } from './email-hash.ts';
 import { awardLeadReward } from './lead-reward.ts';
+import { emitLeadEvents } from './outbound/use-case-events.ts';
 
 export type LeadResult = {
   customerId: number;
@@ -79,6 +80,7 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
   }
   const now = new Date(job.receivedAt);
   let rebound = false;
+  const isNew = !customer;
   if (!customer) {
     customer = em.create(Customer, {
       program: job.programId,
@@ -134,13 +136,18 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
   }
   await em.flush();
   const earner = customer.click === click?.id ? click : null;
-  return {
+  const commissionId = await awardLeadReward(deps, customer, earner, now);
+  const result = {
     customerId: customer.id,
     customerKey: customer.customerKey ?? null,
     clickId: customer.click ?? null,
     rebound,
-    commissionId: await awardLeadReward(deps, customer, earner, now),
+    commissionId,
   };
+  // `lead.created`: a new customer bound to a partner's click.
+  const lead = isNew && customer.partner ? { ...result, partnerId: customer.partner, createdAt: now } : null;
+  await emitLeadEvents(deps, job.programId, lead, commissionId);
+  return result;
 }
 
 /** Under `first_click`, whether the customer's bound (confirmed) click is younger than the cookie duration. */

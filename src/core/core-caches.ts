@@ -9,6 +9,7 @@ export function createCoreCaches(clock: Clock): CoreCaches {
     partners: expiringMap(clock),
     secrets: expiringMap(clock),
     rewardTerms: expiringMap(clock),
+    eventEndpoints: expiringMap(clock),
     inboxWriter: createInboxWriter(),
   };
 }

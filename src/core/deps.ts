@@ -7,6 +7,7 @@ import type { PartnerTerms } from './partner-groups.ts';
 import type { EmailHasher } from './email-hash.ts';
 import type { Sealer } from './sealed-secrets.ts';
 import type { LookupDiscountCodes } from './discount-lookup.ts';
+import type { EndpointSubscription } from './outbound/emit-events.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -46,6 +47,8 @@ export type CoreCaches = {
   secrets: ExpiringMap<string, readonly VerificationSecret[] | null>;
   /** Partner id → the partner's group and its reward rules (partner-groups.ts). */
   rewardTerms: ExpiringMap<number, PartnerTerms>;
+  /** Program id → its active outbound event endpoints (outbound/emit-events.ts). */
+  eventEndpoints: ExpiringMap<number, readonly EndpointSubscription[]>;
   inboxWriter: InboxWriter;
 };
 
@@ -62,6 +65,11 @@ export type CoreDeps = {
   sealer?: Sealer;
   /** Asks a provider's API for a sale's discount codes (discount-lookup.ts); absent: never asked. */
   lookupDiscountCodes?: LookupDiscountCodes;
+  /**
+   * Outbound event deliveries written by the use-case (outbound/emit-events.ts), for the caller to
+   * enqueue after its transaction committed; absent, they wait for the outbox sweeper.
+   */
+  outbound?: number[];
 };
 
 export const DAY_MS = 86_400_000;

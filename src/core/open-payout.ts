@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
+import { emitPayoutCreated } from './outbound/use-case-events.ts';
 import { AppError } from './errors.ts';
 import { Partner } from './entities/partner.ts';
 import { Payout, type IPayout } from './entities/payout.ts';
@@ -46,6 +47,7 @@ export async function openPayout(
       paidAt: null,
     });
     await em.flush();
+    await emitPayoutCreated({ ...deps, em }, payout);
     return payout;
   });
 }

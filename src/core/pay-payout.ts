@@ -7,6 +7,7 @@ import { Payout, type IPayout } from './entities/payout.ts';
 import { lockBalance, postToLedger } from './ledger.ts';
 import { bigCents, exactText, safeCents, typedSql } from './sql.ts';
 import { computePayout } from './compute-payout.ts';
+import { emitPayoutPaid } from './outbound/use-case-events.ts';
 
 /** A paid payout and the commissions it paid. */
 export type PaidPayout = { payout: IPayout; commissions: ICommission[] };
@@ -22,13 +23,15 @@ export async function payPayout(deps: CoreDeps, programId: number, payoutId: num
   return deps.em.transactional(async (em) => {
     const found = await em.findOne(Payout, { id: payoutId, program: programId });
     if (!found) throw new AppError('not_found', 'No such payout in this program');
-    return settle(em, deps.clock(), {
+    const paid = await settle(em, deps.clock(), {
       programId,
       partnerId: found.partner,
       currency: found.currency,
       payoutId,
       commissionId: null,
     });
+    await emitPaid({ ...deps, em }, paid);
+    return paid;
   });
 }
 
@@ -44,15 +47,25 @@ export async function payCommission(deps: CoreDeps, programId: number, commissio
     if (!c.creditedAt) throw new AppError('invalid_request', 'Only a credited (approved) commission can be paid');
     if (c.paidAt)
       throw new AppError('invalid_request', `Commission is already paid${c.payout ? ` (payout ${c.payout})` : ''}`);
-    return settle(em, deps.clock(), {
+    const paid = await settle(em, deps.clock(), {
       programId,
       partnerId: c.partner,
       currency: c.currency,
       payoutId: null,
       commissionId,
     });
+    await emitPaid({ ...deps, em }, paid);
+    return paid;
   });
 }
+
+/** `payout.paid` and the paid commissions' `commission.updated`, in the payout's transaction. */
+const emitPaid = (deps: CoreDeps, paid: PaidPayout) =>
+  emitPayoutPaid(
+    deps,
+    paid.payout,
+    paid.commissions.map((c) => c.id),
+  );
 
 type Target = {
   programId: number;

@@ -5,6 +5,7 @@ import type { AttributionModel, CouponPrecedence } from './vocabulary.ts';
 import type { RewardRules } from './reward-rules.ts';
 import type { FraudRules } from './fraud-rules.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
+import { emitPartnerCreated } from './outbound/use-case-events.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
 export type ProgramSettings = {
@@ -85,12 +86,16 @@ export async function createPartner(deps: CoreDeps, programId: number, input: Pa
   if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
   if (await em.count(Partner, { code: input.code }))
     throw new AppError('invalid_request', `Referral code "${input.code}" is taken`, { field: 'code' });
-  const partner = em.create(Partner, {
-    program: programId,
-    code: input.code,
-    name: input.name,
-    email: input.email ?? null,
+  // In one transaction with its `partner.created` event (outbound/), when an endpoint takes it.
+  return em.transactional(async (tx) => {
+    const partner = tx.create(Partner, {
+      program: programId,
+      code: input.code,
+      name: input.name,
+      email: input.email ?? null,
+    });
+    await tx.flush();
+    await emitPartnerCreated({ ...deps, em: tx }, partner);
+    return partner;
   });
-  await em.flush();
-  return partner;
 }

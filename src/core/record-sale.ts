@@ -15,6 +15,8 @@ import { findProgramSettings } from './settings-cache.ts';
 import { recordAttributionConflict } from './record-attribution-conflict.ts';
 import { insertSaleRows } from './sale-statements.ts';
 import { applyParkedRefundsFor } from './parked-refunds.ts';
+import { wantsEvents } from './outbound/emit-events.ts';
+import { emitSaleEvents } from './outbound/use-case-events.ts';
 
 /**
  * Outcome of a sale call. Expected outcomes are values; failures are thrown.
@@ -56,12 +58,16 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
     // a third of a sale's database round trips). A resolution that must write runs in one.
     // `clear`: the transaction re-reads under its own snapshot and locks, never what the read-only
     // pass (or an earlier use-case sharing the caller's context) loaded.
-    const first = await recordLiveSale(deps, job, currency as Currency, { readOnly: true });
+    // Outbound events are written with the sale, so a program with endpoints runs it in one.
+    const emit = await wantsEvents(deps, job.programId, ['sale.created', 'commission.created']);
+    const first = emit
+      ? ({ kind: 'needs_writes' } as const)
+      : await recordLiveSale(deps, job, currency as Currency, { readOnly: true });
     const result =
       first.kind !== 'needs_writes'
         ? first
         : await deps.em.transactional(
-            (em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false }),
+            (em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false, emit }),
             { clear: true },
           );
     if (result.kind === 'needs_writes') throw new Error('sale attribution needed writes inside its transaction');
@@ -103,7 +109,7 @@ async function recordLiveSale(
   deps: CoreDeps,
   job: SaleJob,
   currency: Currency,
-  o: { readOnly: boolean },
+  o: { readOnly: boolean; emit?: boolean },
 ): Promise<LiveSale> {
   const em = deps.em;
   const transactionId = job.transactionId as string;
@@ -174,6 +180,14 @@ async function recordLiveSale(
     at: now,
   });
   const commission = commissionId === null || !reward ? null : { id: commissionId, amountCents: reward.cents };
+  if (o.emit)
+    await emitSaleEvents(deps, program.id, job, attribution, {
+      saleId,
+      commission: commission && { ...commission, held: attribution.held || hold !== null },
+      amountCents,
+      currency,
+      now,
+    });
   if (attribution.conflict) {
     recordAttributionConflict(deps, {
       programId: program.id,

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from './deps.ts';
+import { emitCommissionUpdated } from './outbound/use-case-events.ts';
 import { AppError } from './errors.ts';
 import { Commission, type ICommission } from './entities/commission.ts';
 import { Notification } from './entities/notification.ts';
@@ -88,6 +89,7 @@ export async function reverseLeadCommission(
         commissionId: c.id,
         at: now,
       });
+    await emitCommissionUpdated({ ...deps, em }, programId, [c.id], c.status === 'reversed' ? 'reversed' : 'refunded');
     return { kind: 'applied', commission: c, deductionCents: deduction, balanceDeductionCents: balanceDeduction };
   });
   deps.log.info(

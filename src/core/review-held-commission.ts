@@ -3,6 +3,7 @@ import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Commission, type ICommission } from './entities/commission.ts';
 import { approveCommission } from './approve-commission.ts';
+import { emitCommissionUpdated } from './outbound/use-case-events.ts';
 
 /**
  * The merchant's decision on a commission held by fraud rules (fraud-rules.ts). Releasing credits
@@ -35,6 +36,7 @@ async function decide(
       c.reason = `rejected as fraud: ${c.hold.rules.map((r) => r.rule).join(', ')}`;
     }
     await em.flush();
+    await emitCommissionUpdated({ ...deps, em }, programId, [c.id], decision);
   });
   deps.log.info({ programId, commissionId, decision }, 'held commission reviewed');
 }

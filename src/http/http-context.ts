@@ -24,6 +24,8 @@ export type HttpContext = {
   /** Lead email → keyed hash; the address itself is never stored. */
   hashEmail(email: string | null | undefined): string | null;
   deps(): CoreDeps;
+  /** Random per database: part of queue job ids (outbound event deliveries enqueued by admin calls). */
+  instanceNonce: string;
 };
 
 /** What routes use: the HTTP context plus the edge's own per-process state, built by the app. */

@@ -57,6 +57,27 @@ export function notifyRetryHorizonMs(config: NotifyRetryConfig & Pick<Config, 'S
   return config.NOTIFY_RETRY_BASE_MS * 2 ** config.NOTIFY_ATTEMPTS + config.SWEEP_INTERVAL_MS;
 }
 
+export type EventRetryConfig = Pick<Config, 'EVENT_ATTEMPTS' | 'EVENT_RETRY_BASE_MS'>;
+
+/** An outbound event delivery's job: like a notification's (nonce; sweep or replay number when re-enqueued). */
+export function eventJobOptions(
+  config: EventRetryConfig,
+  nonce: string,
+  deliveryId: number,
+  sweep: number | null = null,
+): JobOptions {
+  return {
+    jobId: `event-${nonce}-${deliveryId}${sweep === null ? '' : `-sweep-${sweep}`}`,
+    attempts: config.EVENT_ATTEMPTS,
+    backoffMs: config.EVENT_RETRY_BASE_MS,
+  };
+}
+
+/** Longest time all attempts of an event delivery can take, plus a sweep interval of margin. */
+export function eventRetryHorizonMs(config: EventRetryConfig & Pick<Config, 'SWEEP_INTERVAL_MS'>): number {
+  return config.EVENT_RETRY_BASE_MS * 2 ** config.EVENT_ATTEMPTS + config.SWEEP_INTERVAL_MS;
+}
+
 /**
  * Longest time all retries of a webhook job can take, plus a sweep interval of margin: a row
  * still pending after that was lost (or its failure never recorded).

@@ -1,12 +1,16 @@
 import type { TrackJob } from '../core/jobs/job.ts';
 import type { NotifyJob } from '../core/jobs/notify-job.ts';
 import type { WebhookJob } from '../core/jobs/webhook-job.ts';
+import type { EventJob } from '../core/jobs/event-job.ts';
 import type { JobOptions } from './job-options.ts';
 
-/** The queues and what each carries: `track` (API calls awaited by HTTP), `webhook` (inbox rows), `notify` (outbox). */
-export type QueueJobs = { track: TrackJob; webhook: WebhookJob; notify: NotifyJob };
+/**
+ * The queues and what each carries: `track` (API calls awaited by HTTP), `webhook` (inbox rows),
+ * `notify` (notification outbox), `outbound` (outbound event deliveries to merchants' endpoints).
+ */
+export type QueueJobs = { track: TrackJob; webhook: WebhookJob; notify: NotifyJob; outbound: EventJob };
 export type QueueName = keyof QueueJobs;
-export const QUEUE_NAMES = ['track', 'webhook', 'notify'] as const satisfies readonly QueueName[];
+export const QUEUE_NAMES = ['track', 'webhook', 'notify', 'outbound'] as const satisfies readonly QueueName[];
 
 export type JobContext = { attempt: number; final: boolean };
 

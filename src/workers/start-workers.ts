@@ -3,6 +3,8 @@ import { createNotifyProcessor } from './notify-processor.ts';
 import { sweepHolds } from './sweep-holds.ts';
 import { sweepInbox } from './sweep-inbox.ts';
 import { sweepOutbox } from './sweep-outbox.ts';
+import { sweepEvents } from './sweep-events.ts';
+import { createEventProcessor } from './event-processor.ts';
 import { sweepSessions } from './sweep-sessions.ts';
 import { sweepPayloads } from './sweep-payloads.ts';
 import { sweepParked } from './sweep-parked-refunds.ts';
@@ -13,6 +15,7 @@ import type { WorkerContext } from './worker-context.ts';
 const SWEEPERS = {
   inbox: sweepInbox,
   outbox: sweepOutbox,
+  events: sweepEvents,
   holds: sweepHolds,
   sessions: sweepSessions,
   payloads: sweepPayloads,
@@ -34,7 +37,7 @@ export async function runSweepers(w: WorkerContext): Promise<void> {
 }
 
 /**
- * Worker role: consumes the three queues and runs the sweepers every SWEEP_INTERVAL_MS. Returns a
+ * Worker role: consumes the four queues and runs the sweepers every SWEEP_INTERVAL_MS. Returns a
  * stopper that waits for a running sweep and lets running jobs finish.
  */
 export function startWorkers(w: WorkerContext): { stop(): Promise<void> } {
@@ -48,6 +51,9 @@ export function startWorkers(w: WorkerContext): { stop(): Promise<void> } {
     2 * WEBHOOK_BATCH.maxSize,
   );
   w.queue.process('notify', instrumentJobHandler(w.metrics, 'notify', createNotifyProcessor(w)), 4);
+  // Deliveries wait on merchants' endpoints (up to EVENT_TIMEOUT_MS each): their own queue, so a
+  // slow endpoint never delays notifications.
+  w.queue.process('outbound', instrumentJobHandler(w.metrics, 'outbound', createEventProcessor(w)), c);
   let sweeping: Promise<void> | null = null;
   const timer = setInterval(() => {
     sweeping ??= runSweepers(w).finally(() => {

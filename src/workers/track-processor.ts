@@ -1,6 +1,7 @@
 import { applyRefund } from '../core/apply-refund.ts';
 import { bindLead } from '../core/bind-lead.ts';
 import { isDataError } from '../core/data-error.ts';
+import type { CoreDeps } from '../core/deps.ts';
 import { AppError } from '../core/errors.ts';
 import { type TrackJob, trackJobSchema } from '../core/jobs/job.ts';
 import type { ClickJob } from '../core/jobs/click-job.ts';
@@ -11,7 +12,7 @@ import { recordTestEvent } from '../core/record-test-event.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
 import { createMicroBatcher, type MicroBatchOptions } from '../core/micro-batch.ts';
 import { createAfterCommitDelivery } from './enqueue-notifications.ts';
-import { readJob, type WorkerContext } from './worker-context.ts';
+import { depsWithEvents, readJob, type WorkerContext } from './worker-context.ts';
 
 /**
  * Click jobs running at the same time are recorded together (one partner read, one insert); each
@@ -55,7 +56,21 @@ async function runTrackJob(
   job: Exclude<TrackJob, ClickJob>,
   deliverAfterCommit: (ids: number[]) => void,
 ): Promise<JobResults[TrackJob['kind']]> {
-  const deps = w.deps();
+  // Outbound events the use-case wrote are enqueued once it returned (committed), never awaited by
+  // the caller's answer.
+  const { deps, flush } = depsWithEvents(w);
+  try {
+    return await runUseCase(deps, job, deliverAfterCommit);
+  } finally {
+    if (deps.outbound.length) void flush();
+  }
+}
+
+async function runUseCase(
+  deps: CoreDeps,
+  job: Exclude<TrackJob, ClickJob>,
+  deliverAfterCommit: (ids: number[]) => void,
+): Promise<JobResults[TrackJob['kind']]> {
   switch (job.kind) {
     case 'sale': {
       const result = await recordSale(deps, job);

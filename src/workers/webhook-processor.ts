@@ -4,7 +4,7 @@ import { markWebhookFailed } from '../core/webhook-inbox.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
 import { createMicroBatcher, type MicroBatchOptions } from '../core/micro-batch.ts';
 import { enqueueNotifications } from './enqueue-notifications.ts';
-import { readJob, type WorkerContext } from './worker-context.ts';
+import { depsWithEvents, readJob, type WorkerContext } from './worker-context.ts';
 
 /**
  * Inbox rows run together when their jobs arrive within a couple of milliseconds of each other:
@@ -19,10 +19,14 @@ export const WEBHOOK_BATCH: MicroBatchOptions = { maxSize: 16, lingerMs: 2 };
  * failing in a batch fails only its job.
  */
 export function createWebhookProcessor(w: WorkerContext, batch: MicroBatchOptions = WEBHOOK_BATCH): JobHandler {
-  const processRow = createMicroBatcher<number, ProcessedWebhook>(
-    (inboxIds) => processWebhookEvents(w.deps(), inboxIds),
-    batch,
-  );
+  const processRow = createMicroBatcher<number, ProcessedWebhook>(async (inboxIds) => {
+    const { deps, flush } = depsWithEvents(w);
+    try {
+      return await processWebhookEvents(deps, inboxIds);
+    } finally {
+      await flush(); // a delivery of a rolled-back row is found missing and dropped
+    }
+  }, batch);
   return async (data, jc) => {
     const { inboxId } = readJob(w, 'webhook', webhookJobSchema, data);
     try {

@@ -1,7 +1,9 @@
 import type { Config } from '../config.ts';
 import type { NotificationSender } from '../core/deliver-notification.ts';
+import type { EventPoster } from '../core/outbound/deliver-event.ts';
 import type { Clock, CoreDeps, Logger } from '../core/deps.ts';
 import { parseWith } from '../core/jobs/job.ts';
+import { enqueueEventDeliveries } from '../queue/enqueue-events.ts';
 import type { Metrics } from '../metrics/create-metrics.ts';
 import type { z } from 'zod';
 import { type JobQueue, type QueueName, UnrecoverableJobError } from '../queue/job-queue.ts';
@@ -18,6 +20,10 @@ export type WorkerContext = {
     | 'NOTIFY_ATTEMPTS'
     | 'NOTIFY_RETRY_BASE_MS'
     | 'WEBHOOK_PAYLOAD_RETENTION_DAYS'
+    | 'EVENT_ATTEMPTS'
+    | 'EVENT_RETRY_BASE_MS'
+    | 'EVENT_TIMEOUT_MS'
+    | 'EVENT_DISABLE_AFTER_FAILURES'
   >;
   /** Random per database: part of notify job ids, so a reset database never reuses one. */
   instanceNonce: string;
@@ -25,10 +31,24 @@ export type WorkerContext = {
   log: Logger;
   clock: Clock;
   notificationSender: NotificationSender;
+  /** Sends one signed outbound event to a merchant's endpoint (post-event.ts; tests may replace it). */
+  postEvent: EventPoster;
   metrics: Metrics;
   /** Core dependencies with a fresh EntityManager fork: one unit of work per job. */
   deps(): CoreDeps;
 };
+
+/**
+ * Core dependencies for one job that may write outbound events, and what enqueues them once the
+ * job's transaction committed (call it after the use-case returned).
+ */
+export function depsWithEvents(w: WorkerContext): { deps: CoreDeps & { outbound: number[] }; flush(): Promise<void> } {
+  const deps = { ...w.deps(), outbound: [] as number[] };
+  return {
+    deps,
+    flush: () => enqueueEventDeliveries(w, deps.outbound.splice(0)),
+  };
+}
 
 /**
  * Parses a job as read from its queue. One that does not parse can never succeed: it fails at

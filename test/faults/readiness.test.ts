@@ -52,7 +52,7 @@ test('http /readyz: 503 with a reason without a worker, 200 while one runs, 503 
     workers: { track: 0, webhook: 0, notify: 0 },
   });
   expect(before.body.reasons.join(' ')).toMatch(
-    /no worker is consuming the queue\(s\) track, webhook, notify: start one \(npm run start:worker\)/,
+    /no worker is consuming the queue\(s\) track, webhook, notify, outbound: start one \(npm run start:worker\)/,
   );
 
   const healthPort = await freePort();

@@ -23,6 +23,8 @@ import { PaymentLink } from './payment-link.ts';
 import { ParkedRefund } from './parked-refund.ts';
 import { PartnerCode } from './partner-code.ts';
 import { PartnerGroup } from './partner-group.ts';
+import { EventEndpoint } from './event-endpoint.ts';
+import { EventDelivery } from './event-delivery.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -51,4 +53,6 @@ export const ENTITIES = [
   ParkedRefund,
   PartnerCode,
   PartnerGroup,
+  EventEndpoint,
+  EventDelivery,
 ];

@@ -5,7 +5,8 @@ export type NotificationKind =
   | 'partner_commission_refunded'
   | 'advertiser_manual_review'
   | 'advertiser_unattributed_payment'
-  | 'advertiser_attribution_conflict';
+  | 'advertiser_attribution_conflict'
+  | 'advertiser_event_endpoint_disabled';
 
 /**
  * An in-app notification. Written in the same transaction as its cause (an outbox), delivered

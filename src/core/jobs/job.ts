@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clickJobSchema } from './click-job.ts';
 import { leadJobSchema } from './lead-job.ts';
 import { notifyJobSchema } from './notify-job.ts';
+import { eventJobSchema } from './event-job.ts';
 import { refundJobSchema } from './refund-job.ts';
 import { saleJobSchema } from './sale-job.ts';
 import { testEventJobSchema } from './test-event-job.ts';
@@ -23,7 +24,12 @@ export const trackJobSchema = z.discriminatedUnion('kind', [
 export type TrackJob = z.infer<typeof trackJobSchema>;
 export type TrackJobKind = TrackJob['kind'];
 
-export const jobSchema = z.discriminatedUnion('kind', [...trackJobSchema.options, webhookJobSchema, notifyJobSchema]);
+export const jobSchema = z.discriminatedUnion('kind', [
+  ...trackJobSchema.options,
+  webhookJobSchema,
+  notifyJobSchema,
+  eventJobSchema,
+]);
 export type Job = z.infer<typeof jobSchema>;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };

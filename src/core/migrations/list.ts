@@ -16,6 +16,7 @@ import { Migration20261125183807_fraud_holds } from './Migration20261125183807_f
 import { Migration20261125202756_lead_rewards } from './Migration20261125202756_lead_rewards.ts';
 import { Migration20261125203057_provider_api_key } from './Migration20261125203057_provider_api_key.ts';
 import { Migration20261125205542_click_partner_index } from './Migration20261125205542_click_partner_index.ts';
+import { Migration20261125211006_outbound_events } from './Migration20261125211006_outbound_events.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   Migration20261125202756_lead_rewards,
   Migration20261125203057_provider_api_key,
   Migration20261125205542_click_partner_index,
+  Migration20261125211006_outbound_events,
 ];

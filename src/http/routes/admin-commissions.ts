@@ -13,14 +13,14 @@ import type { AdminHelpers } from './admin-helpers.ts';
  * Commissions: approval before the hold period ends; the decision on one held by fraud rules; the
  * reversal of a reward per lead (paying one: admin-payouts.ts).
  */
-export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
+export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body, emitting }: AdminHelpers): void {
   const decide = (path: string, use: typeof approveCommission) =>
     on(
       'post',
       `/programs/:id/commissions/:cid/${path}`,
       async (e) =>
         ({
-          commission: rowToWire(await use(ctx.deps(), num(e, 'id'), num(e, 'cid'))),
+          commission: rowToWire(await emitting((d) => use(d, num(e, 'id'), num(e, 'cid')))),
         }) satisfies CommissionApprovedBody,
     );
   decide('approve', approveCommission);
@@ -28,10 +28,12 @@ export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body
   decide('reject', rejectHeldCommission);
   on('post', '/programs/:id/commissions/:cid/reverse', async (e) => {
     const input = validate(leadReversalSchema, await body(e));
-    const r = await reverseLeadCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'), {
-      amountCents: input.amount_cents,
-      reason: input.reason,
-    });
+    const r = await emitting((d) =>
+      reverseLeadCommission(d, num(e, 'id'), num(e, 'cid'), {
+        amountCents: input.amount_cents,
+        reason: input.reason,
+      }),
+    );
     return r.kind === 'applied'
       ? {
           status: r.commission.status as 'refunded' | 'reversed',

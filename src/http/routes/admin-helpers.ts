@@ -5,6 +5,8 @@ import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { MAX_ROW_ID } from '../validate.ts';
 import { requireOperator } from '../session-auth.ts';
+import type { CoreDeps } from '../../core/deps.ts';
+import { enqueueEventDeliveries } from '../../queue/enqueue-events.ts';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -22,6 +24,11 @@ export type AdminHelpers = {
   num: (e: H3Event, name: string) => number;
   /** The JSON body; an empty body (`content-length: 0`) is `{}`. */
   body: (e: H3Event) => Promise<unknown>;
+  /**
+   * Runs a use-case that may write outbound events and enqueues their deliveries once it returned
+   * (committed); an enqueue that fails leaves them to the outbox sweeper, never fails the call.
+   */
+  emitting: <T>(fn: (deps: CoreDeps) => Promise<T>) => Promise<T>;
 };
 
 export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
@@ -35,5 +42,11 @@ export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
   };
   const operator = [requireOperator(ctx)];
   const on: AdminOn = (method, path, fn) => app[method](`${ADMIN_PREFIX}${path}`, route(operator, fn));
-  return { on, num, body };
+  const emitting = async <T>(fn: (deps: CoreDeps) => Promise<T>): Promise<T> => {
+    const deps = { ...ctx.deps(), outbound: [] as number[] };
+    const result = await fn(deps);
+    if (deps.outbound.length) await enqueueEventDeliveries(ctx, deps.outbound);
+    return result;
+  };
+  return { on, num, body, emitting };
 }

@@ -22,15 +22,12 @@ import type { AdminHelpers } from './admin-helpers.ts';
  * groups with their reward rules (listed as `partner-groups`); payouts,
  * statements and invites: admin-payouts.ts, admin-dashboard.ts.
  */
-export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
-  on('post', '/programs/:id/partners', async (e) =>
-    json(
-      {
-        partner: rowToWire(await createPartner(ctx.deps(), num(e, 'id'), validate(partnerCreateSchema, await body(e)))),
-      } satisfies PartnerCreatedBody,
-      201,
-    ),
-  );
+export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body, emitting }: AdminHelpers): void {
+  on('post', '/programs/:id/partners', async (e) => {
+    const input = validate(partnerCreateSchema, await body(e));
+    const partner = await emitting((d) => createPartner(d, num(e, 'id'), input));
+    return json({ partner: rowToWire(partner) } satisfies PartnerCreatedBody, 201);
+  });
   on('post', '/programs/:id/partners/:partnerId/codes', async (e) => {
     const input = validate(partnerCodeCreateSchema, await body(e));
     const code = await createPartnerCode(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), {

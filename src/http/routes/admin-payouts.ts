@@ -31,20 +31,20 @@ const openPayoutSchema = z.strictObject({
  *   GET  /programs/:id/partners/:partnerId/statement (alias: /account)         → statement
  * Lists: GET /programs/:id/payouts?status=&partner_id= (the generic list route).
  */
-export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
+export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body, emitting }: AdminHelpers): void {
   on('post', '/programs/:id/partners/:partnerId/payouts', async (e) => {
     const b = validate(openPayoutSchema, await body(e));
     return json(
       {
         payout: rowToWire(
-          await openPayout(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null),
+          await emitting((d) => openPayout(d, num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null)),
         ),
       } satisfies PayoutBody,
       201,
     );
   });
   on('post', '/programs/:id/payouts/:payoutId/pay', async (e) =>
-    paidPayoutToWire(await payPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
+    paidPayoutToWire(await emitting((d) => payPayout(d, num(e, 'id'), num(e, 'payoutId')))),
   );
   on(
     'post',
@@ -58,7 +58,7 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body }: 
     paidPayoutToWire(await getPayout(ctx.deps(), num(e, 'id'), num(e, 'payoutId'))),
   );
   on('post', '/programs/:id/commissions/:cid/pay', async (e) =>
-    paidPayoutToWire(await payCommission(ctx.deps(), num(e, 'id'), num(e, 'cid'))),
+    paidPayoutToWire(await emitting((d) => payCommission(d, num(e, 'id'), num(e, 'cid')))),
   );
   const statement = async (e: H3Event) =>
     statementToWire(await getPartnerStatement(ctx.deps(), num(e, 'id'), num(e, 'partnerId')));

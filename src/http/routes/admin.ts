@@ -13,6 +13,7 @@ import { registerProviderSecretRoutes } from './admin-provider-secrets.ts';
 import { providerConnectionOperations, registerProviderConnectionRoutes } from './admin-provider-connections.ts';
 import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './admin-webhook-events.ts';
 import { recordListOperations, registerRecordListRoute } from './admin-records.ts';
+import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-event-endpoints.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session: one file
@@ -31,6 +32,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerProviderSecretRoutes(ctx, helpers);
   registerProviderConnectionRoutes(ctx, helpers);
   registerWebhookEventAdminRoutes(ctx, helpers);
+  registerEventEndpointRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -45,5 +47,6 @@ export const adminOperations = [
   ...commissionAdminOperations,
   ...providerConnectionOperations,
   ...webhookEventAdminOperations,
+  ...eventEndpointOperations,
   ...recordListOperations,
 ];

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type { CoreDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { Program } from '../entities/program.ts';
+import { EventEndpoint, type IEventEndpoint } from '../entities/event-endpoint.ts';
+import type { OutboundEventType } from './event-types.ts';
+import { newSigningSecret } from './sign-event.ts';
+
+/** Hosts an `http://` endpoint may name (a receiver on the same machine, for development). */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * An endpoint URL must be `https://`; plain `http://` only to localhost, 127.0.0.1 or [::1].
+ * @throws AppError `invalid_request` naming the field `url`.
+ */
+export function checkEndpointUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AppError('invalid_request', 'url is not a valid URL', { field: 'url' });
+  }
+  const ok = u.protocol === 'https:' || (u.protocol === 'http:' && LOCAL_HOSTS.has(u.hostname));
+  if (!ok || u.username || u.password)
+    throw new AppError(
+      'invalid_request',
+      'url must be https:// (http:// only to localhost or 127.0.0.1), without credentials',
+      { field: 'url' },
+    );
+  return u.toString();
+}
+
+export type EndpointInput = { url: string; eventTypes: OutboundEventType[] | null; enabled: boolean };
+
+async function findEndpoint(deps: CoreDeps, programId: number, endpointId: number): Promise<IEventEndpoint> {
+  const e = await deps.em.findOne(EventEndpoint, { id: endpointId, program: programId });
+  if (!e) throw new AppError('not_found', 'No such event endpoint in this program');
+  return e;
+}
+
+/** Saves and forgets the program's cached subscriptions in this process (others: within the cache's lifetime). */
+async function save(deps: CoreDeps, e: IEventEndpoint): Promise<void> {
+  await deps.em.flush();
+  deps.caches.eventEndpoints.delete(e.program);
+}
+
+/** Creates an endpoint with a fresh secret; the secret is in the result once and never again. */
+export async function createEventEndpoint(
+  deps: CoreDeps,
+  programId: number,
+  input: EndpointInput,
+): Promise<{ endpoint: IEventEndpoint; secret: string }> {
+  if (!(await deps.em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
+  const now = deps.clock();
+  const secret = newSigningSecret(randomBytes);
+  const endpoint = deps.em.create(EventEndpoint, {
+    program: programId,
+    url: checkEndpointUrl(input.url),
+    eventTypes: input.eventTypes,
+    enabled: input.enabled,
+    secret,
+    previousSecret: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await save(deps, endpoint);
+  deps.log.info({ programId, endpointId: endpoint.id, types: input.eventTypes ?? 'all' }, 'event endpoint created');
+  return { endpoint, secret };
+}
+
+export async function listEventEndpoints(deps: CoreDeps, programId: number): Promise<IEventEndpoint[]> {
+  return deps.em.find(EventEndpoint, { program: programId }, { orderBy: { id: 'asc' } });
+}
+
+/** Changes url, types or enabled; enabling clears an automatic disable and its run of failures. */
+export async function updateEventEndpoint(
+  deps: CoreDeps,
+  programId: number,
+  endpointId: number,
+  patch: Partial<EndpointInput>,
+): Promise<IEventEndpoint> {
+  const e = await findEndpoint(deps, programId, endpointId);
+  if (patch.url !== undefined) e.url = checkEndpointUrl(patch.url);
+  if (patch.eventTypes !== undefined) e.eventTypes = patch.eventTypes;
+  if (patch.enabled !== undefined) {
+    e.enabled = patch.enabled;
+    if (patch.enabled) {
+      e.disabledAt = null;
+      e.consecutiveFailures = 0;
+    }
+  }
+  e.updatedAt = deps.clock();
+  await save(deps, e);
+  deps.log.info({ programId, endpointId, fields: Object.keys(patch) }, 'event endpoint updated');
+  return e;
+}
+
+/**
+ * Starts a rotation: a new secret signs beside the current one (both `v1,` signatures in every
+ * delivery) until `expireOldEventSecret`. Returns the new secret, once.
+ * @throws AppError `invalid_request` while a previous secret is still active (expire it first).
+ */
+export async function rotateEventSecret(
+  deps: CoreDeps,
+  programId: number,
+  endpointId: number,
+): Promise<{ endpoint: IEventEndpoint; secret: string }> {
+  const e = await findEndpoint(deps, programId, endpointId);
+  if (e.previousSecret)
+    throw new AppError('invalid_request', 'A rotation is already under way: expire the old secret first', {
+      field: 'endpoint_id',
+    });
+  const secret = newSigningSecret(randomBytes);
+  e.previousSecret = e.secret;
+  e.secret = secret;
+  e.updatedAt = deps.clock();
+  await save(deps, e);
+  deps.log.info(
+    { programId, endpointId },
+    'event endpoint secret rotated; both secrets sign until the old one is expired',
+  );
+  return { endpoint: e, secret };
+}
+
+/** Ends a rotation: only the newest secret signs from now on (a no-op when none is pending). */
+export async function expireOldEventSecret(
+  deps: CoreDeps,
+  programId: number,
+  endpointId: number,
+): Promise<IEventEndpoint> {
+  const e = await findEndpoint(deps, programId, endpointId);
+  e.previousSecret = null;
+  e.updatedAt = deps.clock();
+  await save(deps, e);
+  deps.log.info({ programId, endpointId }, 'event endpoint old secret expired');
+  return e;
+}
