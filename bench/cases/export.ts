@@ -43,12 +43,11 @@ export async function runExport(ctx: BenchContext): Promise<void> {
   const t0 = performance.now();
   let bytes = 0;
   let lines = 0;
-  let status = 0;
+  const res = await fetch(`${svc.url}/api/v1/admin/programs/${f.programId}/exports/commissions.csv`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  const status = res.status;
   try {
-    const res = await fetch(`${svc.url}/api/v1/admin/programs/${f.programId}/exports/commissions.csv`, {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    status = res.status;
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
       bytes += chunk.byteLength;
       for (const b of chunk) if (b === 10) lines++;
