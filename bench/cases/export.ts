@@ -6,6 +6,7 @@
  */
 import { ADMIN_TOKEN, type BenchContext } from '../config.ts';
 import { record, rssKiB } from '../measure.ts';
+import { seedAttributedSales } from './preview.ts';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const GOAL_MIB = 50;
@@ -17,22 +18,7 @@ export async function runExport(ctx: BenchContext): Promise<void> {
   );
   const missing = Math.max(0, EXPORT_ROWS - existing);
   const seeded = Date.now();
-  if (missing)
-    await db.pool.query(
-      `with p as (select array_agg(id order by id) as ids from partner where program_id = $1),
-       s as (
-         insert into sale (program_id, transaction_id, amount_cents, currency, sale_type, is_recurring,
-                           partner_id, refunded_cents, received_at, attributed_via)
-         select $1, 'export-' || g, 1000 + (g % 96) * 100, 'USD', 'payment', false,
-                p.ids[1 + g % cardinality(p.ids)], 0, now() - (g % 86400) * interval '1 second', 'click'
-         from generate_series(1, $2) g, p
-         returning id, partner_id, amount_cents, received_at)
-       insert into commission (program_id, sale_id, partner_id, amount_cents, reversed_cents, currency, rate_bps,
-                               status, created_at, updated_at)
-       select $1, id, partner_id, (amount_cents * 1000 + 5000) / 10000, 0, 'USD', 1000, 'pending', received_at, received_at
-       from s`,
-      [f.programId, missing],
-    );
+  if (missing) await seedAttributedSales(db, f.programId, { prefix: 'export-', count: missing, spreadSeconds: 86_400 });
   // As autovacuum would after a bulk load: the planner needs the new row counts.
   await db.pool.query('analyze sale, commission');
   console.log(`export: seeded ${missing} commissions in ${((Date.now() - seeded) / 1000).toFixed(1)}s`);

@@ -26,25 +26,43 @@ const PROPOSED = {
   },
 };
 
-export async function runPreview(ctx: BenchContext): Promise<void> {
-  const { svc, db, f } = ctx;
-  const seeded = Date.now();
+/**
+ * `count` attributed sales of 10.00 to 105.00 USD with their 10 % pending commissions, in one
+ * statement, spread over the last `spreadSeconds` across the program's partners (every
+ * `productEvery`th with the product `bench-pro`).
+ */
+export async function seedAttributedSales(
+  db: BenchContext['db'],
+  programId: number,
+  o: { prefix: string; count: number; spreadSeconds: number; productEvery?: number },
+): Promise<void> {
   await db.pool.query(
     `with p as (select array_agg(id order by id) as ids from partner where program_id = $1),
      s as (
        insert into sale (program_id, transaction_id, amount_cents, currency, sale_type, is_recurring, product_id,
                          partner_id, refunded_cents, received_at, attributed_via)
-       select $1, 'preview-' || g, 1000 + (g % 96) * 100, 'USD', 'payment', false,
-              case when g % 10 = 0 then 'bench-pro' end,
-              p.ids[1 + g % cardinality(p.ids)], 0, now() - ((g * 7919) % ($3 * 29)) * interval '1 second', 'click'
+       select $1, $4 || g, 1000 + (g % 96) * 100, 'USD', 'payment', false,
+              case when $5::int > 0 and g % $5::int = 0 then 'bench-pro' end,
+              p.ids[1 + g % cardinality(p.ids)], 0, now() - ((g * 7919) % $3) * interval '1 second', 'click'
        from generate_series(1, $2) g, p
        returning id, partner_id, amount_cents, received_at)
      insert into commission (program_id, sale_id, partner_id, amount_cents, reversed_cents, currency, rate_bps,
                              status, created_at, updated_at)
      select $1, id, partner_id, (amount_cents * 1000 + 5000) / 10000, 0, 'USD', 1000, 'pending', received_at, received_at
      from s`,
-    [f.programId, PREVIEW_SALES, DAY_S],
+    [programId, o.count, o.spreadSeconds, o.prefix, o.productEvery ?? 0],
   );
+}
+
+export async function runPreview(ctx: BenchContext): Promise<void> {
+  const { svc, db, f } = ctx;
+  const seeded = Date.now();
+  await seedAttributedSales(db, f.programId, {
+    prefix: 'preview-',
+    count: PREVIEW_SALES,
+    spreadSeconds: 29 * DAY_S,
+    productEvery: 10,
+  });
   console.log(`preview: seeded ${PREVIEW_SALES} sales in ${((Date.now() - seeded) / 1000).toFixed(1)}s`);
 
   const fingerprint = async () =>
