@@ -14,10 +14,15 @@ export type PageQuery = {
 
 export type ExportRow = Record<string, string | number | boolean | null>;
 
-/** The window, the keyset and the page size, on a query whose table is `t` with `time` its clock. */
-function paged<D, T extends keyof D, O>(q: SelectQueryBuilder<D, T, O>, p: PageQuery, time: string) {
+/**
+ * The program, the partner (by the `partner` column), the window (on `time`), the keyset and the
+ * page size, on a query whose table is `t`.
+ */
+function paged<D, T extends keyof D, O>(q: SelectQueryBuilder<D, T, O>, p: PageQuery, time: string, partner: string) {
   const id = sql.ref('t.id');
   return q
+    .where(sql.ref('t.program_id'), '=', p.programId)
+    .$if(p.partnerId !== null, (x) => x.where(sql.ref(partner), '=', p.partnerId))
     .where(id, '>', p.after)
     .$if(p.from !== null, (x) => x.where(sql.ref(time), '>=', p.from))
     .$if(p.to !== null, (x) => x.where(sql.ref(time), '<', p.to))
@@ -45,10 +50,8 @@ export function salesPage(em: EntityManager, p: PageQuery): Promise<ExportRow[]>
       't.attributed_via',
       't.is_recurring',
       't.subscription_id',
-    ])
-    .where('t.program_id', '=', p.programId)
-    .$if(p.partnerId !== null, (x) => x.where('t.partner_id', '=', p.partnerId));
-  return paged(q, p, 't.received_at');
+    ]);
+  return paged(q, p, 't.received_at', 't.partner_id');
 }
 
 export function commissionsPage(em: EntityManager, p: PageQuery): Promise<ExportRow[]> {
@@ -78,10 +81,8 @@ export function commissionsPage(em: EntityManager, p: PageQuery): Promise<Export
       't.reason',
       sql<string>`case when ${eb.ref('t.sale_id')} is null then 'lead' else 'sale' end`.as('kind'),
       't.lead_customer_id',
-    ])
-    .where('t.program_id', '=', p.programId)
-    .$if(p.partnerId !== null, (x) => x.where('t.partner_id', '=', p.partnerId));
-  return paged(q, p, 't.created_at');
+    ]);
+  return paged(q, p, 't.created_at', 't.partner_id');
 }
 
 export function refundsPage(em: EntityManager, p: PageQuery): Promise<ExportRow[]> {
@@ -104,10 +105,8 @@ export function refundsPage(em: EntityManager, p: PageQuery): Promise<ExportRow[
       exactText(eb.ref('t.balance_deduction_cents')).as('balance_deduction_cents'),
       't.reason',
       't.source',
-    ])
-    .where('t.program_id', '=', p.programId)
-    .$if(p.partnerId !== null, (x) => x.where('s.partner_id', '=', p.partnerId));
-  return paged(q, p, 't.created_at');
+    ]);
+  return paged(q, p, 't.created_at', 's.partner_id');
 }
 
 export function payoutsPage(em: EntityManager, p: PageQuery): Promise<ExportRow[]> {
@@ -126,10 +125,8 @@ export function payoutsPage(em: EntityManager, p: PageQuery): Promise<ExportRow[
       exactText(eb.ref('t.commissions_cents')).as('commissions_cents'),
       exactText(eb.ref('t.netted_cents')).as('netted_cents'),
       isoText(eb.ref('t.paid_at')).as('paid_at'),
-    ])
-    .where('t.program_id', '=', p.programId)
-    .$if(p.partnerId !== null, (x) => x.where('t.partner_id', '=', p.partnerId));
-  return paged(q, p, 't.created_at');
+    ]);
+  return paged(q, p, 't.created_at', 't.partner_id');
 }
 
 /** A partner's ledger entries with what caused each (the statement export; its window is applied by the caller). */
