@@ -1,3 +1,4 @@
+import { createStripeTransferSender } from './providers/stripe/transfers.ts';
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
@@ -108,6 +109,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see README, Sealed secrets)',
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
+  const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
   const ctx: AppContext = {
     config,
     db,
@@ -122,7 +124,17 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     lifecycle: { draining: false },
     hashEmail,
     providers: createProviderAdapters(),
-    deps: () => ({ em: db.em.fork(), clock, log, events, caches, hashEmail, sealer, lookupDiscountCodes }),
+    deps: () => ({
+      em: db.em.fork(),
+      clock,
+      log,
+      events,
+      caches,
+      hashEmail,
+      sealer,
+      lookupDiscountCodes,
+      sendTransfer,
+    }),
     async close() {
       await queue.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -8,6 +8,7 @@ import type { EmailHasher } from './email-hash.ts';
 import type { Sealer } from './sealed-secrets.ts';
 import type { LookupDiscountCodes } from './discount-lookup.ts';
 import type { EndpointSubscription } from './outbound/emit-events.ts';
+import type { SendTransfer } from './payout-transfers.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -65,6 +66,8 @@ export type CoreDeps = {
   sealer?: Sealer;
   /** Asks a provider's API for a sale's discount codes (discount-lookup.ts); absent: never asked. */
   lookupDiscountCodes?: LookupDiscountCodes;
+  /** Makes a Stripe Connect transfer (payout-transfers.ts); absent: Stripe Connect runs cannot send. */
+  sendTransfer?: SendTransfer;
   /**
    * Outbound event deliveries written by the use-case (outbound/emit-events.ts), for the caller to
    * enqueue after its transaction committed; absent, they wait for the outbox sweeper.

@@ -35,6 +35,7 @@ export const IGNORED_REASONS = {
   not_a_payment_intent: { level: 'info', notify: false },
   no_succeeded_refund: { level: 'info', notify: false },
   missing_dispute_id: { level: 'warn', notify: false },
+  missing_transfer_id: { level: 'warn', notify: false },
   dispute_not_won: { level: 'info', notify: false },
   nothing_to_apply: { level: 'info', notify: false },
   /** Prefix: `unstorable_<field>: …`, an id or metadata value longer than its column. */

@@ -186,13 +186,14 @@ export async function sumEntries(
   const rows = await typedSql(em)
     .selectFrom('balance_entry')
     .select((eb) => {
-      const sumOf = (kind: BalanceEntryKind) =>
-        exactText(eb.fn.coalesce(eb.fn.sum('delta_cents').filterWhere('kind', '=', kind), eb.lit(0)));
+      const sumOf = (...kinds: BalanceEntryKind[]) =>
+        exactText(eb.fn.coalesce(eb.fn.sum('delta_cents').filterWhere('kind', 'in', kinds), eb.lit(0)));
       return [
         'currency',
         sumOf('commission_credit').as('credits'),
         sumOf('refund_deduction').as('reversals'),
-        sumOf('payout').as('payouts'),
+        // Net of failed payouts, which give their amount back.
+        sumOf('payout', 'payout_failed').as('payouts'),
       ];
     })
     .where('partner_id', '=', partnerId)

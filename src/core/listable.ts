@@ -17,6 +17,7 @@ import { Payout } from './entities/payout.ts';
 import { ParkedRefund } from './entities/parked-refund.ts';
 import { PartnerCode } from './entities/partner-code.ts';
 import { PartnerGroup } from './entities/partner-group.ts';
+import { PayoutRun } from './entities/payout-run.ts';
 
 /**
  * What the admin API and CLI can list per program (list-records.ts). Key hashes and secrets are
@@ -40,6 +41,7 @@ export const LISTABLE = {
   'parked-refunds': ParkedRefund,
   'partner-codes': PartnerCode,
   'partner-groups': PartnerGroup,
+  'payout-runs': PayoutRun,
 } as const;
 export type ListableKind = keyof typeof LISTABLE;
 /** The names of the lists, in the order above. */

@@ -45,6 +45,11 @@ export async function openPayout(
       nettedCents: 0,
       createdAt: deps.clock(),
       paidAt: null,
+      run: null,
+      rail: null,
+      externalId: null,
+      failedAt: null,
+      failureReason: null,
     });
     await em.flush();
     await emitPayoutCreated({ ...deps, em }, payout);

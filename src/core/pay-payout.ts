@@ -8,6 +8,7 @@ import { lockBalance, postToLedger } from './ledger.ts';
 import { bigCents, exactText, safeCents, typedSql } from './sql.ts';
 import { computePayout } from './compute-payout.ts';
 import { emitPayoutPaid } from './outbound/use-case-events.ts';
+import type { PayoutRail } from './vocabulary.ts';
 
 /** A paid payout and the commissions it paid. */
 export type PaidPayout = { payout: IPayout; commissions: ICommission[] };
@@ -23,13 +24,15 @@ export async function payPayout(deps: CoreDeps, programId: number, payoutId: num
   return deps.em.transactional(async (em) => {
     const found = await em.findOne(Payout, { id: payoutId, program: programId });
     if (!found) throw new AppError('not_found', 'No such payout in this program');
-    const paid = await settle(em, deps.clock(), {
-      programId,
-      partnerId: found.partner,
-      currency: found.currency,
-      payoutId,
-      commissionId: null,
-    });
+    const paid = settledOrThrow(
+      await settle(em, deps.clock(), {
+        programId,
+        partnerId: found.partner,
+        currency: found.currency,
+        payoutId,
+        commissionId: null,
+      }),
+    );
     await emitPaid({ ...deps, em }, paid);
     return paid;
   });
@@ -47,13 +50,15 @@ export async function payCommission(deps: CoreDeps, programId: number, commissio
     if (!c.creditedAt) throw new AppError('invalid_request', 'Only a credited (approved) commission can be paid');
     if (c.paidAt)
       throw new AppError('invalid_request', `Commission is already paid${c.payout ? ` (payout ${c.payout})` : ''}`);
-    const paid = await settle(em, deps.clock(), {
-      programId,
-      partnerId: c.partner,
-      currency: c.currency,
-      payoutId: null,
-      commissionId,
-    });
+    const paid = settledOrThrow(
+      await settle(em, deps.clock(), {
+        programId,
+        partnerId: c.partner,
+        currency: c.currency,
+        payoutId: null,
+        commissionId,
+      }),
+    );
     await emitPaid({ ...deps, em }, paid);
     return paid;
   });
@@ -67,22 +72,37 @@ const emitPaid = (deps: CoreDeps, paid: PaidPayout) =>
     paid.commissions.map((c) => c.id),
   );
 
-type Target = {
+export type SettleTarget = {
   programId: number;
   partnerId: number;
   currency: string;
+  /** An open payout to pay; null: a new payout. */
   payoutId: number | null;
+  /** Pay this commission alone. */
   commissionId: number | null;
+  /** `paid` (paid at once) or `processing` (a run's payout, sent to a rail and confirmed later). */
+  status?: 'paid' | 'processing';
+  /** Only commissions credited at or before this instant (a schedule's hold). */
+  creditedBefore?: Date;
+  /** A run's payout: its run, rail and minimum (a smaller amount is left for a later run). */
+  run?: { id: number; rail: PayoutRail; minimumCents: number };
 };
 
-// Lock order, shared with refunds and approvals: commission rows, then the balance, then payouts.
-async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayout> {
+/** Why nothing was paid, with what the partner still owes back. */
+export type Unsettled = { skipped: string; owedCents: number };
+
+/**
+ * Pays what `t` selects, or says why nothing can be paid (nothing credited and unpaid, only what
+ * the partner owes back, or below the run's minimum). The caller's transaction; lock order, shared
+ * with refunds and approvals: commission rows, then the balance, then payouts.
+ */
+export async function settle(em: EntityManager, now: Date, t: SettleTarget): Promise<PaidPayout | Unsettled> {
   const candidates = await em.find(
     Commission,
     {
       partner: t.partnerId,
       currency: t.currency,
-      creditedAt: { $ne: null },
+      creditedAt: t.creditedBefore ? { $ne: null, $lte: t.creditedBefore } : { $ne: null },
       paidAt: null,
       ...(t.commissionId ? { id: t.commissionId } : {}),
     },
@@ -112,15 +132,17 @@ async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayo
     owed,
     payout ? payout.amountCents : null,
   );
-  if (plan.amountCents <= 0) {
-    throw new AppError(
-      'invalid_request',
-      plan.commissionIds.length
+  const owedCents = Math.max(0, owed);
+  if (plan.amountCents <= 0)
+    return {
+      skipped: plan.commissionIds.length
         ? 'Nothing to pay: the commissions only cover what the partner owes back'
         : 'Nothing to pay: no credited, unpaid commission fits the payout amount',
-      { owed_cents: Math.max(0, owed) },
-    );
-  }
+      owedCents,
+    };
+  if (t.run && plan.amountCents < t.run.minimumCents)
+    return { skipped: `Below the minimum payout (${plan.amountCents} < ${t.run.minimumCents})`, owedCents };
+  const status = t.status ?? 'paid';
   if (!payout) {
     payout = em.create(Payout, {
       program: t.programId,
@@ -131,16 +153,22 @@ async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayo
       amountCents: 0,
       createdAt: now,
       paidAt: null,
+      run: t.run?.id ?? null,
+      rail: t.run?.rail ?? null,
+      externalId: null,
+      failedAt: null,
+      failureReason: null,
     });
   }
   Object.assign(payout, {
-    status: 'paid',
+    status,
     amountCents: plan.amountCents,
     commissionsCents: plan.commissionsCents,
     nettedCents: plan.nettedCents,
-    paidAt: now,
+    paidAt: status === 'paid' ? now : null,
   });
   await em.flush();
+  // A processing payout's commissions are paid out already: the money has left the balance.
   const paid = candidates.filter((c) => plan.commissionIds.includes(c.id));
   for (const c of paid) {
     c.paidAt = now;
@@ -157,4 +185,10 @@ async function settle(em: EntityManager, now: Date, t: Target): Promise<PaidPayo
     at: now,
   });
   return { payout, commissions: paid };
+}
+
+/** A settlement the caller asked for by name: nothing to pay is the caller's error. */
+export function settledOrThrow(r: PaidPayout | Unsettled): PaidPayout {
+  if ('skipped' in r) throw new AppError('invalid_request', r.skipped, { owed_cents: r.owedCents });
+  return r;
 }

@@ -4,6 +4,7 @@ import { Program, type IProgram, type RecurringPolicy } from './entities/program
 import type { AttributionModel, CouponPrecedence } from './vocabulary.ts';
 import type { RewardRules } from './reward-rules.ts';
 import type { FraudRules } from './fraud-rules.ts';
+import type { PayoutSettings } from './payout-settings.ts';
 import { Partner, type IPartner } from './entities/partner.ts';
 import { emitPartnerCreated } from './outbound/use-case-events.ts';
 
@@ -32,6 +33,8 @@ export type ProgramSettings = {
   rewardRules: RewardRules | null;
   /** Fraud rules switched on (fraud-rules.ts); null: none. */
   fraudRules: FraudRules | null;
+  /** Payout rail, minimum and schedule (payout-settings.ts); null: manual, no minimum. */
+  payoutSettings: PayoutSettings | null;
 };
 /** A new program: a name, and any settings that differ from the defaults. */
 export type ProgramCreate = Partial<ProgramSettings> & { name: string };

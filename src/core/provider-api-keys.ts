@@ -1,6 +1,6 @@
 /**
  * A provider connection's API key: what the service needs to call the provider (Lemon Squeezy's
- * discount redemptions). Stored sealed (sealed-secrets.ts) with a short hint beside it; it leaves
+ * discount redemptions, Stripe Connect transfers). Stored sealed (sealed-secrets.ts) with a short hint beside it; it leaves
  * this module only towards the provider's API, never in a response or a log line.
  */
 import type { EntityManager } from '@mikro-orm/sql';
@@ -11,7 +11,7 @@ import { ProviderConnection } from './entities/provider-connection.ts';
 import type { WebhookProvider } from './vocabulary.ts';
 
 /** The providers the service calls with an API key (the others need none yet). */
-export const API_KEY_PROVIDERS: readonly WebhookProvider[] = ['lemonsqueezy'];
+export const API_KEY_PROVIDERS: readonly WebhookProvider[] = ['lemonsqueezy', 'stripe'];
 
 /** Associated data of the sealed column: a value copied elsewhere does not open. */
 export const API_KEY_CONTEXT = 'provider_connection.api_key';
@@ -30,7 +30,7 @@ export function checkApiKeyProvider(provider: WebhookProvider): void {
   if (!API_KEY_PROVIDERS.includes(provider))
     throw new AppError(
       'invalid_request',
-      `An API key is only used for ${API_KEY_PROVIDERS.join(', ')} (to look up an order's discount code); ${provider} needs none`,
+      `An API key is only used for lemonsqueezy (to look up an order's discount code) and stripe (Connect transfers of payout runs); ${provider} needs none`,
       { field: 'api_key' },
     );
 }

@@ -8,6 +8,8 @@ import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 import { API_KEY_CONTEXT } from './provider-api-keys.ts';
+import { PayoutMethod } from './entities/payout-method.ts';
+import { PAYOUT_DETAILS_CONTEXT } from './payout-methods.ts';
 
 type SealedColumn = {
   /** `table.column`, as reported. */
@@ -33,6 +35,21 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     },
     async replace(em, id, prev, next) {
       return (await em.nativeUpdate(ProviderConnection, { id, apiKeySealed: prev }, { apiKeySealed: next })) === 1;
+    },
+  },
+  {
+    name: 'payout_method.details_sealed',
+    context: PAYOUT_DETAILS_CONTEXT,
+    async rows(em) {
+      const rows = await em.find(
+        PayoutMethod,
+        {},
+        { fields: ['id', 'detailsSealed'], orderBy: { id: 'asc' }, disableIdentityMap: true },
+      );
+      return rows.map((r) => ({ id: r.id, sealed: r.detailsSealed }));
+    },
+    async replace(em, id, prev, next) {
+      return (await em.nativeUpdate(PayoutMethod, { id, detailsSealed: prev }, { detailsSealed: next })) === 1;
     },
   },
 ];

@@ -9,6 +9,7 @@ import { recordSale } from './record-sale.ts';
 import { applyRefund } from './apply-refund.ts';
 import { linkPayment } from './link-payment.ts';
 import { reviewWonDispute } from './review-won-dispute.ts';
+import { reverseTransfer } from './reverse-transfer.ts';
 import { applyParkedRefundsFor, closeParkedRefunds, parkRefund } from './parked-refunds.ts';
 import { isDataError } from './data-error.ts';
 import {
@@ -156,5 +157,7 @@ function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<Exclude<Webho
       return linkPayment(deps, job);
     case 'dispute_won':
       return reviewWonDispute(deps, job);
+    case 'transfer_reversed':
+      return reverseTransfer(deps, job);
   }
 }

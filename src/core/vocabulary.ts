@@ -50,9 +50,22 @@ export type RecurringPolicy = (typeof RECURRING_POLICIES)[number];
 export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'refunded', 'reversed'] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
-/** `open` (requested, reduced to fit a falling balance) → `paid` | `cancelled`. */
-export const PAYOUT_STATUSES = ['open', 'paid', 'cancelled'] as const;
+/**
+ * `open` (requested, reduced to fit a falling balance) → `paid` | `cancelled`. A payout run's
+ * payouts are `processing` (sent to a rail, the balance already lowered) → `paid` (confirmed) |
+ * `failed` (the balance restored, its commissions payable again); a Stripe transfer reversed
+ * after it was paid also ends `failed`.
+ */
+export const PAYOUT_STATUSES = ['open', 'processing', 'paid', 'failed', 'cancelled'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** Where a payout run sends money: nowhere (`manual`), a PayPal or Wise batch file, Stripe Connect transfers. */
+export const PAYOUT_RAILS = ['manual', 'paypal', 'wise', 'stripe_connect'] as const;
+export type PayoutRail = (typeof PAYOUT_RAILS)[number];
+
+/** The payout details a partner can record: one per rail that pays a person. */
+export const PAYOUT_METHOD_KINDS = ['paypal', 'wise', 'stripe_connect'] as const;
+export type PayoutMethodKind = (typeof PAYOUT_METHOD_KINDS)[number];
 
 /**
  * How a sale found its partner (stored on the sale): the subscription's first sale, the customer

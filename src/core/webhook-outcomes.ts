@@ -8,6 +8,7 @@ import type { RefundResult } from './apply-refund.ts';
 import type { LinkResult } from './link-payment.ts';
 import type { DisputeWonResult } from './review-won-dispute.ts';
 import type { ParkedResult } from './parked-refunds.ts';
+import type { TransferReversedResult } from './reverse-transfer.ts';
 
 /** What one job of a provider event ended with: its use-case's result, or a final error. */
 export type WebhookJobOutcome =
@@ -16,6 +17,7 @@ export type WebhookJobOutcome =
   | ParkedResult
   | LinkResult
   | DisputeWonResult
+  | TransferReversedResult
   | { kind: 'error'; code: string; message: string };
 
 export type IgnoredEvent = { reason: string; job: ProviderJob };

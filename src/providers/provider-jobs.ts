@@ -9,6 +9,7 @@ import type { ProviderJob } from '../core/jobs/normalised-event.ts';
 import type { RefundJob } from '../core/jobs/refund-job.ts';
 import { buildLinkJob, type LinkJob } from '../core/jobs/link-job.ts';
 import { buildDisputeWonJob, type DisputeWonJob } from '../core/jobs/dispute-won-job.ts';
+import { buildTransferReversedJob, type TransferReversedJob } from '../core/jobs/transfer-reversed-job.ts';
 import type { EventContext, EventOutcome } from './adapter.ts';
 import { readTrackerMetadata } from './metadata.ts';
 import { readCurrency } from './read-payload.ts';
@@ -150,4 +151,12 @@ export function providerDisputeWon(
   fields: Pick<DisputeWonJob, 'transactionId' | 'chargebackId' | 'decisionId'>,
 ): DisputeWonJob {
   return buildDisputeWonJob({ programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields });
+}
+
+/** A reversed Stripe Connect transfer: the payout it paid fails if it is one of ours. */
+export function providerTransferReversed(
+  ctx: EventContext,
+  fields: Pick<TransferReversedJob, 'transactionId' | 'amountCents' | 'amountReversedCents'>,
+): TransferReversedJob {
+  return buildTransferReversedJob({ programId: ctx.programId, test: ctx.test, receivedAt: ctx.receivedAt, ...fields });
 }

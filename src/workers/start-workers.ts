@@ -8,6 +8,7 @@ import { createEventProcessor } from './event-processor.ts';
 import { sweepSessions } from './sweep-sessions.ts';
 import { sweepPayloads } from './sweep-payloads.ts';
 import { sweepParked } from './sweep-parked-refunds.ts';
+import { sweepPayoutSchedule } from './sweep-payout-schedule.ts';
 import { createTrackProcessor } from './track-processor.ts';
 import { createWebhookProcessor, WEBHOOK_BATCH } from './webhook-processor.ts';
 import type { WorkerContext } from './worker-context.ts';
@@ -20,6 +21,7 @@ const SWEEPERS = {
   sessions: sweepSessions,
   payloads: sweepPayloads,
   parkedRefunds: sweepParked,
+  payoutSchedule: sweepPayoutSchedule,
 } as const;
 
 /** Runs every sweeper once; one failing does not stop the others (each retries next interval). */

@@ -63,14 +63,14 @@ describe('with DATA_ENCRYPTION_KEYS', () => {
   });
 
   test('other providers are refused with a clear message; an unknown connection is 404', async () => {
-    const f = await connected(h, 'stripe');
-    const r = await h.request(`/api/v1/admin/programs/${f.programId}/providers/stripe`, {
+    const f = await connected(h, 'paddle');
+    const r = await h.request(`/api/v1/admin/programs/${f.programId}/providers/paddle`, {
       method: 'PATCH',
       body: { api_key: API_KEY },
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(r.status).toBe(400);
-    expect(r.body.error.message).toMatch(/only used for lemonsqueezy .* stripe needs none/);
+    expect(r.body.error.message).toMatch(/only used for lemonsqueezy .* paddle needs none/);
     const missing = await h.request(`/api/v1/admin/programs/${f.programId}/providers/lemonsqueezy`, {
       method: 'PATCH',
       body: { api_key: API_KEY },

@@ -25,6 +25,8 @@ import { PartnerCode } from './partner-code.ts';
 import { PartnerGroup } from './partner-group.ts';
 import { EventEndpoint } from './event-endpoint.ts';
 import { EventDelivery } from './event-delivery.ts';
+import { PayoutMethod } from './payout-method.ts';
+import { PayoutRun } from './payout-run.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -55,4 +57,6 @@ export const ENTITIES = [
   PartnerGroup,
   EventEndpoint,
   EventDelivery,
+  PayoutMethod,
+  PayoutRun,
 ];

@@ -1,8 +1,11 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Partner } from './partner.ts';
 
-/** `commission_credit` (+), `refund_deduction` (−), `payout` (−, the amount paid out). */
-export type BalanceEntryKind = 'commission_credit' | 'refund_deduction' | 'payout';
+/**
+ * `commission_credit` (+), `refund_deduction` (−), `payout` (−, the amount paid out),
+ * `payout_failed` (+, a failed payout's amount given back).
+ */
+export type BalanceEntryKind = 'commission_credit' | 'refund_deduction' | 'payout' | 'payout_failed';
 
 /** Append-only ledger behind `PartnerBalance`: every change with its cause. */
 export const BalanceEntry = defineEntity({

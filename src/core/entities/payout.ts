@@ -1,7 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
-import { PAYOUT_STATUSES, type PayoutStatus } from '../vocabulary.ts';
+import { PayoutRun } from './payout-run.ts';
+import { PAYOUT_STATUSES, type PayoutRail, type PayoutStatus } from '../vocabulary.ts';
 
 export { PAYOUT_STATUSES, type PayoutStatus };
 
@@ -13,6 +14,7 @@ export { PAYOUT_STATUSES, type PayoutStatus };
 export const Payout = defineEntity({
   name: 'Payout',
   indexes: [{ properties: ['partner', 'currency', 'status'] }],
+  uniques: [{ properties: ['program', 'externalId'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk().index(),
@@ -32,6 +34,13 @@ export const Payout = defineEntity({
     nettedCents: p.bigint('number').default(0),
     createdAt: p.datetime(),
     paidAt: p.datetime().nullable(),
+    /** The run that created it (null: a payout opened or paid one at a time). */
+    run: () => p.manyToOne(PayoutRun).mapToPk().nullable().index(),
+    rail: p.string().$type<PayoutRail>().nullable(),
+    /** The rail's own id of the payment (a Stripe transfer `tr_...`); unique per program. */
+    externalId: p.string().nullable(),
+    failedAt: p.datetime().nullable(),
+    failureReason: p.string().nullable(),
   },
 });
 export type IPayout = InferEntity<typeof Payout>;

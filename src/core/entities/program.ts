@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { RewardRules } from '../reward-rules.ts';
 import type { FraudRules } from '../fraud-rules.ts';
+import type { PayoutSettings } from '../payout-settings.ts';
 import {
   RECURRING_POLICIES,
   type AttributionModel,
@@ -43,6 +44,8 @@ export const Program = defineEntity({
     rewardRules: p.json<RewardRules>().nullable(),
     /** Fraud rules switched on (fraud-rules.ts); null: none. */
     fraudRules: p.json<FraudRules>().nullable(),
+    /** Payout rail, minimum and schedule (payout-settings.ts); null: manual, no minimum. */
+    payoutSettings: p.json<PayoutSettings>().nullable(),
     /** A sale with both a partner's click and a partner's code: whose it is (vocabulary.ts). */
     couponPrecedence: p.string().$type<CouponPrecedence>().default('click'),
     /** Whether a later partner link takes a visitor's click over (vocabulary.ts). */

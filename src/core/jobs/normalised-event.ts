@@ -3,6 +3,7 @@ import { disputeWonJobSchema } from './dispute-won-job.ts';
 import { linkJobSchema } from './link-job.ts';
 import { refundJobSchema } from './refund-job.ts';
 import { saleJobSchema } from './sale-job.ts';
+import { transferReversedJobSchema } from './transfer-reversed-job.ts';
 
 /** The jobs a provider event may carry (what an inbox row runs on replay). */
 export const providerJobSchema = z.discriminatedUnion('kind', [
@@ -10,6 +11,7 @@ export const providerJobSchema = z.discriminatedUnion('kind', [
   refundJobSchema,
   linkJobSchema,
   disputeWonJobSchema,
+  transferReversedJobSchema,
 ]);
 export type ProviderJob = z.infer<typeof providerJobSchema>;
 

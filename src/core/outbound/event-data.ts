@@ -126,6 +126,9 @@ function payoutData(p: IPayout): Record<string, unknown> {
     amount_cents: p.amountCents,
     currency: p.currency,
     status: p.status,
+    rail: p.rail ?? null,
+    run_id: p.run ?? null,
+    external_id: p.externalId ?? null,
     created_at: iso(p.createdAt),
     paid_at: iso(p.paidAt),
   };
@@ -137,6 +140,18 @@ export function payoutCreated(p: IPayout): OutboundEvent {
 
 export function payoutPaid(p: IPayout, commissionIds: number[]): OutboundEvent {
   return { type: 'payout.paid', data: { ...payoutData(p), commission_ids: commissionIds } };
+}
+
+export function payoutFailed(p: IPayout, commissionIds: number[]): OutboundEvent {
+  return {
+    type: 'payout.failed',
+    data: {
+      ...payoutData(p),
+      failed_at: iso(p.failedAt ?? null),
+      failure_reason: p.failureReason ?? null,
+      commission_ids: commissionIds,
+    },
+  };
 }
 
 export function partnerCreated(p: IPartner): OutboundEvent {

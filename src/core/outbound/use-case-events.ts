@@ -10,6 +10,7 @@ import {
   leadCreated,
   partnerCreated,
   payoutCreated,
+  payoutFailed,
   payoutPaid,
   saleCreated,
 } from './event-data.ts';
@@ -114,6 +115,12 @@ export async function emitPayoutCreated(deps: CoreDeps, payout: IPayout): Promis
 export async function emitPayoutPaid(deps: CoreDeps, payout: IPayout, commissionIds: number[]): Promise<void> {
   await emitEvents(deps, payout.program, [payoutPaid(payout, commissionIds)]);
   await emitCommissionUpdated(deps, payout.program, commissionIds, 'paid', { payout_id: payout.id });
+}
+
+/** `payout.failed` and `commission.updated` (`payout_failed`) for each commission it gave back. */
+export async function emitPayoutFailed(deps: CoreDeps, payout: IPayout, commissionIds: number[]): Promise<void> {
+  await emitEvents(deps, payout.program, [payoutFailed(payout, commissionIds)]);
+  await emitCommissionUpdated(deps, payout.program, commissionIds, 'payout_failed', { payout_id: payout.id });
 }
 
 export async function emitPartnerCreated(deps: CoreDeps, partner: IPartner): Promise<void> {

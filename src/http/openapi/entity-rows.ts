@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMISSION_STATUSES, PAYOUT_STATUSES } from '../../core/vocabulary.ts';
+import { COMMISSION_STATUSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../core/vocabulary.ts';
 
 /**
  * Stored rows as the admin API shows them (`rowToWire`, src/http/wire/records.ts): snake_case columns, related rows by id,
@@ -32,6 +32,23 @@ export const payoutRow = z.strictObject({
   netted_cents: int.meta({ description: 'What the partner owed back, netted' }),
   created_at: time,
   paid_at: time.nullable(),
+  run: int.nullable().meta({ description: 'The payout run that created it' }),
+  rail: z.enum(PAYOUT_RAILS).nullable(),
+  external_id: z.string().nullable().meta({ description: "The rail's id of the payment (a Stripe transfer)" }),
+  failed_at: time.nullable(),
+  failure_reason: z.string().nullable(),
+});
+
+export const payoutRunRow = z.strictObject({
+  id: int,
+  program: int,
+  rail: z.enum(PAYOUT_RAILS),
+  currency: z.string().length(3),
+  credited_before: time.meta({ description: 'Only commissions credited before this instant were paid' }),
+  scheduled_for: z.string().nullable().meta({ description: 'The day a scheduled run was due (YYYY-MM-DD)' }),
+  payout_count: int,
+  total_cents: int,
+  created_at: time,
 });
 
 export const commissionRow = z.strictObject({
@@ -72,7 +89,7 @@ export const balanceEntryRow = z.strictObject({
   partner: int,
   currency: z.string().length(3),
   delta_cents: int,
-  kind: z.enum(['commission_credit', 'refund_deduction', 'payout']),
+  kind: z.enum(['commission_credit', 'refund_deduction', 'payout', 'payout_failed']),
   commission_id: int.nullable(),
   refund_id: int.nullable(),
   payout_id: int.nullable(),

@@ -15,6 +15,7 @@ import { webhookOperation } from '../routes/webhook.ts';
 import { adminOperations } from '../routes/admin.ts';
 import { adminDashboardOperations } from '../routes/admin-dashboard.ts';
 import { payoutOperations } from '../routes/admin-payouts.ts';
+import { payoutRunOperations } from '../routes/admin-payout-runs.ts';
 import { providerSecretOperations } from '../routes/admin-provider-secrets.ts';
 import { sessionOperations } from '../routes/sessions.ts';
 import { partnerOperations } from '../routes/partner.ts';
@@ -36,6 +37,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...adminOperations,
   ...adminDashboardOperations,
   ...payoutOperations,
+  ...payoutRunOperations,
   ...providerSecretOperations,
   ...sessionOperations,
   ...partnerOperations,

@@ -9,6 +9,7 @@ import { exportOperations, registerExportRoutes } from './admin-exports.ts';
 import { customerAdminOperations, registerCustomerAdminRoutes } from './admin-customers.ts';
 import { commissionAdminOperations, registerCommissionAdminRoutes } from './admin-commissions.ts';
 import { registerPayoutAdminRoutes } from './admin-payouts.ts';
+import { registerPayoutRunRoutes } from './admin-payout-runs.ts';
 import { registerProviderSecretRoutes } from './admin-provider-secrets.ts';
 import { providerConnectionOperations, registerProviderConnectionRoutes } from './admin-provider-connections.ts';
 import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './admin-webhook-events.ts';
@@ -29,6 +30,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerCustomerAdminRoutes(ctx, helpers);
   registerCommissionAdminRoutes(ctx, helpers);
   registerPayoutAdminRoutes(ctx, helpers);
+  registerPayoutRunRoutes(ctx, helpers);
   registerProviderSecretRoutes(ctx, helpers);
   registerProviderConnectionRoutes(ctx, helpers);
   registerWebhookEventAdminRoutes(ctx, helpers);

@@ -35,6 +35,13 @@ import { defineOperation, type Operation } from '../openapi/operation.ts';
 import { referralLink } from '../../core/referral-link.ts';
 import { PARTNER_EXPORT_KINDS } from '../../core/exports.ts';
 import { csvResponse, exportKind, exportQuerySchema, exportWindow } from '../csv-response.ts';
+import {
+  payoutMethodSchema,
+  readPayoutMethod,
+  removePayoutMethod,
+  setPayoutMethod,
+} from '../../core/payout-methods.ts';
+import { payoutMethodBody, payoutMethodToWire } from '../wire/payouts.ts';
 
 const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -53,7 +60,11 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   const P = '/api/v1/partner';
   const query = (e: H3Event) => Object.fromEntries(e.url.searchParams);
   const partner = [requireSession(ctx, 'partner')];
-  const on = (method: 'get' | 'post', path: string, fn: (e: H3Event, partnerId: number) => Promise<object>) =>
+  const on = (
+    method: 'get' | 'post' | 'put' | 'delete',
+    path: string,
+    fn: (e: H3Event, partnerId: number) => Promise<object>,
+  ) =>
     app[method](
       `${P}${path}`,
       route(partner, (e) => fn(e, e.context.session!.partnerId as number)),
@@ -83,6 +94,19 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
     return csvResponse(ctx, programId, kind, { ...window, partnerId }, `partner-${partnerId}`);
   });
+  // Payout details: stored sealed; answered as the kind and a hint only.
+  const programOf = async (partnerId: number) => (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
+  on('get', '/payout-method', async (_e, partnerId) =>
+    payoutMethodToWire(await readPayoutMethod(ctx.deps(), await programOf(partnerId), partnerId)),
+  );
+  on('put', '/payout-method', async (e, partnerId) => {
+    const details = validate(payoutMethodSchema, await readJson(e, ctx.config.BODY_LIMIT_BYTES));
+    return payoutMethodToWire(await setPayoutMethod(ctx.deps(), await programOf(partnerId), partnerId, details));
+  });
+  on('delete', '/payout-method', async (_e, partnerId) => {
+    await removePayoutMethod(ctx.deps(), await programOf(partnerId), partnerId);
+    return payoutMethodToWire(null);
+  });
   on('get', '/notifications', async (e, partnerId) =>
     partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e)))),
   );
@@ -98,7 +122,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
 }
 
 const partnerOp = (
-  method: 'get' | 'post',
+  method: 'get' | 'post' | 'put' | 'delete',
   path: string,
   operationId: string,
   summary: string,
@@ -113,7 +137,7 @@ const partnerOp = (
     security: ['partnerSession'],
     responses: {},
     ...rest,
-    errors: ['unauthorized', ...(method === 'post' ? ['forbidden' as const] : []), ...(rest.errors ?? [])],
+    errors: ['unauthorized', ...(method !== 'get' ? ['forbidden' as const] : []), ...(rest.errors ?? [])],
   });
 
 export const partnerOperations = [
@@ -156,6 +180,25 @@ export const partnerOperations = [
         schema: partnerEarningsBody,
       },
     },
+  }),
+  partnerOp('get', '/payout-method', 'getPartnerPayoutMethod', "The partner's payout details: kind and hint", {
+    responses: { 200: { description: 'The payout method (null: none)', schema: payoutMethodBody } },
+  }),
+  partnerOp(
+    'put',
+    '/payout-method',
+    'setPartnerPayoutMethod',
+    'Record payout details (PayPal, Wise or Stripe Connect)',
+    {
+      body: payoutMethodSchema,
+      description:
+        'Stored encrypted; never shown whole again (the answer is the kind and a hint). A payout run through the matching rail pays the partner.',
+      errors: ['invalid_request'],
+      responses: { 200: { description: 'The payout method as shown', schema: payoutMethodBody } },
+    },
+  ),
+  partnerOp('delete', '/payout-method', 'removePartnerPayoutMethod', 'Remove the payout details', {
+    responses: { 200: { description: 'No payout method', schema: payoutMethodBody } },
   }),
   partnerOp('get', '/notifications', 'listPartnerNotifications', "The partner's notifications, newest first", {
     query: page,

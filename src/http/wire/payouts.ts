@@ -1,3 +1,11 @@
+import { z } from 'zod';
+import type { IPayout } from '../../core/entities/payout.ts';
+import type { IPayoutRun } from '../../core/entities/payout-run.ts';
+import type { PayoutRunResult } from '../../core/payout-runs.ts';
+import type { PayoutMethodState } from '../../core/payout-methods.ts';
+import type { TransferReport } from '../../core/payout-transfers.ts';
+import { PAYOUT_METHOD_KINDS } from '../../core/vocabulary.ts';
+import { payoutRow, payoutRunRow } from '../openapi/entity-rows.ts';
 import type { PaidPayout } from '../../core/pay-payout.ts';
 import type { PartnerStatement } from '../../core/get-partner-statement.ts';
 import { recordToWire, rowToWire } from './records.ts';
@@ -27,5 +35,54 @@ export function statementToWire(s: PartnerStatement): StatementBody {
     balances: s.currencies.map((c) => ({ currency: c.currency, balance_cents: c.balanceCents })),
     ledger: s.ledger.map(recordToWire),
     payouts: s.payouts.map(recordToWire),
+  };
+}
+
+// Payout runs and payout details (routes/admin-payout-runs.ts, partner.ts)
+
+const int = z.number().int();
+
+/** A partner's payout details as shown: the kind and a hint, never the details. */
+export const payoutMethodWire = z
+  .strictObject({ kind: z.enum(PAYOUT_METHOD_KINDS), hint: z.string(), updated_at: z.iso.datetime() })
+  .nullable();
+export const payoutMethodBody = z.strictObject({ payout_method: payoutMethodWire });
+export type PayoutMethodBody = z.infer<typeof payoutMethodBody>;
+
+export function payoutMethodToWire(s: PayoutMethodState): PayoutMethodBody {
+  return { payout_method: s && { kind: s.kind, hint: s.hint, updated_at: s.updatedAt.toISOString() } };
+}
+
+export const payoutRunBody = z.strictObject({
+  run: payoutRunRow,
+  payouts: z.array(payoutRow),
+  skipped: z
+    .array(z.strictObject({ partner_id: int, reason: z.string() }))
+    .optional()
+    .meta({ description: 'Creation only: partners with a positive balance the run passed by, and why' }),
+  transfers: z
+    .strictObject({
+      sent: z.array(z.strictObject({ payout_id: int, transfer_id: z.string() })),
+      errors: z.array(z.strictObject({ payout_id: int, error: z.string() })),
+    })
+    .optional()
+    .meta({ description: 'Stripe Connect runs: the transfers made now, and those Stripe refused' }),
+});
+export type PayoutRunBody = z.infer<typeof payoutRunBody>;
+
+export function payoutRunToWire(
+  r: { run: IPayoutRun; payouts: IPayout[]; skipped?: PayoutRunResult['skipped'] },
+  transfers?: TransferReport,
+): PayoutRunBody {
+  return {
+    run: rowToWire(r.run),
+    payouts: r.payouts.map(rowToWire),
+    ...(r.skipped && { skipped: r.skipped.map((s) => ({ partner_id: s.partnerId, reason: s.reason })) }),
+    ...(transfers && {
+      transfers: {
+        sent: transfers.sent.map((t) => ({ payout_id: t.payoutId, transfer_id: t.transferId })),
+        errors: transfers.errors.map((t) => ({ payout_id: t.payoutId, error: t.error })),
+      },
+    }),
   };
 }

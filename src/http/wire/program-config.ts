@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/vocabulary.ts';
 import { rewardRulesSchema } from '../../core/reward-rules.ts';
 import { fraudRulesSchema } from '../../core/fraud-rules.ts';
+import { payoutSettingsSchema } from '../../core/payout-settings.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers
@@ -44,6 +45,8 @@ export const programConfigSchema = z.strictObject({
   reward_rules: rewardRulesSchema.nullable(),
   /** Fraud rules that hold new commissions for review (README, "Fraud holds"); null: none. */
   fraud_rules: fraudRulesSchema.nullable(),
+  /** Payout rail, minimum per currency and schedule (README, "Payout runs"); null: manual, no minimum. */
+  payout_settings: payoutSettingsSchema.nullable(),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;
 export const programCreateSchema = programConfigSchema.partial().required({ name: true });
@@ -73,5 +76,6 @@ export const programJson = z.looseObject({
   attribution_model: z.string(),
   reward_rules: z.looseObject({}).nullable(),
   fraud_rules: z.looseObject({}).nullable(),
+  payout_settings: z.looseObject({}).nullable(),
   created_at: z.iso.datetime(),
 });

@@ -24,6 +24,7 @@ export function programSettingsFromWire(c: Partial<ProgramConfig>): Partial<Prog
     attributionModel: c.attribution_model,
     rewardRules: c.reward_rules,
     fraudRules: c.fraud_rules,
+    payoutSettings: c.payout_settings,
   };
 }
 
@@ -48,6 +49,7 @@ export function programToWire(p: StoredProgram): ProgramWire {
     attribution_model: p.attributionModel,
     reward_rules: p.rewardRules ?? null,
     fraud_rules: p.fraudRules ?? null,
+    payout_settings: p.payoutSettings ?? null,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -27,6 +27,7 @@ import { checkoutSessionCompleted } from './events/checkout-session-completed.ts
 import { invoicePaid } from './events/invoice-paid.ts';
 import { invoicePaymentPaid } from './events/invoice-payment-paid.ts';
 import { refund } from './events/refund.ts';
+import { transferReversed } from './events/transfer-reversed.ts';
 
 /** Stripe's own default (https://docs.stripe.com/webhooks#replay-attacks). */
 const TOLERANCE_SECONDS = 300;
@@ -49,6 +50,8 @@ const handlers: Readonly<Record<string, EventHandler>> = {
   'charge.dispute.funds_withdrawn': chargeDisputeFundsWithdrawn,
   'charge.dispute.funds_reinstated': chargeDisputeWon,
   'charge.dispute.closed': chargeDisputeWon,
+  // Connect transfers of payout runs (payout-transfers.ts) reversed by the merchant or Stripe.
+  'transfer.reversed': transferReversed,
 };
 
 export function createStripeAdapter(): ProviderAdapter {
