@@ -39,7 +39,9 @@ test('every row names a known provider and what the event becomes', () => {
   for (const r of rows) {
     expect(r.provider, JSON.stringify(r)).toBeDefined();
     expect(
-      r.becomes.split(', ').every((b) => ['sale', 'renewal', 'refund', 'chargeback', 'review', 'link'].includes(b)),
+      r.becomes
+        .split(', ')
+        .every((b) => ['sale', 'renewal', 'refund', 'chargeback', 'review', 'link', 'payout failure'].includes(b)),
       JSON.stringify(r),
     ).toBe(true);
   }

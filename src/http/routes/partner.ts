@@ -181,7 +181,7 @@ export const partnerOperations = [
       },
     },
   }),
-  partnerOp('get', '/payout-method', 'getPartnerPayoutMethod', "The partner's payout details: kind and hint", {
+  partnerOp('get', '/payout-method', 'getOwnPayoutMethod', "The partner's payout details: kind and hint", {
     responses: { 200: { description: 'The payout method (null: none)', schema: payoutMethodBody } },
   }),
   partnerOp(
