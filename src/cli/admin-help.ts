@@ -37,9 +37,14 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   marked paid with the payout id and the balance falls by exactly the amount paid.
   payouts:open PROGRAM PARTNER --currency USD [--amount-cents N]   request (a withdrawal); default: all available
   payouts:pay PROGRAM PAYOUT | payouts:cancel PROGRAM PAYOUT | payouts:show PROGRAM PAYOUT
-  payouts:list PROGRAM [--partner-id N] [--status open|paid|cancelled]
+  payouts:list PROGRAM [--partner-id N] [--status open|processing|paid|failed|cancelled]
   commissions:pay PROGRAM ID                    pays that one commission through a payout of its own
   withdrawals:open, withdrawals:pay             aliases of payouts:open, payouts:pay
+  payouts:run PROGRAM --currency USD [--rail manual|paypal|wise|stripe_connect]   a payout run (processing payouts)
+  payouts:file PROGRAM RUN [--format paypal_csv|paypal_json|wise_csv] > file   the run's bulk-payment file
+  payouts:transfers PROGRAM RUN                 Stripe Connect: make the run's transfers (again: never twice)
+  payouts:confirm PROGRAM PAYOUT | payouts:confirm-run PROGRAM RUN   the rail paid: mark paid
+  payouts:fail PROGRAM PAYOUT --reason TEXT     the rail refused: failed, amount back in the balance
   providers:connect PROGRAM PROVIDER [--label live|test] --secret-env VAR   (or the secret on stdin)
                   connects with exactly this one secret, replacing any others
   providers:show PROGRAM PROVIDER               the connection; of its API key only whether one is set and its last 4

@@ -5,26 +5,8 @@ import { join } from 'node:path';
 import { referralLink } from '../core/referral-link.ts';
 import { render } from './admin-output.ts';
 import { HELP } from './admin-help.ts';
+import { parseArgv } from './parse-argv.ts';
 
-/** `--name value`, `--name=value` and bare `--flag` (true); everything else is positional. */
-function parseArgv(argv: string[]): { values: Record<string, string | true>; positionals: string[] } {
-  const values: Record<string, string | true> = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const next = argv[i + 1];
-    if (a === '-h') values.help = true;
-    else if (a.startsWith('--')) {
-      const [name = '', inline] = a.slice(2).split(/=(.*)/s, 2);
-      if (inline !== undefined) values[name] = inline;
-      else if (next !== undefined && !next.startsWith('--')) {
-        values[name] = next;
-        i++;
-      } else values[name] = true;
-    } else positionals.push(a);
-  }
-  return { values, positionals };
-}
 const { values, positionals } = parseArgv(process.argv.slice(2));
 const [command, ...args] = positionals;
 if (!command || values.help) {
@@ -88,6 +70,8 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
       `cannot reach ${baseUrl} (URL from ${urlSource}): ${err.cause?.code ?? err.message}. Start the server (npm start), or point --url / ADMIN_URL at it.`,
     );
   });
+  // A download (a payout run's CSV file) is printed as it came.
+  if (res.ok && !res.headers.get('content-type')?.includes('json')) return res.text();
   const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
   if (res.status === 401) {
     throw new Error(
@@ -215,6 +199,16 @@ const commands: Record<string, () => Promise<unknown>> = {
   'payouts:show': () => call('GET', `/programs/${need(2)[0]}/payouts/${args[1]}`),
   'payouts:list': () =>
     call('GET', `/programs/${need(1)[0]}/payouts?${new URLSearchParams(flags() as Record<string, string>)}`),
+  'payouts:run': () => call('POST', `/programs/${need(1)[0]}/payout-runs`, flags()),
+  'payouts:file': () =>
+    call(
+      'GET',
+      `/programs/${need(2)[0]}/payout-runs/${args[1]}/file?${new URLSearchParams(flags() as Record<string, string>)}`,
+    ),
+  'payouts:transfers': () => call('POST', `/programs/${need(2)[0]}/payout-runs/${args[1]}/transfers`),
+  'payouts:confirm-run': () => call('POST', `/programs/${need(2)[0]}/payout-runs/${args[1]}/confirm`),
+  'payouts:confirm': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/confirm`),
+  'payouts:fail': () => call('POST', `/programs/${need(2)[0]}/payouts/${args[1]}/fail`, flags()),
   'withdrawals:open': () => commands['payouts:open']!(),
   'withdrawals:pay': () => commands['payouts:pay']!(),
   'providers:connect': async () => {
@@ -282,7 +276,10 @@ if (!run) {
   process.exit(2);
 }
 try {
-  console.log(render(await run(), { json: values.json === true || !process.stdout.isTTY }));
+  const answer = await run();
+  console.log(
+    typeof answer === 'string' ? answer : render(answer, { json: values.json === true || !process.stdout.isTTY }),
+  );
 } catch (err) {
   console.error(`error: ${(err as Error).message}`);
   process.exit(1);

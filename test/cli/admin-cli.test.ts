@@ -155,6 +155,40 @@ test('payouts through the CLI: open, pay, statement, list; commissions:pay', asy
   expect(stdout).toMatch(/partners:statement[\s\S]*payouts:open[\s\S]*payouts:pay/);
 });
 
+test('payout runs through the CLI: run, fail (the balance back), run again, confirm the run', async () => {
+  const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
+  await clickAndLead(h, f, 'cli-run');
+  const r = await h.request('/api/v1/track/sale', {
+    body: { transaction_id: 'cli-run-1', amount_cents: 50_000, customer_key: 'cli-run' },
+    headers: bearer(f.liveKey),
+  });
+  await admin('commissions:approve', String(f.programId), String(r.body.commission_id));
+  const P = String(f.programId);
+  const first = await admin('payouts:run', P, '--currency', 'USD');
+  expect(first.run).toMatchObject({ rail: 'manual', payout_count: 1, total_cents: 5_000 });
+  const failed = await admin('payouts:fail', P, String(first.payouts[0].id), '--reason', 'bank refused');
+  expect(failed.payout).toMatchObject({ status: 'failed', failure_reason: 'bank refused' });
+  const second = await admin('payouts:run', P, '--currency', 'USD');
+  expect(second.payouts.map((p: any) => [p.status, p.amount_cents])).toEqual([['processing', 5_000]]);
+  const done = await admin('payouts:confirm-run', P, String(second.run.id));
+  expect(done.payouts.map((p: any) => p.status)).toEqual(['paid']);
+  // A manual run has no bank file.
+  const noFile = await run(
+    process.execPath,
+    ['src/cli/admin.ts', 'payouts:file', P, String(second.run.id), '--url', url],
+    {
+      env: { ...process.env, ADMIN_TOKEN },
+    },
+  ).catch((e) => e);
+  expect(noFile.code).toBe(1);
+  expect(noFile.stderr).toMatch(/400 invalid_request: Run \d+ pays through manual/);
+  expect((await admin('partners:statement', P, String(f.partnerId))).currencies[0]).toMatchObject({
+    balance_cents: 0,
+    payouts_cents: 5_000,
+    reconciles: true,
+  });
+});
+
 test('errors exit non-zero with the error code', async () => {
   await expect(
     run(process.execPath, ['src/cli/admin.ts', 'programs:show', '999999', '--url', url], {
