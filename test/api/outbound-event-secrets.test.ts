@@ -150,6 +150,30 @@ describe('with DATA_ENCRYPTION_KEYS', () => {
     expect(verifies(rotated.secret, overlap)).toBe(true);
   });
 
+  test('a secret sealed under a key the process lacks: nothing sent, no failure counted; restored, the retry delivers', async () => {
+    const f = await createProgramFixture(h);
+    const ep = await endpoint(h, f);
+    const good = (await rawSecrets(h, ep.id)).secret;
+    const foreign = createSealer(parseSealingKeys(generateSealingKey('gone'))).seal(ep.secret, 'event_endpoint.secret');
+    await h.ctx.deps().em.execute(`update event_endpoint set secret = ? where id = ?`, [foreign, ep.id]);
+    const customer = `cust-${++seq}`;
+    await clickAndLead(h, f, customer);
+    await h.request('/api/v1/track/sale', {
+      body: { transaction_id: `tx-gone-${seq}`, amount_cents: 5000, currency: 'USD', customer_key: customer },
+      headers: bearer(f.liveKey),
+    });
+    await waitFor(() => JSON.stringify(h.logs).includes(`event endpoint ${ep.id} cannot be opened`));
+    expect(at(ep.path)).toHaveLength(0);
+    const { endpoints } = await h.admin('GET', `/programs/${f.programId}/event-endpoints`);
+    expect(endpoints[0]).toMatchObject({ consecutive_failures: 0, active: true });
+    const { deliveries } = await h.admin('GET', `/programs/${f.programId}/event-endpoints/${ep.id}/deliveries`);
+    expect(deliveries[0]).toMatchObject({ status: 'pending', attempts: 0 });
+
+    await h.ctx.deps().em.execute(`update event_endpoint set secret = ? where id = ?`, [good, ep.id]);
+    const r = await waitFor(() => at(ep.path)[0]);
+    expect(verifies(ep.secret, r)).toBe(true);
+  });
+
   test('a data key rotation re-seals both columns; only the new key is needed afterwards', async () => {
     const f = await createProgramFixture(h);
     const ep = await endpoint(h, f);

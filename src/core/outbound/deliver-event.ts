@@ -73,10 +73,20 @@ export async function attemptEventDelivery(
       .execute();
     return { kind: 'endpoint_inactive' };
   }
+  const log = { programId: row.program_id, deliveryId, endpointId: row.endpoint_id, eventId: row.event_id };
   // Opened only here, to sign. One that cannot be opened throws: the job is retried, no failure counted.
-  const secrets = [row.secret, ...(row.previous_secret ? [row.previous_secret] : [])].map((s) =>
-    openEndpointSecret(deps.sealer, row.endpoint_id, s),
-  );
+  let secrets: string[];
+  try {
+    secrets = [row.secret, ...(row.previous_secret ? [row.previous_secret] : [])].map((s) =>
+      openEndpointSecret(deps.sealer, row.endpoint_id, s),
+    );
+  } catch (err) {
+    deps.log.error(
+      { ...log, err: (err as Error).message },
+      'outbound event not sent: its signing secret cannot be opened',
+    );
+    throw err;
+  }
   const headers = {
     'content-type': 'application/json',
     ...signEvent(secrets, row.event_id, deps.clock(), row.payload),
@@ -103,7 +113,6 @@ export async function attemptEventDelivery(
     .where('id', '=', deliveryId)
     .where('status', '!=', 'delivered')
     .execute();
-  const log = { programId: row.program_id, deliveryId, endpointId: row.endpoint_id, eventId: row.event_id };
   if (ok) {
     await db
       .updateTable('event_endpoint')
