@@ -4,17 +4,26 @@
  * `SCREENSHOTS_DIR=docs/screenshots npx vitest run test/dashboard-e2e` also writes the README's
  * screenshots.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, bearer, createHarness, type Harness } from '../helpers/harness.ts';
+import { Webhook } from 'standardwebhooks';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Harness,
+} from '../helpers/harness.ts';
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
 import { ensureFreshTrackerBundle, signupOnPage, visit } from '../tracker-e2e/e2e-helpers.ts';
 import { checkoutSession, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { refuseParking } from '../helpers/refuse-parking.ts';
+import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { expectAccessible, shot, startReceiver, type Receiver } from './page-checks.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';
@@ -23,6 +32,7 @@ const SHOTS = process.env.SCREENSHOTS_DIR;
 let h: Harness;
 let base: string;
 let browser: Browser;
+let receiver: Receiver;
 const contexts: BrowserContext[] = [];
 const problems: string[] = []; // page errors and CSP violations of every page
 
@@ -39,34 +49,6 @@ async function newPage(width: number, height: number): Promise<Page> {
       problems.push(`${page.url()}: ${m.text()}`);
   });
   return page;
-}
-
-/** axe-core on the current page: no serious or critical violation. */
-async function expectAccessible(page: Page, label: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
-  });
-  expect(violations, `axe on ${label}`).toEqual([]);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 async function postStripe(programId: number, event: object): Promise<number> {
@@ -121,11 +103,18 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
   beforeAll(async () => {
     await ensureFreshTrackerBundle();
     // Slow retries: an event that fails stays pending long enough to be replayed by hand.
-    h = await createHarness({ WEBHOOK_ATTEMPTS: '20', WEBHOOK_RETRY_BASE_MS: '5000' });
+    // A data key: outbound event endpoint secrets are stored sealed (production mode needs one).
+    h = await createHarness({
+      WEBHOOK_ATTEMPTS: '20',
+      WEBHOOK_RETRY_BASE_MS: '5000',
+      DATA_ENCRYPTION_KEYS: generateSealingKey('e2e'),
+    });
     base = await h.listen();
     browser = await launchChromium();
+    receiver = await startReceiver();
   });
   afterAll(async () => {
+    await receiver?.close();
     for (const c of contexts) await c.close();
     await browser?.close();
     await h?.close();
@@ -310,7 +299,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     // The ignored payment is replayed from the log: the sale is recorded now, and the parked refund
     // is applied with it.
     await replayFromLog(op, 'ignored', saleInbox);
-    await shot(op, 'event-log');
+    await shot(SHOTS, op, 'event-log');
 
     // An event that keeps failing (the database refuses to park its refund) is pending, retrying;
     // once the cause is gone, the operator replays it from the log rather than waiting.
@@ -378,7 +367,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await pp.reload();
     await pp.locator('[data-balance="USD"]').filter({ hasText: '0.00 USD' }).waitFor();
     await pp.getByText('7.50 USD, paid').waitFor();
-    await shot(pp, 'partner-portal');
+    await shot(SHOTS, pp, 'partner-portal');
 
     // The overview counts it all.
     await tab(op, 'Overview');
@@ -391,7 +380,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.getByText('Revenue (gross)').waitFor();
     expect(await op.locator('[data-stat="commissions"]').textContent()).toBe('7.50 USD');
     await expectAccessible(op, 'overview');
-    await shot(op, 'overview');
+    await shot(SHOTS, op, 'overview');
     // A reward per lead: the signup earns it; the operator takes it back on Approvals & payouts.
     await h.admin('PATCH', `/programs/${programId}`, { reward_rules: { lead: { currency: 'USD', cents: 300 } } });
     const leadClick = await h.request('/api/v1/track/click', { body: { affiliate_url: link } });
@@ -439,6 +428,92 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.goto(`${base}/dashboard/programs/${programId}`);
     await op.getByRole('heading', { name: 'Dashboard sign in' }).waitFor();
 
+    expect(problems).toEqual([]);
+  });
+
+  test('outbound events: an endpoint made on the page gets a sale, logged, replayed', { timeout: 90_000 }, async () => {
+    const f = await createProgramFixture(h);
+    const op = await newPage(1440, 900);
+    await op.goto(`${base}/dashboard/sign-in`);
+    await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await op.getByRole('button', { name: 'Sign in' }).click();
+    await op.getByRole('heading', { name: 'Programs' }).waitFor();
+    await op.goto(`${base}/dashboard/programs/${f.programId}`);
+    await tab(op, 'Outbound events');
+    await op.getByRole('cell', { name: /^No endpoint yet/ }).waitFor();
+    await expectAccessible(op, 'outbound events, no endpoint', { strict: true });
+
+    // An endpoint for sales only, at the receiver: its signing secret is shown once.
+    await op.getByRole('textbox', { name: /^Endpoint URL/ }).fill(receiver.url);
+    await op.getByRole('checkbox', { name: /^All, including/ }).uncheck();
+    await op.getByRole('checkbox', { name: /^sale\.created/ }).check();
+    await op.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = (await op.getByTestId('new-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    const row = op.locator('tr[data-endpoint-id]');
+    const endpointId = Number(await row.getAttribute('data-endpoint-id'));
+    await expect.poll(() => row.textContent()).toContain('sale.created');
+    await op.getByRole('button', { name: 'I stored it, hide it' }).click();
+
+    // A sale: the receiver gets it, signed with that secret.
+    await clickAndLead(h, f, 'events-buyer');
+    const sale = await h.request('/api/v1/track/sale', {
+      body: { transaction_id: 'evt-e2e-1', amount_cents: 4_900, currency: 'USD', customer_key: 'events-buyer' },
+      headers: bearer(f.liveKey),
+    });
+    expect(sale.status).toBe(200);
+    const first = await waitFor(() => receiver.received[0]);
+    const signed = (r: typeof first) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+    expect(signed(first)).toMatchObject({ type: 'sale.created', data: { transaction_id: 'evt-e2e-1' } });
+    const webhookId = String(first.headers['webhook-id']);
+
+    // The delivery log shows it delivered; a replay sends the same event again.
+    await op.getByRole('button', { name: `Deliveries of endpoint ${endpointId}` }).click();
+    const delivery = op.getByRole('region', { name: `Deliveries of endpoint ${endpointId}` }).locator('tbody tr');
+    const refreshed = async (testId: string) => {
+      await op.getByRole('button', { name: 'Refresh' }).click();
+      await op.waitForLoadState('networkidle');
+      return delivery.getByTestId(testId).textContent();
+    };
+    await expect.poll(() => refreshed('delivery-status'), { timeout: 15_000 }).toBe('delivered');
+    const logged = (await delivery.textContent()) ?? '';
+    for (const part of ['sale.created', webhookId, '200', 'thanks']) expect(logged).toContain(part);
+    expect(await delivery.getByTestId('delivery-attempts').textContent()).toBe('1');
+    const deliveryId = Number(await delivery.getAttribute('data-delivery-id'));
+    await op.getByRole('button', { name: `Replay delivery ${deliveryId}` }).click();
+    await op
+      .getByRole('status')
+      .filter({ hasText: `Delivery ${deliveryId}` })
+      .waitFor();
+    const again = await waitFor(() => receiver.received[1]);
+    expect(again.headers['webhook-id']).toBe(webhookId);
+    expect(again.body).toBe(first.body);
+    expect(signed(again)).toMatchObject({ type: 'sale.created' });
+    await expect.poll(() => refreshed('delivery-attempts'), { timeout: 15_000 }).toBe('2');
+    expect(await delivery.getByTestId('delivery-status').textContent()).toBe('delivered');
+    await expectAccessible(op, 'outbound events with the delivery log', { strict: true });
+    await shot(SHOTS, op, 'outbound-events');
+
+    // Rotation (a second secret, shown once), expiring the old one, disabling and enabling.
+    await op.getByRole('button', { name: `Rotate secret of endpoint ${endpointId}` }).click();
+    const rotated = (await op.getByTestId('new-secret').textContent())?.trim() ?? '';
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await row.getByText('Rotating: two secrets sign.').waitFor();
+    await op.getByRole('button', { name: 'I stored it, hide it' }).click();
+    await op.getByRole('button', { name: `Expire old secret of endpoint ${endpointId}` }).click();
+    await op.getByRole('status').filter({ hasText: 'only the new secret signs' }).waitFor();
+    await op.getByRole('button', { name: `Disable endpoint ${endpointId}` }).click();
+    await expect.poll(() => row.getByTestId('endpoint-state').textContent()).toMatch(/disabled\s+by you/);
+    await expectAccessible(op, 'outbound events, endpoint disabled', { strict: true });
+    await op.getByRole('button', { name: `Enable endpoint ${endpointId}` }).click();
+    await expect.poll(() => row.getByTestId('endpoint-state').textContent()).toMatch(/^\s*active/);
+    // Shown once: after a reload neither secret is anywhere in the page.
+    await op.reload();
+    await row.waitFor();
+    const html = await op.content();
+    expect(html).not.toContain(secret);
+    expect(html).not.toContain(rotated);
     expect(problems).toEqual([]);
   });
 
