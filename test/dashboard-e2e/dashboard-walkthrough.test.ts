@@ -1,6 +1,7 @@
 /**
  * The dashboard and the partner portal in a real Chromium against the real server: the operator's
- * and the partner's journeys end to end, with axe-core on every page and no CSP violation.
+ * and the partner's journeys end to end, and the operator's outbound events page against a local
+ * receiver (outbound-events-journey.ts), with axe-core on every page and no CSP violation.
  * `SCREENSHOTS_DIR=docs/screenshots npx vitest run test/dashboard-e2e` also writes the README's
  * screenshots.
  */
@@ -8,15 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Webhook } from 'standardwebhooks';
-import {
-  ADMIN_TOKEN,
-  bearer,
-  clickAndLead,
-  createHarness,
-  createProgramFixture,
-  type Harness,
-} from '../helpers/harness.ts';
+import { ADMIN_TOKEN, bearer, createHarness, type Harness } from '../helpers/harness.ts';
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
 import { ensureFreshTrackerBundle, signupOnPage, visit } from '../tracker-e2e/e2e-helpers.ts';
 import { checkoutSession, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
@@ -24,6 +17,7 @@ import { waitFor } from '../helpers/wait-for.ts';
 import { refuseParking } from '../helpers/refuse-parking.ts';
 import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
 import { expectAccessible, shot, startReceiver, type Receiver } from './page-checks.ts';
+import { outboundEventsJourney } from './outbound-events-journey.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';
@@ -432,93 +426,19 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
   });
 
   test('outbound events: an endpoint made on the page gets a sale, logged, replayed', { timeout: 90_000 }, async () => {
-    const f = await createProgramFixture(h);
     const op = await newPage(1440, 900);
-    await op.goto(`${base}/dashboard/sign-in`);
-    await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await op.getByRole('button', { name: 'Sign in' }).click();
-    await op.getByRole('heading', { name: 'Programs' }).waitFor();
-    await op.goto(`${base}/dashboard/programs/${f.programId}`);
-    await tab(op, 'Outbound events');
-    await op.getByRole('cell', { name: /^No endpoint yet/ }).waitFor();
-    await expectAccessible(op, 'outbound events, no endpoint', { strict: true });
-
-    // An endpoint for sales only, at the receiver: its signing secret is shown once.
-    await op.getByRole('textbox', { name: /^Endpoint URL/ }).fill(receiver.url);
-    await op.getByRole('checkbox', { name: /^All, including/ }).uncheck();
-    await op.getByRole('checkbox', { name: /^sale\.created/ }).check();
-    await op.getByRole('button', { name: 'Add endpoint' }).click();
-    const secret = (await op.getByTestId('new-secret').textContent())?.trim() ?? '';
-    expect(secret).toMatch(/^whsec_/);
-    const row = op.locator('tr[data-endpoint-id]');
-    const endpointId = Number(await row.getAttribute('data-endpoint-id'));
-    await expect.poll(() => row.textContent()).toContain('sale.created');
-    await op.getByRole('button', { name: 'I stored it, hide it' }).click();
-
-    // A sale: the receiver gets it, signed with that secret.
-    await clickAndLead(h, f, 'events-buyer');
-    const sale = await h.request('/api/v1/track/sale', {
-      body: { transaction_id: 'evt-e2e-1', amount_cents: 4_900, currency: 'USD', customer_key: 'events-buyer' },
-      headers: bearer(f.liveKey),
-    });
-    expect(sale.status).toBe(200);
-    const first = await waitFor(() => receiver.received[0]);
-    const signed = (r: typeof first) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
-    expect(signed(first)).toMatchObject({ type: 'sale.created', data: { transaction_id: 'evt-e2e-1' } });
-    const webhookId = String(first.headers['webhook-id']);
-
-    // The delivery log shows it delivered; a replay sends the same event again.
-    await op.getByRole('button', { name: `Deliveries of endpoint ${endpointId}` }).click();
-    const delivery = op.getByRole('region', { name: `Deliveries of endpoint ${endpointId}` }).locator('tbody tr');
-    const refreshed = async (testId: string) => {
-      await op.getByRole('button', { name: 'Refresh' }).click();
-      await op.waitForLoadState('networkidle');
-      return delivery.getByTestId(testId).textContent();
-    };
-    await expect.poll(() => refreshed('delivery-status'), { timeout: 15_000 }).toBe('delivered');
-    const logged = (await delivery.textContent()) ?? '';
-    for (const part of ['sale.created', webhookId, '200', 'thanks']) expect(logged).toContain(part);
-    expect(await delivery.getByTestId('delivery-attempts').textContent()).toBe('1');
-    const deliveryId = Number(await delivery.getAttribute('data-delivery-id'));
-    await op.getByRole('button', { name: `Replay delivery ${deliveryId}` }).click();
-    await op
-      .getByRole('status')
-      .filter({ hasText: `Delivery ${deliveryId}` })
-      .waitFor();
-    const again = await waitFor(() => receiver.received[1]);
-    expect(again.headers['webhook-id']).toBe(webhookId);
-    expect(again.body).toBe(first.body);
-    expect(signed(again)).toMatchObject({ type: 'sale.created' });
-    await expect.poll(() => refreshed('delivery-attempts'), { timeout: 15_000 }).toBe('2');
-    expect(await delivery.getByTestId('delivery-status').textContent()).toBe('delivered');
-    await expectAccessible(op, 'outbound events with the delivery log', { strict: true });
-    await shot(SHOTS, op, 'outbound-events');
-
-    // Rotation (a second secret, shown once), expiring the old one, disabling and enabling.
-    await op.getByRole('button', { name: `Rotate secret of endpoint ${endpointId}` }).click();
-    const rotated = (await op.getByTestId('new-secret').textContent())?.trim() ?? '';
-    expect(rotated).toMatch(/^whsec_/);
-    expect(rotated).not.toBe(secret);
-    await row.getByText('Rotating: two secrets sign.').waitFor();
-    await op.getByRole('button', { name: 'I stored it, hide it' }).click();
-    await op.getByRole('button', { name: `Expire old secret of endpoint ${endpointId}` }).click();
-    await op.getByRole('status').filter({ hasText: 'only the new secret signs' }).waitFor();
-    await op.getByRole('button', { name: `Disable endpoint ${endpointId}` }).click();
-    await expect.poll(() => row.getByTestId('endpoint-state').textContent()).toMatch(/disabled\s+by you/);
-    await expectAccessible(op, 'outbound events, endpoint disabled', { strict: true });
-    await op.getByRole('button', { name: `Enable endpoint ${endpointId}` }).click();
-    await expect.poll(() => row.getByTestId('endpoint-state').textContent()).toMatch(/^\s*active/);
-    // Shown once: after a reload neither secret is anywhere in the page.
-    await op.reload();
-    await row.waitFor();
-    const html = await op.content();
-    expect(html).not.toContain(secret);
-    expect(html).not.toContain(rotated);
+    await outboundEventsJourney({ h, base, op, receiver, tab, shots: SHOTS });
     expect(problems).toEqual([]);
   });
 
   test('the app is served with a strict CSP and no third-party origin', async () => {
-    for (const path of ['/dashboard', '/dashboard/programs/1/events', '/portal', '/portal/invite/abc']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/programs/1/events',
+      '/dashboard/programs/1/outbound-events',
+      '/portal',
+      '/portal/invite/abc',
+    ]) {
       const r = await fetch(`${base}${path}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-security-policy')).toBe(
