@@ -9,6 +9,14 @@ import type { WebhookProvider } from '../../src/core/vocabulary.ts';
 import type { ProgramBody, ProgramListBody } from '../../src/http/wire/program-config.ts';
 import type { ListRowWire, RecordListWire } from '../../src/http/wire/records.ts';
 import type {
+  DeliveriesBody,
+  DeliveryBody,
+  EndpointBody,
+  EndpointsBody,
+  EndpointWithSecretBody,
+} from '../../src/http/wire/event-endpoints.ts';
+import type { OutboundEventType } from '../../src/core/outbound/event-types.ts';
+import type {
   CommissionApprovedBody,
   LeadReversalBody,
   InviteDescriptionBody,
@@ -40,6 +48,10 @@ import type {
 // What the pages hold: bodies, list rows, programs.
 export type { ProgramWire } from '../../src/http/wire/program-config.ts';
 export type { ProviderSecretWire, SessionBody } from '../../src/http/wire/responses.ts';
+/** An outbound event endpoint and one of its deliveries, as listed. */
+export type EventEndpointWire = EndpointsBody['endpoints'][number];
+export type EventDeliveryWire = DeliveriesBody['deliveries'][number];
+export type { EndpointWithSecretBody, OutboundEventType };
 export type {
   InviteDescriptionBody,
   IssuedKeyBody,
@@ -64,6 +76,7 @@ type Route<Path extends string, Body> = { path: Path; body: Body };
 type Query<P extends string> = P | `${P}?${string}`;
 
 type Program = `/api/v1/admin/programs/${number}`;
+type EventEndpoint = `${Program}/event-endpoints/${number}`;
 type Provider = `${Program}/providers/${WebhookProvider}`;
 /** `GET /programs/:id/:list`, one route per list. */
 type ListRoutes = { [K in ListableKind]: Route<Query<`${Program}/${K}`>, RecordListWire<K>> }[ListableKind];
@@ -80,7 +93,9 @@ export type ApiRoutes = {
       | ListRoutes
       | Route<`${Program}/partners/${number}/statement`, StatementBody>
       | Route<`${Program}/webhook-events/${number}`, WebhookEventBody>
-      | Route<`${Provider}/secrets`, ProviderSecretsBody>;
+      | Route<`${Provider}/secrets`, ProviderSecretsBody>
+      | Route<`${Program}/event-endpoints`, EndpointsBody>
+      | Route<Query<`${EventEndpoint}/deliveries`>, DeliveriesBody>;
     POST:
       | Route<'/api/v1/admin/programs', ProgramBody>
       | Route<`${Program}/keys`, IssuedKeyBody>
@@ -99,8 +114,12 @@ export type ApiRoutes = {
       | Route<`${Program}/payouts/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/webhook-events/replay`, ReplayBody>
       | Route<`${Provider}/secrets`, ProviderSecretBody>
-      | Route<`${Provider}/secrets/${number}/expire`, ProviderSecretBody>;
-    PATCH: Route<Program, ProgramBody>;
+      | Route<`${Provider}/secrets/${number}/expire`, ProviderSecretBody>
+      | Route<`${Program}/event-endpoints`, EndpointWithSecretBody>
+      | Route<`${EventEndpoint}/rotate-secret`, EndpointWithSecretBody>
+      | Route<`${EventEndpoint}/expire-old-secret`, EndpointBody>
+      | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>;
+    PATCH: Route<Program, ProgramBody> | Route<EventEndpoint, EndpointBody>;
     PUT: Route<Provider, ProviderConnectedBody> | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody>;
     DELETE: Route<`${Provider}/secrets/${number}`, RemovedBody>;
   };

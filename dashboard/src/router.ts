@@ -62,6 +62,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Webhook events' },
       },
       {
+        path: 'programs/:id/outbound-events',
+        name: 'outbound-events',
+        component: () => import('./pages/merchant/OutboundEvents.vue'),
+        meta: { title: 'Outbound events' },
+      },
+      {
         path: 'programs/:id/records/:kind?',
         name: 'records',
         component: () => import('./pages/merchant/Records.vue'),

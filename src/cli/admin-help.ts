@@ -50,8 +50,9 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   providers:show PROGRAM PROVIDER               the connection; of its API key only whether one is set and its last 4
   providers:api-key PROGRAM lemonsqueezy --key-env VAR (or on stdin) | --clear   the store's API key, used to
                                                 find the discount code of a discounted order (stored sealed)
-  secrets:reseal                                re-seals every stored secret (API keys) with the first key of
-                                                DATA_ENCRYPTION_KEYS, after a key rotation
+  secrets:reseal                                re-seals every stored secret (API keys, event endpoint secrets)
+                                                with the first key of DATA_ENCRYPTION_KEYS, after a key
+                                                rotation; seals event endpoint secrets stored before sealing
   secrets:add PROGRAM PROVIDER --label live|test [--expires-at ISO] --secret-env VAR   (or on stdin)
   secrets:list PROGRAM PROVIDER                 id, label, created, expiry, fingerprint (never the secret)
   secrets:expire PROGRAM PROVIDER ID [--at ISO] stops verifying with it at ISO (default now)

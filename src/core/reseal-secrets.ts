@@ -10,6 +10,8 @@ import { ProviderConnection } from './entities/provider-connection.ts';
 import { API_KEY_CONTEXT } from './provider-api-keys.ts';
 import { PayoutMethod } from './entities/payout-method.ts';
 import { PAYOUT_DETAILS_CONTEXT } from './payout-methods.ts';
+import { EventEndpoint } from './entities/event-endpoint.ts';
+import { ENDPOINT_SECRET_CONTEXT, isPlaintextSecret } from './outbound/endpoint-secrets.ts';
 
 type SealedColumn = {
   /** `table.column`, as reported. */
@@ -19,7 +21,29 @@ type SealedColumn = {
   rows(em: EntityManager): Promise<Array<{ id: number; sealed: string }>>;
   /** Writes `next` only if the row still holds `prev` (a concurrent change wins); whether it did. */
   replace(em: EntityManager, id: number, prev: string, next: string): Promise<boolean>;
+  /** A value stored in clear before the column was sealed: sealed as it is (absent: none exist). */
+  plaintext?(value: string): boolean;
 };
+
+/** An event endpoint's secret column (`secret` or `previousSecret`); rows from before sealing hold plaintext. */
+function endpointSecretColumn(prop: 'secret' | 'previousSecret', column: string): SealedColumn {
+  return {
+    name: `event_endpoint.${column}`,
+    context: ENDPOINT_SECRET_CONTEXT,
+    plaintext: isPlaintextSecret,
+    async rows(em) {
+      const rows = await em.find(
+        EventEndpoint,
+        { [prop]: { $ne: null } },
+        { fields: ['id', prop], orderBy: { id: 'asc' }, disableIdentityMap: true },
+      );
+      return rows.map((r) => ({ id: r.id, sealed: r[prop]! }));
+    },
+    async replace(em, id, prev, next) {
+      return (await em.nativeUpdate(EventEndpoint, { id, [prop]: prev }, { [prop]: next })) === 1;
+    },
+  };
+}
 
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   {
@@ -52,12 +76,15 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
       return (await em.nativeUpdate(PayoutMethod, { id, detailsSealed: prev }, { detailsSealed: next })) === 1;
     },
   },
+  endpointSecretColumn('secret', 'secret'),
+  endpointSecretColumn('previousSecret', 'previous_secret'),
 ];
 
 export type ResealReport = { sealKeyId: string; resealed: number; unchanged: number };
 
 /**
- * Opens each value sealed under another key than the current one and seals it again.
+ * Opens each value sealed under another key than the current one and seals it again; a column's
+ * plaintext values (from before it was sealed) are sealed (counted as re-sealed).
  * @throws AppError `invalid_request` when no key is configured; an Error naming the column and row
  * when a value cannot be opened (its key is no longer configured): nothing after it is re-sealed.
  */
@@ -74,7 +101,7 @@ export async function resealSecrets(deps: CoreDeps): Promise<ResealReport> {
       }
       let plain: string;
       try {
-        plain = sealer.open(row.sealed, column.context);
+        plain = column.plaintext?.(row.sealed) ? row.sealed : sealer.open(row.sealed, column.context);
       } catch (err) {
         throw new AppError('invalid_request', `${column.name} of row ${row.id}: ${(err as Error).message}`, {
           resealed: report.resealed,

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, clickAndLead, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
 
 /**
  * Outbound events end to end, both modes: a real HTTP receiver verifies every delivery with the
@@ -11,6 +12,8 @@ import { waitFor } from '../helpers/wait-for.ts';
  * a tracking call answers the same with an unreachable endpoint; disabling after failures.
  */
 const h = useHarness({
+  // Endpoint secrets are stored sealed: production mode needs a key (embedded mode generates one).
+  DATA_ENCRYPTION_KEYS: generateSealingKey('k1'),
   EVENT_ATTEMPTS: '6',
   EVENT_RETRY_BASE_MS: '50',
   // The receiver runs in the test's own process, beside the embedded database: generous.

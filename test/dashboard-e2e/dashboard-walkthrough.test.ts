@@ -1,12 +1,12 @@
 /**
  * The dashboard and the partner portal in a real Chromium against the real server: the operator's
- * and the partner's journeys end to end, with axe-core on every page and no CSP violation.
+ * and the partner's journeys end to end, and the operator's outbound events page against a local
+ * receiver (outbound-events-journey.ts), with axe-core on every page and no CSP violation.
  * `SCREENSHOTS_DIR=docs/screenshots npx vitest run test/dashboard-e2e` also writes the README's
  * screenshots.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, bearer, createHarness, type Harness } from '../helpers/harness.ts';
@@ -15,6 +15,9 @@ import { ensureFreshTrackerBundle, signupOnPage, visit } from '../tracker-e2e/e2
 import { checkoutSession, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { refuseParking } from '../helpers/refuse-parking.ts';
+import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { expectAccessible, shot, startReceiver, type Receiver } from './page-checks.ts';
+import { outboundEventsJourney } from './outbound-events-journey.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';
@@ -23,6 +26,7 @@ const SHOTS = process.env.SCREENSHOTS_DIR;
 let h: Harness;
 let base: string;
 let browser: Browser;
+let receiver: Receiver;
 const contexts: BrowserContext[] = [];
 const problems: string[] = []; // page errors and CSP violations of every page
 
@@ -39,34 +43,6 @@ async function newPage(width: number, height: number): Promise<Page> {
       problems.push(`${page.url()}: ${m.text()}`);
   });
   return page;
-}
-
-/** axe-core on the current page: no serious or critical violation. */
-async function expectAccessible(page: Page, label: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
-  });
-  expect(violations, `axe on ${label}`).toEqual([]);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 async function postStripe(programId: number, event: object): Promise<number> {
@@ -121,11 +97,18 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
   beforeAll(async () => {
     await ensureFreshTrackerBundle();
     // Slow retries: an event that fails stays pending long enough to be replayed by hand.
-    h = await createHarness({ WEBHOOK_ATTEMPTS: '20', WEBHOOK_RETRY_BASE_MS: '5000' });
+    // A data key: outbound event endpoint secrets are stored sealed (production mode needs one).
+    h = await createHarness({
+      WEBHOOK_ATTEMPTS: '20',
+      WEBHOOK_RETRY_BASE_MS: '5000',
+      DATA_ENCRYPTION_KEYS: generateSealingKey('e2e'),
+    });
     base = await h.listen();
     browser = await launchChromium();
+    receiver = await startReceiver();
   });
   afterAll(async () => {
+    await receiver?.close();
     for (const c of contexts) await c.close();
     await browser?.close();
     await h?.close();
@@ -310,7 +293,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     // The ignored payment is replayed from the log: the sale is recorded now, and the parked refund
     // is applied with it.
     await replayFromLog(op, 'ignored', saleInbox);
-    await shot(op, 'event-log');
+    await shot(SHOTS, op, 'event-log');
 
     // An event that keeps failing (the database refuses to park its refund) is pending, retrying;
     // once the cause is gone, the operator replays it from the log rather than waiting.
@@ -378,7 +361,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await pp.reload();
     await pp.locator('[data-balance="USD"]').filter({ hasText: '0.00 USD' }).waitFor();
     await pp.getByText('7.50 USD, paid').waitFor();
-    await shot(pp, 'partner-portal');
+    await shot(SHOTS, pp, 'partner-portal');
 
     // The overview counts it all.
     await tab(op, 'Overview');
@@ -391,7 +374,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.getByText('Revenue (gross)').waitFor();
     expect(await op.locator('[data-stat="commissions"]').textContent()).toBe('7.50 USD');
     await expectAccessible(op, 'overview');
-    await shot(op, 'overview');
+    await shot(SHOTS, op, 'overview');
     // A reward per lead: the signup earns it; the operator takes it back on Approvals & payouts.
     await h.admin('PATCH', `/programs/${programId}`, { reward_rules: { lead: { currency: 'USD', cents: 300 } } });
     const leadClick = await h.request('/api/v1/track/click', { body: { affiliate_url: link } });
@@ -442,8 +425,20 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  test('outbound events: an endpoint made on the page gets a sale, logged, replayed', { timeout: 90_000 }, async () => {
+    const op = await newPage(1440, 900);
+    await outboundEventsJourney({ h, base, op, receiver, tab, shots: SHOTS });
+    expect(problems).toEqual([]);
+  });
+
   test('the app is served with a strict CSP and no third-party origin', async () => {
-    for (const path of ['/dashboard', '/dashboard/programs/1/events', '/portal', '/portal/invite/abc']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/programs/1/events',
+      '/dashboard/programs/1/outbound-events',
+      '/portal',
+      '/portal/invite/abc',
+    ]) {
       const r = await fetch(`${base}${path}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-security-policy')).toBe(

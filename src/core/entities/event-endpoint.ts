@@ -5,9 +5,10 @@ import type { OutboundEventType } from '../outbound/event-types.ts';
 /**
  * A merchant's endpoint receiving the program's outbound events (Standard Webhooks). It receives
  * an event while `enabled` and not `disabledAt` (set automatically after a run of failures).
- * Secrets are HMAC keys (`whsec_…`), needed in clear to sign: hidden from serialisation, returned
- * once when created, never logged. During a rotation `previousSecret` signs beside `secret` until
- * it is expired.
+ * Secrets are HMAC keys (`whsec_…`), needed in clear to sign: stored sealed (`v1:…`,
+ * outbound/endpoint-secrets.ts; a row from before sealing may hold the plaintext until
+ * `secrets:reseal`), hidden from serialisation, returned once when created, never logged. During a
+ * rotation `previousSecret` signs beside `secret` until it is expired.
  */
 export const EventEndpoint = defineEntity({
   name: 'EventEndpoint',

@@ -2,6 +2,7 @@ import type { CoreDeps } from '../deps.ts';
 import { typedSql } from '../sql.ts';
 import { signEvent } from './sign-event.ts';
 import { disableAfterFailures } from './disable-endpoint.ts';
+import { openEndpointSecret } from './endpoint-secrets.ts';
 
 /** What a merchant's endpoint answered (any status); a network error or timeout is thrown instead. */
 export type EventResponse = { status: number; body: string };
@@ -30,10 +31,10 @@ export type AttemptOptions = {
 
 /**
  * One attempt at an outbound event delivery (at least once): signs the stored payload with the
- * endpoint's active secrets, POSTs it, records the attempt (status code, an excerpt of the answer)
- * and the endpoint's run of failures, which disables it at `disableAfter`. No transaction or lock
- * is held across the request. A 2xx is success; anything else, a network error or the timeout is
- * a failure the queue retries.
+ * endpoint's active secrets (opened from their sealed form), POSTs it, records the attempt
+ * (status code, an excerpt of the answer) and the endpoint's run of failures, which disables it
+ * at `disableAfter`. No transaction or lock is held across the request. A 2xx is success;
+ * anything else, a network error or the timeout is a failure the queue retries.
  */
 export async function attemptEventDelivery(
   deps: CoreDeps,
@@ -72,7 +73,20 @@ export async function attemptEventDelivery(
       .execute();
     return { kind: 'endpoint_inactive' };
   }
-  const secrets = [row.secret, ...(row.previous_secret ? [row.previous_secret] : [])];
+  const log = { programId: row.program_id, deliveryId, endpointId: row.endpoint_id, eventId: row.event_id };
+  // Opened only here, to sign. One that cannot be opened throws: the job is retried, no failure counted.
+  let secrets: string[];
+  try {
+    secrets = [row.secret, ...(row.previous_secret ? [row.previous_secret] : [])].map((s) =>
+      openEndpointSecret(deps.sealer, row.endpoint_id, s),
+    );
+  } catch (err) {
+    deps.log.error(
+      { ...log, err: (err as Error).message },
+      'outbound event not sent: its signing secret cannot be opened',
+    );
+    throw err;
+  }
   const headers = {
     'content-type': 'application/json',
     ...signEvent(secrets, row.event_id, deps.clock(), row.payload),
@@ -99,7 +113,6 @@ export async function attemptEventDelivery(
     .where('id', '=', deliveryId)
     .where('status', '!=', 'delivered')
     .execute();
-  const log = { programId: row.program_id, deliveryId, endpointId: row.endpoint_id, eventId: row.event_id };
   if (ok) {
     await db
       .updateTable('event_endpoint')

@@ -41,6 +41,11 @@ export async function wantsEvents(
   return subs.some((s) => types.some((t) => takes(s, t)));
 }
 
+/** The exact JSON text of an event as sent: `{type, timestamp, data}` (README "Outbound events", Payloads). */
+export function eventPayload(e: OutboundEvent, at: Date): string {
+  return JSON.stringify({ type: e.type, timestamp: at.toISOString(), data: e.data });
+}
+
 /**
  * Writes the outbox rows of these events: one delivery per event and subscribed endpoint, in the
  * caller's transaction (`deps.em` must be it), all in one statement; nothing when no endpoint
@@ -57,7 +62,7 @@ export async function emitEvents(deps: CoreDeps, programId: number, events: read
     const targets = subs.filter((s) => takes(s, e.type));
     if (!targets.length) return [];
     const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
-    const payload = JSON.stringify({ type: e.type, timestamp: at.toISOString(), data: e.data });
+    const payload = eventPayload(e, at);
     return targets.map((s) => ({
       program_id: programId,
       endpoint_id: s.id,

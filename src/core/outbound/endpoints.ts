@@ -5,6 +5,7 @@ import { Program } from '../entities/program.ts';
 import { EventEndpoint, type IEventEndpoint } from '../entities/event-endpoint.ts';
 import type { OutboundEventType } from './event-types.ts';
 import { newSigningSecret } from './sign-event.ts';
+import { sealEndpointSecret, sealIfPlaintext } from './endpoint-secrets.ts';
 
 /** Hosts an `http://` endpoint may name (a receiver on the same machine, for development). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -44,7 +45,10 @@ async function save(deps: CoreDeps, e: IEventEndpoint): Promise<void> {
   deps.caches.eventEndpoints.delete(e.program);
 }
 
-/** Creates an endpoint with a fresh secret; the secret is in the result once and never again. */
+/**
+ * Creates an endpoint with a fresh secret, stored sealed; the secret is in the result once and never again.
+ * @throws AppError `not_found`; `invalid_request` (a bad url, or no encryption key to seal the secret).
+ */
 export async function createEventEndpoint(
   deps: CoreDeps,
   programId: number,
@@ -58,7 +62,7 @@ export async function createEventEndpoint(
     url: checkEndpointUrl(input.url),
     eventTypes: input.eventTypes,
     enabled: input.enabled,
-    secret,
+    secret: sealEndpointSecret(deps, secret),
     previousSecret: null,
     createdAt: now,
     updatedAt: now,
@@ -111,8 +115,10 @@ export async function rotateEventSecret(
       field: 'endpoint_id',
     });
   const secret = newSigningSecret(randomBytes);
-  e.previousSecret = e.secret;
-  e.secret = secret;
+  const sealed = sealEndpointSecret(deps, secret);
+  // A plaintext secret from before sealing is sealed as it becomes the old one.
+  e.previousSecret = sealIfPlaintext(deps, e.secret);
+  e.secret = sealed;
   e.updatedAt = deps.clock();
   await save(deps, e);
   deps.log.info(

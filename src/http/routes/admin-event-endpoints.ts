@@ -98,8 +98,12 @@ export function registerEventEndpointRoutes(ctx: RouteContext, { on, num, body }
 
 const id = z.number().int().positive();
 const params = { id, endpointId: id };
+const SEALED =
+  'The signing secret is stored sealed (AES-256-GCM under DATA_ENCRYPTION_KEYS) and returned only in this answer. ' +
+  'Production mode without DATA_ENCRYPTION_KEYS answers 400 invalid_request.';
 export const eventEndpointOperations = [
   adminOperation('post', BASE, 'createEventEndpoint', 'Add an outbound event endpoint (its secret is shown once)', {
+    description: SEALED,
     params: { id },
     body: createSchema,
     errors: ['not_found'],
@@ -121,6 +125,7 @@ export const eventEndpointOperations = [
     'rotateEventSecret',
     'Add a new signing secret; old and new both sign until the old one is expired',
     {
+      description: SEALED,
       params,
       errors: ['not_found'],
       responses: {
