@@ -13,6 +13,7 @@ import {
   leadCreated,
   partnerCreated,
   payoutCreated,
+  payoutFailed,
   payoutPaid,
   saleCreated,
   type CommissionFacts,
@@ -45,7 +46,10 @@ const payout = {
   partner: 2,
   amountCents: 390,
   currency: 'USD',
-  status: 'open',
+  status: 'processing',
+  run: 4,
+  rail: 'paypal',
+  externalId: null,
   createdAt: t('12-01T09:00:00.000'),
   paidAt: null,
 } as IPayout;
@@ -96,6 +100,13 @@ const examples: Array<[OutboundEvent, Date]> = [
   ],
   [payoutCreated(payout), t('12-01T09:00:00.000')],
   [payoutPaid({ ...payout, status: 'paid', paidAt: t('12-01T09:30:00.000') }, [9]), t('12-01T09:30:00.000')],
+  [
+    payoutFailed(
+      { ...payout, status: 'failed', failedAt: t('12-02T08:00:00.000'), failureReason: 'recipient account closed' },
+      [9],
+    ),
+    t('12-02T08:00:00.000'),
+  ],
   [partnerCreated(partner), t('11-20T08:00:00.000')],
 ];
 
