@@ -16,6 +16,7 @@ import type {
   EndpointWithSecretBody,
 } from '../../src/http/wire/event-endpoints.ts';
 import type { OutboundEventType } from '../../src/core/outbound/event-types.ts';
+import type { PayoutMethodBody, PayoutRunBody } from '../../src/http/wire/payouts.ts';
 import type {
   CommissionApprovedBody,
   LeadReversalBody,
@@ -51,7 +52,7 @@ export type { ProviderSecretWire, SessionBody } from '../../src/http/wire/respon
 /** An outbound event endpoint and one of its deliveries, as listed. */
 export type EventEndpointWire = EndpointsBody['endpoints'][number];
 export type EventDeliveryWire = DeliveriesBody['deliveries'][number];
-export type { EndpointWithSecretBody, OutboundEventType };
+export type { EndpointWithSecretBody, OutboundEventType, PayoutMethodBody, PayoutRunBody };
 export type {
   InviteDescriptionBody,
   IssuedKeyBody,
@@ -95,7 +96,8 @@ export type ApiRoutes = {
       | Route<`${Program}/webhook-events/${number}`, WebhookEventBody>
       | Route<`${Provider}/secrets`, ProviderSecretsBody>
       | Route<`${Program}/event-endpoints`, EndpointsBody>
-      | Route<Query<`${EventEndpoint}/deliveries`>, DeliveriesBody>;
+      | Route<Query<`${EventEndpoint}/deliveries`>, DeliveriesBody>
+      | Route<`${Program}/payout-runs/${number}`, PayoutRunBody>;
     POST:
       | Route<'/api/v1/admin/programs', ProgramBody>
       | Route<`${Program}/keys`, IssuedKeyBody>
@@ -112,6 +114,9 @@ export type ApiRoutes = {
       | Route<`${Program}/commissions/${number}/reverse`, LeadReversalBody>
       | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/payouts/${number}/pay`, PaidPayoutBody>
+      | Route<`${Program}/payouts/${number}/${'confirm' | 'fail'}`, PaidPayoutBody>
+      | Route<`${Program}/payout-runs`, PayoutRunBody>
+      | Route<`${Program}/payout-runs/${number}/${'confirm' | 'transfers'}`, PayoutRunBody>
       | Route<`${Program}/webhook-events/replay`, ReplayBody>
       | Route<`${Provider}/secrets`, ProviderSecretBody>
       | Route<`${Provider}/secrets/${number}/expire`, ProviderSecretBody>
@@ -130,11 +135,12 @@ export type ApiRoutes = {
       | Route<Query<`${Partner}/stats`>, SeriesBody>
       | Route<Query<`${Partner}/commissions`>, PartnerCommissionsBody>
       | Route<`${Partner}/earnings`, PartnerEarningsBody>
-      | Route<Query<`${Partner}/notifications`>, PartnerNotificationsBody>;
+      | Route<Query<`${Partner}/notifications`>, PartnerNotificationsBody>
+      | Route<`${Partner}/payout-method`, PayoutMethodBody>;
     POST: Route<`${Partner}/notifications/read`, UnreadCountBody>;
     PATCH: never;
-    PUT: never;
-    DELETE: never;
+    PUT: Route<`${Partner}/payout-method`, PayoutMethodBody>;
+    DELETE: Route<`${Partner}/payout-method`, PayoutMethodBody>;
   };
 };
 export type Method = keyof ApiRoutes['operator'];

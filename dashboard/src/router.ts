@@ -80,6 +80,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Approvals and payouts' },
       },
       {
+        path: 'programs/:id/payout-runs',
+        name: 'payout-runs',
+        component: () => import('./pages/merchant/PayoutRuns.vue'),
+        meta: { title: 'Payout runs' },
+      },
+      {
         path: 'programs/:id/notifications',
         name: 'notifications',
         component: () => import('./pages/merchant/Notifications.vue'),

@@ -1,7 +1,7 @@
 /**
  * The dashboard and the partner portal in a real Chromium against the real server: the operator's
- * and the partner's journeys end to end, and the operator's outbound events page against a local
- * receiver (outbound-events-journey.ts), with axe-core on every page and no CSP violation.
+ * and the partner's journeys end to end, the operator's outbound events page against a local
+ * receiver (outbound-events-journey.ts), payout runs (payout-runs-journey.ts), with axe-core on every page and no CSP violation.
  * `SCREENSHOTS_DIR=docs/screenshots npx vitest run test/dashboard-e2e` also writes the README's
  * screenshots.
  */
@@ -18,6 +18,7 @@ import { refuseParking } from '../helpers/refuse-parking.ts';
 import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
 import { expectAccessible, shot, startReceiver, type Receiver } from './page-checks.ts';
 import { outboundEventsJourney } from './outbound-events-journey.ts';
+import { payoutRunsJourney } from './payout-runs-journey.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';
@@ -431,11 +432,28 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  test(
+    'payout runs: PayPal details in the portal, a run, its file, a failure, a confirmation',
+    { timeout: 90_000 },
+    async () => {
+      await payoutRunsJourney({
+        h,
+        base,
+        op: await newPage(1440, 900),
+        pp: await newPage(375, 812),
+        tab,
+        shots: SHOTS,
+      });
+      expect(problems).toEqual([]);
+    },
+  );
+
   test('the app is served with a strict CSP and no third-party origin', async () => {
     for (const path of [
       '/dashboard',
       '/dashboard/programs/1/events',
       '/dashboard/programs/1/outbound-events',
+      '/dashboard/programs/1/payout-runs',
       '/portal',
       '/portal/invite/abc',
     ]) {
