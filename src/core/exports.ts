@@ -73,13 +73,28 @@ const DECIMALS: Record<ExportKind, Array<[string, string]>> = {
   ],
 };
 
+/**
+ * How each column of an export is read from one of `exportRows`' rows, in `EXPORT_COLUMNS` order:
+ * the decimal columns are computed from their minor units as they are written, so a row is never
+ * extended (a million rows each given two more properties is a million short-lived copies).
+ */
+export function exportCells(kind: ExportKind): Array<(row: ExportRow) => ExportRow[string]> {
+  const decimals = new Map(DECIMALS[kind]);
+  return EXPORT_COLUMNS[kind].map((name) => {
+    const cents = decimals.get(name);
+    if (cents === undefined) return (row: ExportRow) => row[name] ?? null;
+    return (row: ExportRow) => formatMinorUnits(row[cents] as string, row.currency as string);
+  });
+}
+
 const PAGES = { commissions: commissionsPage, sales: salesPage, refunds: refundsPage, payouts: payoutsPage };
 
 export type ExportScope = { from: Date | null; to: Date | null; partnerId?: number | null };
 
 /**
  * A program's rows of one kind in [from, to) (sales: received; others: created), oldest first, one
- * page at a time (keyset on the id): memory stays one page whatever the size of the export.
+ * page at a time (keyset on the id): memory stays one page whatever the size of the export. The
+ * rows hold the minor-unit columns; `exportCells` reads every column, the decimal ones included.
  * `partnerId` keeps one partner's rows (required for `statement`).
  * @throws AppError `not_found` (program, or partner not in it), `invalid_request` (a statement without a partner).
  */
@@ -94,15 +109,10 @@ export async function* exportRows(
   if (!(await deps.em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
   if (partnerId !== null && !(await deps.em.count(Partner, { id: partnerId, program: programId })))
     throw new AppError('not_found', 'No such partner in this program');
-  const withDecimals = (rows: ExportRow[]) => {
-    for (const r of rows)
-      for (const [name, cents] of DECIMALS[kind]) r[name] = formatMinorUnits(r[cents] as string, r.currency as string);
-    return rows;
-  };
   if (kind === 'statement') {
     if (partnerId === null)
       throw new AppError('invalid_request', 'A statement is one partner’s: give partner_id', { field: 'partner_id' });
-    for await (const page of statementRows(deps, programId, partnerId, scope, pageSize)) yield withDecimals(page);
+    yield* statementRows(deps, programId, partnerId, scope, pageSize);
     return;
   }
   const q: PageQuery = { programId, partnerId, from: scope.from, to: scope.to, after: 0, limit: pageSize };
@@ -110,7 +120,7 @@ export async function* exportRows(
     const page = await PAGES[kind](deps.em, q);
     if (!page.length) return;
     q.after = page[page.length - 1]!.id as number;
-    yield withDecimals(page);
+    yield page;
     if (page.length < pageSize) return;
   }
 }
