@@ -47,12 +47,15 @@ export async function csvResponse(
     false,
   ).encode([columns]);
   const rows = new CsvEncoder(exportCells(kind));
+  // Encoded here, not in `start`: a closure would keep the first page for the whole download.
+  let firstPage = first.done ? null : rows.encode(first.value);
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controller.enqueue(header);
-        if (first.done) controller.close();
-        else controller.enqueue(rows.encode(first.value));
+        if (firstPage) controller.enqueue(firstPage);
+        else controller.close();
+        firstPage = null;
       },
       async pull(controller) {
         try {
