@@ -3,7 +3,7 @@ import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { listRecords } from '../../core/list-records.ts';
 import { LISTABLE_KINDS, isListableKind, type ListableKind, type ListedRecord } from '../../core/listable.ts';
-import { MAX_ROW_ID, validate } from '../validate.ts';
+import { MAX_ROW_ID, validatePage } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { recordToWire, row, type RecordListWire } from '../wire/records.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
@@ -35,7 +35,7 @@ export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHel
   on('get', '/programs/:id/:list', async (e) => {
     const kind = e.context.params?.list;
     if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list; one of: ${LISTABLE_KINDS.join(', ')}`);
-    const q = validate(listQuerySchema, Object.fromEntries(e.url.searchParams));
+    const q = validatePage(listQuerySchema, Object.fromEntries(e.url.searchParams));
     const records = await listRecords(ctx.deps(), num(e, 'id'), kind, {
       limit: q.limit,
       offset: q.offset,

@@ -12,7 +12,7 @@ import {
 } from '../../core/partner-portal.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
-import { MAX_ROW_ID, rowId, validate } from '../validate.ts';
+import { MAX_ROW_ID, rowId, validate, validatePage } from '../validate.ts';
 import { requireSession } from '../session-auth.ts';
 import { seriesQuery, seriesToWire, seriesRange } from '../wire/activity-series.ts';
 import {
@@ -72,7 +72,9 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     return seriesToWire(await getActivitySeries(ctx.deps(), { programId, partnerId, ...range }));
   });
   on('get', '/commissions', async (e, partnerId) =>
-    partnerCommissionsToWire(await listPartnerCommissions(ctx.deps(), partnerId, validate(commissionsQuery, query(e)))),
+    partnerCommissionsToWire(
+      await listPartnerCommissions(ctx.deps(), partnerId, validatePage(commissionsQuery, query(e))),
+    ),
   );
   on('get', '/earnings', async (_e, partnerId) =>
     partnerEarningsToWire(await getPartnerEarnings(ctx.deps(), partnerId)),
@@ -84,7 +86,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     return csvResponse(ctx, programId, kind, { ...window, partnerId }, `partner-${partnerId}`);
   });
   on('get', '/notifications', async (e, partnerId) =>
-    partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e)))),
+    partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validatePage(page, query(e)))),
   );
   on('post', '/notifications/read', async (e, partnerId) =>
     unreadCountToWire(
