@@ -21,7 +21,13 @@ export const listQuerySchema = z.object({
     .optional(),
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
   /** Keyset: rows older than this id (the last id of the previous page); reads one page at any depth. */
-  before: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(MAX_ROW_ID)
+    .describe('Keyset: rows with a smaller id (the last id of the previous page); not with offset')
+    .optional(),
   /** Commissions only: `true` lists those held for review (fraud rules or a disputed customer). */
   held: z.enum(['true', 'false']).optional(),
 });

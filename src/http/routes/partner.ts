@@ -40,7 +40,13 @@ const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
   /** Keyset: rows older than this id (the last id of the previous page); any depth at the cost of one page. */
-  before: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(MAX_ROW_ID)
+    .describe('Keyset: rows with a smaller id (the last id of the previous page); not with offset')
+    .optional(),
 });
 const commissionsQuery = page.extend({ status: z.enum(COMMISSION_STATUSES).optional() });
 const markRead = z.strictObject({ ids: z.array(rowId).max(500).optional() });
