@@ -43,7 +43,7 @@ export async function seedAttributedSales(
                          partner_id, refunded_cents, received_at, attributed_via)
        select $1, $4 || g, 1000 + (g % 96) * 100, 'USD', 'payment', false,
               case when $5::int > 0 and g % $5::int = 0 then 'bench-pro' end,
-              p.ids[1 + g % cardinality(p.ids)], 0, now() - ((g * 7919) % $3) * interval '1 second', 'click'
+              p.ids[1 + g % cardinality(p.ids)], 0, now() - ((g::bigint * 7919) % $3) * interval '1 second', 'click'
        from generate_series(1, $2) g, p
        returning id, partner_id, amount_cents, received_at)
      insert into commission (program_id, sale_id, partner_id, amount_cents, reversed_cents, currency, rate_bps,

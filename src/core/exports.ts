@@ -73,46 +73,95 @@ const DECIMALS: Record<ExportKind, Array<[string, string]>> = {
   ],
 };
 
+/**
+ * How each column of an export is read from one of `exportRows`' rows, in `EXPORT_COLUMNS` order:
+ * the decimal columns are computed from their minor units as they are written, so a row is never
+ * extended (a million rows each given two more properties is a million short-lived copies).
+ */
+export function exportCells(kind: ExportKind): Array<(row: ExportRow) => ExportRow[string]> {
+  const decimals = new Map(DECIMALS[kind]);
+  return EXPORT_COLUMNS[kind].map((name) => {
+    const cents = decimals.get(name);
+    if (cents === undefined) return (row: ExportRow) => row[name] ?? null;
+    return (row: ExportRow) => formatMinorUnits(row[cents] as string, row.currency as string);
+  });
+}
+
 const PAGES = { commissions: commissionsPage, sales: salesPage, refunds: refundsPage, payouts: payoutsPage };
 
 export type ExportScope = { from: Date | null; to: Date | null; partnerId?: number | null };
 
+/** An export's pages, in order; `next()` reads the next one from the database. */
+export type ExportPages = AsyncIterableIterator<ExportRow[], undefined> & {
+  return(): Promise<IteratorResult<ExportRow[], undefined>>;
+};
+
 /**
  * A program's rows of one kind in [from, to) (sales: received; others: created), oldest first, one
- * page at a time (keyset on the id): memory stays one page whatever the size of the export.
+ * page at a time (keyset on the id): memory stays one page whatever the size of the export. The
+ * rows hold the minor-unit columns; `exportCells` reads every column, the decimal ones included.
  * `partnerId` keeps one partner's rows (required for `statement`).
- * @throws AppError `not_found` (program, or partner not in it), `invalid_request` (a statement without a partner).
+ *
+ * Not a generator on purpose: a generator suspended at `yield page` keeps the page reachable from
+ * its frame until it is resumed, i.e. until the consumer asks for the next one (for a download,
+ * after the socket has drained the CSV already written from it). Here nothing but the caller
+ * holds a page once `next()` has answered.
+ * @throws AppError `not_found` (program, or partner not in it), `invalid_request` (a statement
+ *   without a partner), from the first `next()`.
  */
-export async function* exportRows(
+export function exportRows(
   deps: CoreDeps,
   programId: number,
   kind: ExportKind,
   scope: ExportScope,
   pageSize = 1_000,
-): AsyncGenerator<ExportRow[]> {
+): ExportPages {
   const partnerId = scope.partnerId ?? null;
-  if (!(await deps.em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
-  if (partnerId !== null && !(await deps.em.count(Partner, { id: partnerId, program: programId })))
-    throw new AppError('not_found', 'No such partner in this program');
-  const withDecimals = (rows: ExportRow[]) => {
-    for (const r of rows)
-      for (const [name, cents] of DECIMALS[kind]) r[name] = formatMinorUnits(r[cents] as string, r.currency as string);
-    return rows;
+  let read: (() => Promise<ExportRow[] | null>) | null = null;
+  let done = false;
+  const start = async (): Promise<() => Promise<ExportRow[] | null>> => {
+    if (!(await deps.em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
+    if (partnerId !== null && !(await deps.em.count(Partner, { id: partnerId, program: programId })))
+      throw new AppError('not_found', 'No such partner in this program');
+    if (kind === 'statement') {
+      if (partnerId === null)
+        throw new AppError('invalid_request', 'A statement is one partner’s: give partner_id', { field: 'partner_id' });
+      return statementPages(deps, programId, partnerId, scope, pageSize);
+    }
+    const q: PageQuery = { programId, partnerId, from: scope.from, to: scope.to, after: 0, limit: pageSize };
+    let last = false;
+    return async () => {
+      if (last) return null;
+      const page = await PAGES[kind](deps.em, q);
+      last = page.length < pageSize;
+      if (!page.length) return null;
+      q.after = page[page.length - 1]!.id as number;
+      return page;
+    };
   };
-  if (kind === 'statement') {
-    if (partnerId === null)
-      throw new AppError('invalid_request', 'A statement is one partner’s: give partner_id', { field: 'partner_id' });
-    for await (const page of statementRows(deps, programId, partnerId, scope, pageSize)) yield withDecimals(page);
-    return;
-  }
-  const q: PageQuery = { programId, partnerId, from: scope.from, to: scope.to, after: 0, limit: pageSize };
-  for (;;) {
-    const page = await PAGES[kind](deps.em, q);
-    if (!page.length) return;
-    q.after = page[page.length - 1]!.id as number;
-    yield withDecimals(page);
-    if (page.length < pageSize) return;
-  }
+  const end = (): IteratorResult<ExportRow[], undefined> => {
+    done = true;
+    return { done: true, value: undefined };
+  };
+  return {
+    async next() {
+      if (done) return end();
+      try {
+        read ??= await start();
+        const page = await read();
+        return page ? { done: false, value: page } : end();
+      } catch (err) {
+        end();
+        throw err;
+      }
+    },
+    async return() {
+      return end();
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 /** The hash before a partner's first statement line. */
@@ -140,32 +189,37 @@ export function statementLineHash(
 /**
  * A partner's ledger from its first entry, each line with the running balance of its currency and
  * the chained hash; only the lines in the window are returned, but every line is hashed, so a
- * line's hash is the same in every export that contains it.
+ * line's hash is the same in every export that contains it. Each call answers the next non-empty
+ * page of lines, or null at the end.
  */
-async function* statementRows(
+function statementPages(
   deps: CoreDeps,
   programId: number,
   partnerId: number,
   w: ExportScope,
   pageSize: number,
-): AsyncGenerator<ExportRow[]> {
+): () => Promise<ExportRow[] | null> {
   let hash = statementGenesis(programId, partnerId);
   const balances = new Map<string, bigint>();
   let after = 0;
-  for (;;) {
-    const page = await ledgerPage(deps.em, { partnerId, after, limit: pageSize });
-    if (!page.length) return;
-    after = page[page.length - 1]!.id;
-    const out: ExportRow[] = [];
-    for (const line of page) {
-      const balance = (balances.get(line.currency) ?? 0n) + BigInt(line.delta_cents);
-      balances.set(line.currency, balance);
-      hash = statementLineHash(hash, line);
-      const at = new Date(line.created_at!);
-      if ((w.from && at < w.from) || (w.to && at >= w.to)) continue;
-      out.push({ ...line, balance_cents: balance.toString(), hash });
+  let last = false;
+  return async () => {
+    while (!last) {
+      const page = await ledgerPage(deps.em, { partnerId, after, limit: pageSize });
+      last = page.length < pageSize;
+      if (!page.length) return null;
+      after = page[page.length - 1]!.id;
+      const out: ExportRow[] = [];
+      for (const line of page) {
+        const balance = (balances.get(line.currency) ?? 0n) + BigInt(line.delta_cents);
+        balances.set(line.currency, balance);
+        hash = statementLineHash(hash, line);
+        const at = new Date(line.created_at!);
+        if ((w.from && at < w.from) || (w.to && at >= w.to)) continue;
+        out.push({ ...line, balance_cents: balance.toString(), hash });
+      }
+      if (out.length) return out;
     }
-    if (out.length) yield out;
-    if (page.length < pageSize) return;
-  }
+    return null;
+  };
 }

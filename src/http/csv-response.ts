@@ -1,9 +1,8 @@
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
-import { EXPORT_COLUMNS, exportRows, type ExportKind, type ExportRow, type ExportScope } from '../core/exports.ts';
+import { EXPORT_COLUMNS, exportCells, exportRows, type ExportKind, type ExportScope } from '../core/exports.ts';
+import { CsvEncoder } from './csv-encoder.ts';
 
 export const exportQuerySchema = z.strictObject({
   /** Rows created (sales: received) from this time, inclusive. */
@@ -27,18 +26,10 @@ export function exportKind(raw: string | undefined, kinds: readonly ExportKind[]
 }
 
 /**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) is
- * prefixed with `'`: partner names, codes and transaction ids come from outside. Numbers, and
- * decimal amounts like `-12.50`, are written as they are.
- */
-function cell(v: ExportRow[string]): string | number | boolean | null {
-  if (typeof v !== 'string') return v;
-  return /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
-}
-
-/**
  * An export as a streamed CSV download (header row first, then page by page). The first page is
- * read before answering: a missing program or partner is a 404, not a broken download.
+ * read before answering: a missing program or partner is a 404, not a broken download. The body
+ * is pulled: the next page is read only when the one before is taken by the response, which takes
+ * it only when the socket has drained, so at most one page waits whatever the client's speed.
  */
 export async function csvResponse(
   ctx: RouteContext,
@@ -47,34 +38,46 @@ export async function csvResponse(
   scope: ExportScope,
   filename: string,
 ): Promise<Response> {
-  const columns = [...EXPORT_COLUMNS[kind]];
+  const columns = EXPORT_COLUMNS[kind];
   const pages = exportRows(ctx.deps(), programId, kind, scope);
   const first = await pages.next();
   const log = ctx.log;
-  // Booleans as `true`/`false` (the library's default is `1` and an empty cell).
-  const lines = (rows: ExportRow[]) =>
-    Buffer.from(
-      stringify(
-        rows.map((r) => columns.map((c) => cell(r[c] ?? null))),
-        { cast: { boolean: (v) => String(v) } },
-      ),
-    );
-  async function* csv(): AsyncGenerator<Buffer> {
-    yield Buffer.from(stringify([], { header: true, columns }));
-    if (first.done) return;
-    yield lines(first.value);
-    try {
-      for await (const page of pages) yield lines(page);
-    } catch (err) {
-      log.error(
-        { err, programId, kind, partnerId: scope.partnerId ?? null },
-        'export stopped: the download is incomplete',
-      );
-      throw err;
-    }
-  }
+  const header = new CsvEncoder(
+    columns.map((_, i) => (names: readonly string[]) => names[i]),
+    false,
+  ).encode([columns]);
+  const rows = new CsvEncoder(exportCells(kind));
+  // Encoded here, not in `start`: a closure would keep the first page for the whole download.
+  let firstPage = first.done ? null : rows.encode(first.value);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(header);
+        if (firstPage) controller.enqueue(firstPage);
+        else controller.close();
+        firstPage = null;
+      },
+      async pull(controller) {
+        try {
+          const page = await pages.next();
+          if (page.done) controller.close();
+          else controller.enqueue(rows.encode(page.value));
+        } catch (err) {
+          log.error(
+            { err, programId, kind, partnerId: scope.partnerId ?? null },
+            'export stopped: the download is incomplete',
+          );
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        await pages.return(undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
   const stamp = ctx.clock().toISOString().slice(0, 10);
-  return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
+  return new Response(body, {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${filename}-${kind}-${stamp}.csv"`,

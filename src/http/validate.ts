@@ -17,3 +17,16 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
 /** Largest row id (PostgreSQL `int`/`serial`): a larger number can name no row, and comparing it with an int column is a database error. */
 export const MAX_ROW_ID = 2_147_483_647;
 export const rowId = z.number().int().positive().max(MAX_ROW_ID);
+
+/**
+ * Validates a list's query, where `offset` (by position) and `before` (keyset: rows with a smaller
+ * id than the previous page's last) are two ways to reach a page: both at once is refused with a
+ * 400 `invalid_request` naming `offset`, rather than one of them silently applied after the other.
+ */
+export function validatePage<S extends z.ZodType>(schema: S, input: Record<string, string>): z.output<S> {
+  if (input.before !== undefined && input.offset !== undefined) {
+    const message = 'give either before (the last id of the previous page) or offset, not both';
+    throw new AppError('invalid_request', `offset: ${message}`, { issues: [{ field: 'offset', message }] });
+  }
+  return validate(schema, input);
+}

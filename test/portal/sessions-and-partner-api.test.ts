@@ -363,6 +363,15 @@ describe('partner API: a partner sees only their own data in their own program',
     );
     expect(older.total).toBe(all.total);
     expect((await asPartner(a, `/commissions?before=${newest + 1}`)).body.commissions).toEqual(all.commissions);
+    // Keyset and offset are two ways to a page: both at once is refused.
+    for (const list of ['/commissions', '/notifications']) {
+      const both = await asPartner(a, `${list}?before=${newest}&offset=1`);
+      expect(both.status, list).toBe(400);
+      expect(both.body.error, list).toMatchObject({
+        code: 'invalid_request',
+        details: { issues: [{ field: 'offset' }] },
+      });
+    }
   });
 
   test('the profile shows the partner’s group and where they stand on its tiers; another partner sees neither', async () => {

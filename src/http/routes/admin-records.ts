@@ -3,7 +3,7 @@ import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { listRecords } from '../../core/list-records.ts';
 import { LISTABLE_KINDS, isListableKind, type ListableKind, type ListedRecord } from '../../core/listable.ts';
-import { MAX_ROW_ID, validate } from '../validate.ts';
+import { MAX_ROW_ID, validatePage } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { recordToWire, row, type RecordListWire } from '../wire/records.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
@@ -21,7 +21,13 @@ export const listQuerySchema = z.object({
     .optional(),
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
   /** Keyset: rows older than this id (the last id of the previous page); reads one page at any depth. */
-  before: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(MAX_ROW_ID)
+    .describe('Keyset: rows with a smaller id (the last id of the previous page); not with offset')
+    .optional(),
   /** Commissions only: `true` lists those held for review (fraud rules or a disputed customer). */
   held: z.enum(['true', 'false']).optional(),
 });
@@ -35,7 +41,7 @@ export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHel
   on('get', '/programs/:id/:list', async (e) => {
     const kind = e.context.params?.list;
     if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list; one of: ${LISTABLE_KINDS.join(', ')}`);
-    const q = validate(listQuerySchema, Object.fromEntries(e.url.searchParams));
+    const q = validatePage(listQuerySchema, Object.fromEntries(e.url.searchParams));
     const records = await listRecords(ctx.deps(), num(e, 'id'), kind, {
       limit: q.limit,
       offset: q.offset,

@@ -12,7 +12,7 @@ import {
 } from '../../core/partner-portal.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
-import { MAX_ROW_ID, rowId, validate } from '../validate.ts';
+import { MAX_ROW_ID, rowId, validate, validatePage } from '../validate.ts';
 import { requireSession } from '../session-auth.ts';
 import { seriesQuery, seriesToWire, seriesRange } from '../wire/activity-series.ts';
 import {
@@ -47,7 +47,13 @@ const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
   /** Keyset: rows older than this id (the last id of the previous page); any depth at the cost of one page. */
-  before: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(MAX_ROW_ID)
+    .describe('Keyset: rows with a smaller id (the last id of the previous page); not with offset')
+    .optional(),
 });
 const commissionsQuery = page.extend({ status: z.enum(COMMISSION_STATUSES).optional() });
 const markRead = z.strictObject({ ids: z.array(rowId).max(500).optional() });
@@ -83,7 +89,9 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     return seriesToWire(await getActivitySeries(ctx.deps(), { programId, partnerId, ...range }));
   });
   on('get', '/commissions', async (e, partnerId) =>
-    partnerCommissionsToWire(await listPartnerCommissions(ctx.deps(), partnerId, validate(commissionsQuery, query(e)))),
+    partnerCommissionsToWire(
+      await listPartnerCommissions(ctx.deps(), partnerId, validatePage(commissionsQuery, query(e))),
+    ),
   );
   on('get', '/earnings', async (_e, partnerId) =>
     partnerEarningsToWire(await getPartnerEarnings(ctx.deps(), partnerId)),
@@ -108,7 +116,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     return payoutMethodToWire(null);
   });
   on('get', '/notifications', async (e, partnerId) =>
-    partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validate(page, query(e)))),
+    partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validatePage(page, query(e)))),
   );
   on('post', '/notifications/read', async (e, partnerId) =>
     unreadCountToWire(
