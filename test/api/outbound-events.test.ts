@@ -150,6 +150,29 @@ describe('outbound events', () => {
     });
   });
 
+  test("a payout run's payout: payout.created processing, then payout.failed with its commissions payable again", async () => {
+    const f = await createProgramFixture(h);
+    const ep = await endpoint(f, ['payout.created', 'payout.failed', 'commission.updated']);
+    await clickAndLead(h, f, 'cust-run');
+    const s = (await sale(f, 'cust-run')).body;
+    await h.admin('POST', `/programs/${f.programId}/commissions/${s.commission_id}/approve`);
+    const run = await h.admin('POST', `/programs/${f.programId}/payout-runs`, { currency: 'USD' });
+    const payoutId = run.payouts[0].id;
+    await h.admin('POST', `/programs/${f.programId}/payouts/${payoutId}/fail`, { reason: 'bank refused' });
+    const of = (type: string) => at(ep.path).filter((r) => r.type === type);
+    await waitFor(() => of('payout.failed').length === 1 && of('commission.updated').length >= 2);
+    for (const r of at(ep.path)) expect(verifies(ep.secret, r)).toBe(true);
+    expect(of('payout.created')[0]!.data).toMatchObject({ id: payoutId, status: 'processing', rail: 'manual' });
+    expect(of('payout.failed')[0]!.data).toMatchObject({
+      id: payoutId,
+      status: 'failed',
+      failure_reason: 'bank refused',
+      commission_ids: [s.commission_id],
+    });
+    const failed = of('commission.updated').find((r) => r.data.change === 'payout_failed');
+    expect(failed!.data).toMatchObject({ id: s.commission_id, status: 'approved', payout_id: payoutId });
+  });
+
   test('a 500 then success is retried under the same webhook-id; the delivery records both attempts', async () => {
     const f = await createProgramFixture(h);
     const ep = await endpoint(f, ['sale.created']);
