@@ -94,6 +94,21 @@ export async function payoutRunsJourney(o: {
   expect((await statement()).currencies[0]).toMatchObject({ balance_cents: 0, payouts_cents: 2_234, reconciles: true });
   await pp.reload();
   await pp.locator('[data-balance="USD"]').filter({ hasText: '0.00 USD' }).waitFor();
+  // The partner's statement download names every change and its cause, hash-chained.
+  const [statementCsv] = await Promise.all([
+    pp.waitForEvent('download'),
+    pp.getByRole('link', { name: /^statement\.csv/ }).click(),
+  ]);
+  const [header, ...lines] = parse(await streamText(await statementCsv.createReadStream())) as string[][];
+  const kind = header!.indexOf('kind');
+  expect(lines.map((l) => l[kind])).toEqual([
+    'commission_credit',
+    'commission_credit',
+    'payout',
+    'payout_failed',
+    'payout',
+  ]);
+  expect(lines.every((l) => /^[0-9a-f]{64}$/.test(l[header!.indexOf('hash')]!))).toBe(true);
 }
 
 async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
