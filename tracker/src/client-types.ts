@@ -46,6 +46,8 @@ export type TrackSaleInput = {
   eventName?: string;
   email?: string;
   additionalData?: Record<string, unknown>;
+  /** Where the payment was made, when a helper reports it (`x402`); omitted for your own checkout. */
+  provider?: 'x402';
 };
 
 /** A test sale: recorded in test mode (`additional_data.test_mode: true`), no customer needed. */

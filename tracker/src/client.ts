@@ -21,6 +21,9 @@ export type * from './client-types.ts';
 // Checkout metadata travels with the server client: merchants build checkouts on their server.
 export { buildTrackerMetadata, checkoutMetadata } from './checkout-metadata.ts';
 export type { CheckoutTrackingInput, StripeCheckoutMode, TrackerCheckoutMetadata } from './checkout-metadata.ts';
+// x402 resource servers report settled payments through the same client.
+export { decodeX402PaymentResponse, reportX402Settlement, x402Cents, x402ReferralOf } from './x402.ts';
+export type { X402ReportInput, X402ReportResult, X402Requirements, X402Settlement } from './x402.ts';
 
 /** Placeholder for the hosted API (`{base_url}`); self-hosted merchants pass `apiUrl`. */
 export const DEFAULT_API_URL = 'https://tracker.example.com';
@@ -171,6 +174,8 @@ export function createTrackerClient(options: TrackerClientOptions): TrackerClien
           event_name: input.eventName,
           email: input.email,
           additional_data: input.additionalData,
+          provider: input.provider,
+          provider_payment_id: input.provider ? input.invoiceId : undefined,
         },
         true,
       );
