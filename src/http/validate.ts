@@ -18,6 +18,15 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
 export const MAX_ROW_ID = 2_147_483_647;
 export const rowId = z.number().int().positive().max(MAX_ROW_ID);
 
+/** `?before=`: keyset paging, rows older than this id (the last id of the previous page); reads one page at any depth. */
+export const keysetBefore = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(MAX_ROW_ID)
+  .describe('Keyset: rows with a smaller id (the last id of the previous page); not with offset')
+  .optional();
+
 /**
  * Validates a list's query, where `offset` (by position) and `before` (keyset: rows with a smaller
  * id than the previous page's last) are two ways to reach a page: both at once is refused with a

@@ -3,7 +3,7 @@ import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/errors.ts';
 import { listRecords } from '../../core/list-records.ts';
 import { LISTABLE_KINDS, isListableKind, type ListableKind, type ListedRecord } from '../../core/listable.ts';
-import { MAX_ROW_ID, validatePage } from '../validate.ts';
+import { keysetBefore, MAX_ROW_ID, validatePage } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { recordToWire, row, type RecordListWire } from '../wire/records.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
@@ -20,14 +20,7 @@ export const listQuerySchema = z.object({
     .regex(/^[a-z_]{1,32}$/, 'provider is a lower-case word')
     .optional(),
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
-  /** Keyset: rows older than this id (the last id of the previous page); reads one page at any depth. */
-  before: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(MAX_ROW_ID)
-    .describe('Keyset: rows with a smaller id (the last id of the previous page); not with offset')
-    .optional(),
+  before: keysetBefore,
   /** Commissions only: `true` lists those held for review (fraud rules or a disputed customer). */
   held: z.enum(['true', 'false']).optional(),
 });

@@ -12,7 +12,7 @@ import {
 } from '../../core/partner-portal.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
-import { MAX_ROW_ID, rowId, validate, validatePage } from '../validate.ts';
+import { keysetBefore, rowId, validate, validatePage } from '../validate.ts';
 import { requireSession } from '../session-auth.ts';
 import { seriesQuery, seriesToWire, seriesRange } from '../wire/activity-series.ts';
 import {
@@ -46,14 +46,7 @@ import { payoutMethodBody, payoutMethodToWire } from '../wire/payouts.ts';
 const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
-  /** Keyset: rows older than this id (the last id of the previous page); any depth at the cost of one page. */
-  before: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(MAX_ROW_ID)
-    .describe('Keyset: rows with a smaller id (the last id of the previous page); not with offset')
-    .optional(),
+  before: keysetBefore,
 });
 const commissionsQuery = page.extend({ status: z.enum(COMMISSION_STATUSES).optional() });
 const markRead = z.strictObject({ ids: z.array(rowId).max(500).optional() });
