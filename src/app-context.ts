@@ -1,4 +1,5 @@
 import { createStripeTransferSender } from './providers/stripe/transfers.ts';
+import { createStripeInvoicePaymentLookup } from './providers/stripe/invoice-payments.ts';
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
@@ -110,6 +111,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
+  const lookupPaymentAlias = createStripeInvoicePaymentLookup({ apiBase: config.STRIPE_API_BASE });
   const ctx: AppContext = {
     config,
     db,
@@ -133,6 +135,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       hashEmail,
       sealer,
       lookupDiscountCodes,
+      lookupPaymentAlias,
       sendTransfer,
     }),
     async close() {

@@ -8,6 +8,7 @@ import { AppError, RetryableError, SaleNotRecordedError } from './errors.ts';
 import { recordSale } from './record-sale.ts';
 import { applyRefund } from './apply-refund.ts';
 import { linkPayment } from './link-payment.ts';
+import { lookUpSaleAlias } from './alias-lookup.ts';
 import { reviewWonDispute } from './review-won-dispute.ts';
 import { reverseTransfer } from './reverse-transfer.ts';
 import { applyParkedRefundsFor, closeParkedRefunds, parkRefund } from './parked-refunds.ts';
@@ -76,6 +77,10 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         // A refund naming the alias that arrived before the link was parked: its sale is known now.
         if (result.kind === 'linked' && job.kind === 'link')
           notificationIds.push(...(await applyParkedRefundsFor(deps, job.programId, [job.alias])));
+        // A sale recorded under an id refunds do not name: the provider's API may link it now
+        // (a retry finds it `duplicate` and asks again; a RetryableError fails the row).
+        if (job.kind === 'sale' && (result.kind === 'attributed' || result.kind === 'duplicate'))
+          notificationIds.push(...(await lookUpSaleAlias(deps, job)));
         // Applied refunds, requested dispute reviews and sales that applied parked refunds write notifications.
         if ('notificationIds' in result && result.notificationIds) notificationIds.push(...result.notificationIds);
         outcome.push(result);

@@ -66,6 +66,7 @@ export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerP
       | 'productId'
       | 'couponCodes'
       | 'couponLookup'
+      | 'aliasLookup'
     >
   >;
 

@@ -33,6 +33,7 @@ describe('dodo normalise: payment.succeeded', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

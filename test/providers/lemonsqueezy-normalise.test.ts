@@ -33,6 +33,7 @@ describe('lemon squeezy normalise: sales', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -35,6 +35,7 @@ describe('paddle normalise: transaction.completed', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };
