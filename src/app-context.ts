@@ -1,5 +1,4 @@
 import { createStripeTransferSender } from './providers/stripe/transfers.ts';
-import { createStripeInvoicePaymentLookup } from './providers/stripe/invoice-payments.ts';
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
@@ -15,7 +14,12 @@ import { postEvent } from './workers/post-event.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue } from './queue/bullmq-queue.ts';
-import { createDiscountLookup, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import {
+  createDiscountLookup,
+  createPaymentAliasLookup,
+  createProviderAdapters,
+  type ProviderAdapters,
+} from './providers/registry.ts';
 import { resolveSealer } from './sealing-keys.ts';
 import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
 
@@ -111,7 +115,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
-  const lookupPaymentAlias = createStripeInvoicePaymentLookup({ apiBase: config.STRIPE_API_BASE });
+  const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const ctx: AppContext = {
     config,
     db,
