@@ -16,6 +16,7 @@ import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue } from './queue/bullmq-queue.ts';
 import {
   createDiscountLookup,
+  createPaidSaleLookup,
   createPaymentAliasLookup,
   createProviderAdapters,
   type ProviderAdapters,
@@ -116,6 +117,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
   const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });
+  const lookupPaidSale = createPaidSaleLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const ctx: AppContext = {
     config,
     db,
@@ -140,6 +142,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       sealer,
       lookupDiscountCodes,
       lookupPaymentAlias,
+      lookupPaidSale,
       sendTransfer,
     }),
     async close() {

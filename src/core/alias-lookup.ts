@@ -27,7 +27,7 @@ export type AliasLookupResult = { kind: 'found'; aliases: string[] } | { kind: '
 export type LookupPaymentAlias = (lookup: AliasLookup, apiKey: string) => Promise<AliasLookupResult>;
 
 /** What the key needs, named in the warning when the provider refuses. */
-const NEEDED_SCOPE: Readonly<Record<AliasLookup['provider'], string>> = {
+export const NEEDED_SCOPE: Readonly<Record<AliasLookup['provider'], string>> = {
   stripe: 'a restricted key with Invoices: Read (invoice payments are read under Invoices)',
 };
 
@@ -35,8 +35,8 @@ const NEEDED_SCOPE: Readonly<Record<AliasLookup['provider'], string>> = {
  * After a sale marked with `aliasLookup` was recorded (or found recorded, on a retry): asks the
  * provider for its alias and links it exactly as a link job does, then applies the refunds parked
  * under the alias (a refund that arrived before the sale). Returns their notifications.
- * Nothing is asked for a test sale, a sale already linked, or without the port or an API key (the
- * provider's link event still links it). A refusal is a warning: the sale stays unlinked.
+ * Nothing is asked for a test sale, a sale already linked (its aliases' parked refunds are applied
+ * instead), or without the port or an API key (the provider's link event still links it). A refusal is a warning: the sale stays unlinked.
  * @throws RetryableError (from the port) when the provider could not answer: the event is retried.
  */
 export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<number[]> {
@@ -44,7 +44,10 @@ export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<num
   const transactionId = job.transactionId;
   if (!lookup || !transactionId || job.test || !deps.lookupPaymentAlias) return [];
   const where = { programId: job.programId, provider: lookup.provider, invoiceId: lookup.invoiceId };
-  if (await isLinked(deps, job.programId, transactionId)) return [];
+  // Linked already (the link event came first, or a refund's lookup, refund-sale-lookup.ts):
+  // nothing to ask, but refunds parked under those aliases are applied now, not by the sweeper.
+  const known = await linkedAliases(deps, job.programId, transactionId);
+  if (known.length) return applyParkedRefundsFor(deps, job.programId, known);
   const apiKey = await openProviderApiKey(deps, job.programId, lookup.provider);
   if (!apiKey) {
     deps.log.debug(where, 'no API key on the connection: the sale waits for the link event');
@@ -81,14 +84,14 @@ export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<num
   return linked.length ? applyParkedRefundsFor(deps, job.programId, linked) : [];
 }
 
-/** Whether some alias already names the sale (the link event came first, or an earlier attempt). */
-async function isLinked(deps: CoreDeps, programId: number, transactionId: string): Promise<boolean> {
-  const row = await typedSql(deps.em)
+/** The aliases already naming the sale. */
+async function linkedAliases(deps: CoreDeps, programId: number, transactionId: string): Promise<string[]> {
+  const rows = await typedSql(deps.em)
     .selectFrom('payment_link')
-    .select('id')
+    .select('alias')
     .where('program_id', '=', programId)
     .where('transaction_id', '=', transactionId)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .limit(20)
+    .execute();
+  return rows.map((r) => r.alias);
 }

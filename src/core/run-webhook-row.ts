@@ -9,6 +9,7 @@ import { recordSale } from './record-sale.ts';
 import { applyRefund } from './apply-refund.ts';
 import { linkPayment } from './link-payment.ts';
 import { lookUpSaleAlias } from './alias-lookup.ts';
+import { applyRefundAgain, lookUpRefundedSale } from './refund-sale-lookup.ts';
 import { reviewWonDispute } from './review-won-dispute.ts';
 import { reverseTransfer } from './reverse-transfer.ts';
 import { applyParkedRefundsFor, closeParkedRefunds, parkRefund } from './parked-refunds.ts';
@@ -86,6 +87,13 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         outcome.push(result);
       } catch (err) {
         if (err instanceof SaleNotRecordedError && job.kind === 'refund') {
+          // The provider's API may name the sale the refunded payment paid, linked now.
+          const again = (await lookUpRefundedSale(deps, job)) ? await applyRefundAgain(deps, job) : null;
+          if (again) {
+            if ('notificationIds' in again) notificationIds.push(...again.notificationIds);
+            outcome.push(again);
+            continue;
+          }
           if (await saleEventRecordedNoSale(deps.em, row, job.transactionId)) {
             // Most checkouts are not referred: their sale event ends without a sale, and waiting for
             // one would only fill the parked list. Same answer as the API's refund of an unknown sale.

@@ -96,7 +96,7 @@ export function providerSale(ctx: EventContext, paid: PaidBasics, fields: Provid
 /** `reason`: `chargeback` for disputes (the commission's reason then says so); default `refund`. */
 export type ProviderRefundFields = Pick<
   RefundJobInput,
-  'transactionId' | 'amount' | 'refundId' | 'refundReason' | 'saleAlias'
+  'transactionId' | 'amount' | 'refundId' | 'refundReason' | 'saleAlias' | 'saleLookup'
 > & {
   reason?: 'refund' | 'chargeback';
 };
@@ -123,7 +123,13 @@ export function providerRefund(ctx: EventContext, fields: ProviderRefundFields):
  */
 export function providerChargeback(
   ctx: EventContext,
-  f: { transactionId: string; disputeId: string; cents: number | null; saleAlias?: string | null },
+  f: {
+    transactionId: string;
+    disputeId: string;
+    cents: number | null;
+    saleAlias?: string | null;
+    saleLookup?: RefundJob['saleLookup'];
+  },
 ): RefundJob {
   return providerRefund(ctx, {
     transactionId: f.transactionId,
@@ -132,6 +138,7 @@ export function providerChargeback(
     refundReason: null,
     reason: 'chargeback',
     saleAlias: f.saleAlias ?? null,
+    saleLookup: f.saleLookup ?? null,
   });
 }
 

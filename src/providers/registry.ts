@@ -9,7 +9,8 @@ import { createStripeAdapter } from './stripe/adapter.ts';
 import type { LookupDiscountCodes } from '../core/discount-lookup.ts';
 import { createLemonSqueezyDiscountLookup } from './lemonsqueezy/discount-redemptions.ts';
 import type { LookupPaymentAlias } from '../core/alias-lookup.ts';
-import { createStripeInvoicePaymentLookup } from './stripe/invoice-payments.ts';
+import type { LookupPaidSale } from '../core/refund-sale-lookup.ts';
+import { createStripeInvoicePaymentLookup, createStripePaidInvoiceLookup } from './stripe/invoice-payments.ts';
 
 export type ProviderAdapters = Record<WebhookProvider, ProviderAdapter>;
 
@@ -40,5 +41,11 @@ export function createDiscountLookup(o: { lemonsqueezyApiBase: string }): Lookup
  */
 export function createPaymentAliasLookup(o: { stripeApiBase: string }): LookupPaymentAlias {
   const byProvider = { stripe: createStripeInvoicePaymentLookup({ apiBase: o.stripeApiBase }) };
+  return (lookup, apiKey) => byProvider[lookup.provider](lookup, apiKey);
+}
+
+/** Core's `lookupPaidSale` port: the reverse question, for a refund whose sale is not found. */
+export function createPaidSaleLookup(o: { stripeApiBase: string }): LookupPaidSale {
+  const byProvider = { stripe: createStripePaidInvoiceLookup({ apiBase: o.stripeApiBase }) };
   return (lookup, apiKey) => byProvider[lookup.provider](lookup, apiKey);
 }

@@ -161,6 +161,7 @@ describe('creem normalise: refund.created', () => {
       refundReason: 'requested_by_customer',
       reason: 'refund',
       saleAlias: null,
+      saleLookup: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

@@ -102,6 +102,7 @@ describe('dodo normalise: refund.succeeded', () => {
       refundReason: 'Customer asked for a partial refund',
       reason: 'refund',
       saleAlias: null,
+      saleLookup: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

@@ -107,6 +107,7 @@ describe('polar normalise: refunds', () => {
       refundReason: 'customer_request',
       reason: 'refund',
       saleAlias: null,
+      saleLookup: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

@@ -7,7 +7,10 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, expect, test } from 'vitest';
-import { createStripeInvoicePaymentLookup } from '../../src/providers/stripe/invoice-payments.ts';
+import {
+  createStripeInvoicePaymentLookup,
+  createStripePaidInvoiceLookup,
+} from '../../src/providers/stripe/invoice-payments.ts';
 import { RetryableError } from '../../src/core/errors.ts';
 import { published } from './fixtures/published.ts';
 
@@ -27,6 +30,10 @@ const lookup = createStripeInvoicePaymentLookup({
   timeoutMs: 300,
 });
 const ask = () => lookup({ provider: 'stripe', invoiceId: 'in_1Unit' }, KEY);
+const reverse = createStripePaidInvoiceLookup({
+  apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  timeoutMs: 300,
+});
 const list = (data: unknown[]) =>
   JSON.stringify({ object: 'list', data, has_more: false, url: '/v1/invoice_payments' });
 const payment = (o: Record<string, unknown>) =>
@@ -84,4 +91,36 @@ test('400, 401, 403 and 404 are refused; 429, 5xx and a timeout are retryable (a
     // No retry inside the SDK: the webhook job is retried instead.
     expect(requests.length - before).toBe(1);
   }
+});
+
+test('the other way: the invoices a PaymentIntent paid, asked by payment[type] and payment[payment_intent]', async () => {
+  respond = (res) =>
+    res.end(
+      list([
+        payment({ id: 'inpay_1', payment: { type: 'payment_intent', payment_intent: 'pi_unit' } }),
+        payment({
+          id: 'inpay_2',
+          invoice: 'in_open',
+          status: 'open',
+          payment: { type: 'payment_intent', payment_intent: 'pi_unit' },
+        }),
+        payment({ id: 'inpay_3', invoice: 'in_else', payment: { type: 'payment_intent', payment_intent: 'pi_else' } }),
+      ]),
+    );
+  expect(await reverse({ provider: 'stripe', paymentIntentId: 'pi_unit' }, KEY)).toEqual({
+    kind: 'found',
+    transactionIds: ['in_1Unit'],
+  });
+  const params = new URL(requests.at(-1)!.url!, 'http://x').searchParams;
+  expect(params.get('payment[type]')).toBe('payment_intent');
+  expect(params.get('payment[payment_intent]')).toBe('pi_unit');
+  expect(params.get('invoice')).toBeNull();
+  respond = (res) => {
+    res.statusCode = 403;
+    res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'stand-in' } }));
+  };
+  expect(await reverse({ provider: 'stripe', paymentIntentId: 'pi_unit' }, KEY)).toEqual({
+    kind: 'refused',
+    status: 403,
+  });
 });

@@ -214,6 +214,8 @@ describe('stripe normalise: refunds', () => {
       refundReason: 'requested_by_customer',
       reason: 'refund',
       saleAlias: null,
+      // A basil invoice's sale can be asked for by the PaymentIntent (refund-sale-lookup.ts).
+      saleLookup: { provider: 'stripe', paymentIntentId: 'pi_3QxUnitPaymentIntent01' },
       test: false,
       receivedAt: NOW.toISOString(),
     };

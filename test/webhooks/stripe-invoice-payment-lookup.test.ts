@@ -3,7 +3,9 @@
  * with an API key on the program's Stripe connection, a basil `invoice.paid` (recorded under the
  * invoice id) makes the service ask `GET /v1/invoice_payments?invoice=in_…` through the official
  * `stripe` SDK, and the paid PaymentIntent it names is linked to the sale, so refunds naming the
- * PaymentIntent find it (src/core/alias-lookup.ts).
+ * PaymentIntent find it (src/core/alias-lookup.ts). The other way round, a refund whose sale is
+ * not found asks `GET /v1/invoice_payments?payment[type]=payment_intent&payment[payment_intent]=pi_…`
+ * for the invoice its PaymentIntent paid (src/core/refund-sale-lookup.ts).
  *
  * No network here: a local node:http server stands in for api.stripe.com (STRIPE_API_BASE). It
  * answers with Stripe's list envelope (`object: 'list'`, `data`, `has_more`, `url`) around the
@@ -29,13 +31,32 @@ const API_KEY = 'rk_live_invoice_payments_lookup_5e7d';
 /** What the stand-in answers, per invoice id: an error status, or the invoice's payments. */
 type Answer = { status: number } | { payments: Json[] };
 const script = new Map<string, Answer[]>();
-const seen: Array<{ method?: string; path: string; invoice: string | null; authorization?: string }> = [];
+/** Invoice payments Stripe knows: the answer when no script says otherwise, by invoice or by PaymentIntent. */
+const known: Json[] = [];
+const seen: Array<{
+  method?: string;
+  path: string;
+  invoice: string | null;
+  paymentIntent: string | null;
+  authorization?: string;
+}> = [];
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const invoice = url.searchParams.get('invoice');
-  seen.push({ method: req.method, path: url.pathname, invoice, authorization: req.headers.authorization });
+  const paymentIntent = url.searchParams.get('payment[payment_intent]');
+  seen.push({
+    method: req.method,
+    path: url.pathname,
+    invoice,
+    paymentIntent,
+    authorization: req.headers.authorization,
+  });
   res.setHeader('content-type', 'application/json');
-  const answer: Answer = (invoice ? script.get(invoice)?.shift() : undefined) ?? { payments: [] };
+  const answer: Answer = (invoice ? script.get(invoice)?.shift() : undefined) ?? {
+    payments: known.filter((p) =>
+      invoice ? p.invoice === invoice : p.payment.payment_intent === paymentIntent && paymentIntent !== null,
+    ),
+  };
   if ('status' in answer) {
     res.statusCode = answer.status;
     const type = answer.status >= 500 ? 'api_error' : 'invalid_request_error';
@@ -133,7 +154,9 @@ async function parkedRow(programId: number, status: string) {
   return row!;
 }
 
+/** Calls asking for the invoice's payments, and for the PaymentIntent's. */
 const callsFor = (ref: string) => seen.filter((s) => s.invoice === `in_${ref}`);
+const refundCallsFor = (ref: string) => seen.filter((s) => s.paymentIntent === `pi_${ref}`);
 
 beforeEach(() => {
   script.clear();
@@ -148,7 +171,13 @@ describe('stripe basil invoices: the PaymentIntent is looked up with the connect
     const sale = await deliver(f.programId, basilInvoicePaid(ref, keys, 10000));
     expect(sale.outcome).toEqual([expect.objectContaining({ kind: 'attributed' })]);
     expect(callsFor(ref)).toEqual([
-      { method: 'GET', path: '/v1/invoice_payments', invoice: `in_${ref}`, authorization: `Bearer ${API_KEY}` },
+      {
+        method: 'GET',
+        path: '/v1/invoice_payments',
+        invoice: `in_${ref}`,
+        paymentIntent: null,
+        authorization: `Bearer ${API_KEY}`,
+      },
     ]);
 
     const refund = await deliver(f.programId, refundUpdated(ref, 4000));
@@ -223,5 +252,46 @@ describe('stripe basil invoices: the PaymentIntent is looked up with the connect
     const refund = await deliver(f.programId, refundUpdated(ref, 10000));
     expect(refund.outcome).toEqual([expect.objectContaining({ kind: 'parked' })]);
     expect(JSON.stringify(w.h.logs)).not.toContain(API_KEY);
+  });
+
+  test('a sale recorded before the key was set: its refund asks Stripe by the PaymentIntent, links and applies', async () => {
+    const { f, keys } = await setup({ key: false });
+    const ref = newRef('r');
+    known.push(invoicePayment(ref));
+    await deliver(f.programId, basilInvoicePaid(ref, keys, 10000));
+    await w.h.admin('PATCH', `/programs/${f.programId}/providers/stripe`, { api_key: API_KEY });
+    const refund = await deliver(f.programId, refundUpdated(ref, 2000));
+    expect(refund.outcome).toEqual([expect.objectContaining({ kind: 'applied', deductionCents: 200 })]);
+    expect(refundCallsFor(ref)).toEqual([expect.objectContaining({ authorization: `Bearer ${API_KEY}` })]);
+    expect(callsFor(ref)).toEqual([]);
+    expect(await w.list(f.programId, 'parked-refunds')).toEqual([]);
+  });
+
+  test('a refund of an invoice nobody referred is finished as not_found, not parked', async () => {
+    const { f, keys } = await setup();
+    const ref = newRef('r');
+    known.push(invoicePayment(ref));
+    const unreferred: Json = basilInvoicePaid(ref, keys, 10000);
+    unreferred.data.object.parent.subscription_details.metadata = {};
+    await deliver(f.programId, unreferred, 'ignored');
+    const refund = await deliver(f.programId, refundUpdated(ref, 10000), 'ignored');
+    expect(refund.outcome).toEqual([expect.objectContaining({ kind: 'error', code: 'not_found' })]);
+    expect(await w.list(f.programId, 'parked-refunds')).toEqual([]);
+    // The invoice recorded no sale: its payments were never asked for; the refund asked once.
+    expect(callsFor(ref)).toEqual([]);
+    expect(refundCallsFor(ref)).toHaveLength(1);
+  });
+
+  test('the refund first, linked by its own lookup: the sale applies it at once, without asking again', async () => {
+    const { f, keys } = await setup();
+    const ref = newRef('r');
+    known.push(invoicePayment(ref));
+    const parked = await deliver(f.programId, refundUpdated(ref, 5000));
+    expect(parked.outcome).toEqual([expect.objectContaining({ kind: 'parked' })]);
+    const sale = await deliver(f.programId, basilInvoicePaid(ref, keys, 10000));
+    expect(sale.outcome).toEqual([expect.objectContaining({ kind: 'attributed' })]);
+    expect((await w.list(f.programId, 'parked-refunds'))[0]).toMatchObject({ status: 'applied' });
+    expect(callsFor(ref)).toEqual([]);
+    expect(refundCallsFor(ref)).toHaveLength(1);
   });
 });
