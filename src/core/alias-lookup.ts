@@ -36,7 +36,8 @@ export const NEEDED_SCOPE: Readonly<Record<AliasLookup['provider'], string>> = {
  * provider for its alias and links it exactly as a link job does, then applies the refunds parked
  * under the alias (a refund that arrived before the sale). Returns their notifications.
  * Nothing is asked for a test sale, a sale already linked (its aliases' parked refunds are applied
- * instead), or without the port or an API key (the provider's link event still links it). A refusal is a warning: the sale stays unlinked.
+ * instead), or without the port or an API key (the provider's link event still links it). A
+ * refusal is a warning: the sale stays unlinked.
  * @throws RetryableError (from the port) when the provider could not answer: the event is retried.
  */
 export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<number[]> {
