@@ -14,7 +14,13 @@ import { postEvent } from './workers/post-event.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue } from './queue/bullmq-queue.ts';
-import { createDiscountLookup, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import {
+  createDiscountLookup,
+  createPaidSaleLookup,
+  createPaymentAliasLookup,
+  createProviderAdapters,
+  type ProviderAdapters,
+} from './providers/registry.ts';
 import { resolveSealer } from './sealing-keys.ts';
 import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
 
@@ -110,6 +116,8 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
+  const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });
+  const lookupPaidSale = createPaidSaleLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const ctx: AppContext = {
     config,
     db,
@@ -133,6 +141,8 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       hashEmail,
       sealer,
       lookupDiscountCodes,
+      lookupPaymentAlias,
+      lookupPaidSale,
       sendTransfer,
     }),
     async close() {

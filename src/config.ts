@@ -49,7 +49,7 @@ export const configSchema = z
       .optional(),
     /** Lemon Squeezy's API (discount redemptions of an order); a test points it at a local server. */
     LEMONSQUEEZY_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.lemonsqueezy.com'),
-    /** Stripe's API (Connect transfers of payout runs); a test points it at a local server. */
+    /** Stripe's API (Connect transfers of payout runs, basil invoices' PaymentIntents); a test points it at a local server. */
     STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.stripe.com'),
     /** Bearer token of GET /metrics (Prometheus); unset = metrics endpoint disabled. */
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),

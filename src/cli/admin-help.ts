@@ -50,6 +50,8 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   providers:show PROGRAM PROVIDER               the connection; of its API key only whether one is set and its last 4
   providers:api-key PROGRAM lemonsqueezy --key-env VAR (or on stdin) | --clear   the store's API key, used to
                                                 find the discount code of a discounted order (stored sealed)
+  providers:api-key PROGRAM stripe --key-env VAR | --clear   a restricted key: Invoices read (a basil invoice's
+                                                PaymentIntent), Transfers write (Stripe Connect payout runs)
   secrets:reseal                                re-seals every stored secret (API keys, event endpoint secrets)
                                                 with the first key of DATA_ENCRYPTION_KEYS, after a key
                                                 rotation; seals event endpoint secrets stored before sealing

@@ -9,6 +9,8 @@ import type { Sealer } from './sealed-secrets.ts';
 import type { LookupDiscountCodes } from './discount-lookup.ts';
 import type { EndpointSubscription } from './outbound/emit-events.ts';
 import type { SendTransfer } from './payout-transfers.ts';
+import type { LookupPaymentAlias } from './alias-lookup.ts';
+import type { LookupPaidSale } from './refund-sale-lookup.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -66,6 +68,10 @@ export type CoreDeps = {
   sealer?: Sealer;
   /** Asks a provider's API for a sale's discount codes (discount-lookup.ts); absent: never asked. */
   lookupDiscountCodes?: LookupDiscountCodes;
+  /** Asks a provider's API which id its refunds name for a sale (alias-lookup.ts); absent: never asked. */
+  lookupPaymentAlias?: LookupPaymentAlias;
+  /** Asks a provider's API which sale a refunded payment paid (refund-sale-lookup.ts); absent: never asked. */
+  lookupPaidSale?: LookupPaidSale;
   /** Makes a Stripe Connect transfer (payout-transfers.ts); absent: Stripe Connect runs cannot send. */
   sendTransfer?: SendTransfer;
   /**

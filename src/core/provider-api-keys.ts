@@ -1,7 +1,8 @@
 /**
  * A provider connection's API key: what the service needs to call the provider (Lemon Squeezy's
- * discount redemptions, Stripe Connect transfers). Stored sealed (sealed-secrets.ts) with a short hint beside it; it leaves
- * this module only towards the provider's API, never in a response or a log line.
+ * discount redemptions, Stripe Connect transfers and invoice payments). Stored sealed
+ * (sealed-secrets.ts) with a short hint beside it; it leaves this module only towards the
+ * provider's API, never in a response or a log line.
  */
 import type { EntityManager } from '@mikro-orm/sql';
 import type { CoreDeps } from './deps.ts';
@@ -30,7 +31,7 @@ export function checkApiKeyProvider(provider: WebhookProvider): void {
   if (!API_KEY_PROVIDERS.includes(provider))
     throw new AppError(
       'invalid_request',
-      `An API key is only used for lemonsqueezy (to look up an order's discount code) and stripe (Connect transfers of payout runs); ${provider} needs none`,
+      `An API key is only used for lemonsqueezy (to look up an order's discount code) and stripe (Connect transfers of payout runs, the PaymentIntent of a basil invoice); ${provider} needs none`,
       { field: 'api_key' },
     );
 }

@@ -8,6 +8,8 @@ import { AppError, RetryableError, SaleNotRecordedError } from './errors.ts';
 import { recordSale } from './record-sale.ts';
 import { applyRefund } from './apply-refund.ts';
 import { linkPayment } from './link-payment.ts';
+import { lookUpSaleAlias } from './alias-lookup.ts';
+import { applyRefundAgain, lookUpRefundedSale } from './refund-sale-lookup.ts';
 import { reviewWonDispute } from './review-won-dispute.ts';
 import { reverseTransfer } from './reverse-transfer.ts';
 import { applyParkedRefundsFor, closeParkedRefunds, parkRefund } from './parked-refunds.ts';
@@ -76,11 +78,22 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         // A refund naming the alias that arrived before the link was parked: its sale is known now.
         if (result.kind === 'linked' && job.kind === 'link')
           notificationIds.push(...(await applyParkedRefundsFor(deps, job.programId, [job.alias])));
+        // A sale recorded under an id refunds do not name: the provider's API may link it now
+        // (a retry finds it `duplicate` and asks again; a RetryableError fails the row).
+        if (job.kind === 'sale' && (result.kind === 'attributed' || result.kind === 'duplicate'))
+          notificationIds.push(...(await lookUpSaleAlias(deps, job)));
         // Applied refunds, requested dispute reviews and sales that applied parked refunds write notifications.
         if ('notificationIds' in result && result.notificationIds) notificationIds.push(...result.notificationIds);
         outcome.push(result);
       } catch (err) {
         if (err instanceof SaleNotRecordedError && job.kind === 'refund') {
+          // The provider's API may name the sale the refunded payment paid, linked now.
+          const again = (await lookUpRefundedSale(deps, job)) ? await applyRefundAgain(deps, job) : null;
+          if (again) {
+            if ('notificationIds' in again) notificationIds.push(...again.notificationIds);
+            outcome.push(again);
+            continue;
+          }
           if (await saleEventRecordedNoSale(deps.em, row, job.transactionId)) {
             // Most checkouts are not referred: their sale event ends without a sale, and waiting for
             // one would only fill the parked list. Same answer as the API's refund of an unknown sale.

@@ -66,6 +66,7 @@ export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerP
       | 'productId'
       | 'couponCodes'
       | 'couponLookup'
+      | 'aliasLookup'
     >
   >;
 
@@ -95,7 +96,7 @@ export function providerSale(ctx: EventContext, paid: PaidBasics, fields: Provid
 /** `reason`: `chargeback` for disputes (the commission's reason then says so); default `refund`. */
 export type ProviderRefundFields = Pick<
   RefundJobInput,
-  'transactionId' | 'amount' | 'refundId' | 'refundReason' | 'saleAlias'
+  'transactionId' | 'amount' | 'refundId' | 'refundReason' | 'saleAlias' | 'saleLookup'
 > & {
   reason?: 'refund' | 'chargeback';
 };
@@ -122,7 +123,13 @@ export function providerRefund(ctx: EventContext, fields: ProviderRefundFields):
  */
 export function providerChargeback(
   ctx: EventContext,
-  f: { transactionId: string; disputeId: string; cents: number | null; saleAlias?: string | null },
+  f: {
+    transactionId: string;
+    disputeId: string;
+    cents: number | null;
+    saleAlias?: string | null;
+    saleLookup?: RefundJob['saleLookup'];
+  },
 ): RefundJob {
   return providerRefund(ctx, {
     transactionId: f.transactionId,
@@ -131,6 +138,7 @@ export function providerChargeback(
     refundReason: null,
     reason: 'chargeback',
     saleAlias: f.saleAlias ?? null,
+    saleLookup: f.saleLookup ?? null,
   });
 }
 

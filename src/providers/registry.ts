@@ -8,6 +8,9 @@ import { createPolarAdapter } from './polar/adapter.ts';
 import { createStripeAdapter } from './stripe/adapter.ts';
 import type { LookupDiscountCodes } from '../core/discount-lookup.ts';
 import { createLemonSqueezyDiscountLookup } from './lemonsqueezy/discount-redemptions.ts';
+import type { LookupPaymentAlias } from '../core/alias-lookup.ts';
+import type { LookupPaidSale } from '../core/refund-sale-lookup.ts';
+import { createStripeInvoicePaymentLookup, createStripePaidInvoiceLookup } from './stripe/invoice-payments.ts';
 
 export type ProviderAdapters = Record<WebhookProvider, ProviderAdapter>;
 
@@ -29,5 +32,20 @@ export function createProviderAdapters(): ProviderAdapters {
  */
 export function createDiscountLookup(o: { lemonsqueezyApiBase: string }): LookupDiscountCodes {
   const byProvider = { lemonsqueezy: createLemonSqueezyDiscountLookup({ baseUrl: o.lemonsqueezyApiBase }) };
+  return (lookup, apiKey) => byProvider[lookup.provider](lookup, apiKey);
+}
+
+/**
+ * Core's `lookupPaymentAlias` port: each provider whose sales can carry an `aliasLookup` answers it
+ * with its own API (Stripe: which PaymentIntent paid a basil invoice).
+ */
+export function createPaymentAliasLookup(o: { stripeApiBase: string }): LookupPaymentAlias {
+  const byProvider = { stripe: createStripeInvoicePaymentLookup({ apiBase: o.stripeApiBase }) };
+  return (lookup, apiKey) => byProvider[lookup.provider](lookup, apiKey);
+}
+
+/** Core's `lookupPaidSale` port: the reverse question, for a refund whose sale is not found. */
+export function createPaidSaleLookup(o: { stripeApiBase: string }): LookupPaidSale {
+  const byProvider = { stripe: createStripePaidInvoiceLookup({ apiBase: o.stripeApiBase }) };
   return (lookup, apiKey) => byProvider[lookup.provider](lookup, apiKey);
 }

@@ -33,6 +33,7 @@ describe('creem normalise: checkout.completed', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };
@@ -160,6 +161,7 @@ describe('creem normalise: refund.created', () => {
       refundReason: 'requested_by_customer',
       reason: 'refund',
       saleAlias: null,
+      saleLookup: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

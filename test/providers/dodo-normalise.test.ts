@@ -33,6 +33,7 @@ describe('dodo normalise: payment.succeeded', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };
@@ -101,6 +102,7 @@ describe('dodo normalise: refund.succeeded', () => {
       refundReason: 'Customer asked for a partial refund',
       reason: 'refund',
       saleAlias: null,
+      saleLookup: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

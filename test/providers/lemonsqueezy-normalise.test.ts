@@ -33,6 +33,7 @@ describe('lemon squeezy normalise: sales', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };
@@ -155,6 +156,7 @@ describe('lemon squeezy normalise: refunds carry the cumulative total', () => {
         refundReason: null,
         reason: 'refund',
         saleAlias: null,
+        saleLookup: null,
         test: false,
         receivedAt: NOW.toISOString(),
       },
@@ -271,6 +273,7 @@ describe('lemon squeezy normalise: refunds without refunded_amount (older shape)
         refundReason: null,
         reason: 'refund',
         saleAlias: null,
+        saleLookup: null,
         test: false,
         receivedAt: NOW.toISOString(),
       },

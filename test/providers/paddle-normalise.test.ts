@@ -35,6 +35,7 @@ describe('paddle normalise: transaction.completed', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };
@@ -136,6 +137,7 @@ describe('paddle normalise: adjustments', () => {
         refundReason: 'Customer changed their mind',
         reason: 'refund',
         saleAlias: null,
+        saleLookup: null,
         test: false,
         receivedAt: NOW.toISOString(),
       },
@@ -333,6 +335,7 @@ describe('paddle normalise: published notification mocks', () => {
         refundReason: null,
         reason: 'chargeback',
         saleAlias: null,
+        saleLookup: null,
         test: false,
         receivedAt: NOW.toISOString(),
       },

@@ -33,6 +33,7 @@ describe('polar normalise: order.paid', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };
@@ -106,6 +107,7 @@ describe('polar normalise: refunds', () => {
       refundReason: 'customer_request',
       reason: 'refund',
       saleAlias: null,
+      saleLookup: null,
       test: false,
       receivedAt: NOW.toISOString(),
     };

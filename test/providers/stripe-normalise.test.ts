@@ -34,6 +34,7 @@ describe('stripe normalise: sales', () => {
       origin: 'provider',
       couponCodes: null,
       couponLookup: null,
+      aliasLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };
@@ -150,6 +151,8 @@ describe('stripe normalise: subscription invoices', () => {
         productId: 'prod_RqUnit',
         taxCents: 463,
         clickId: 'clk_7Hq2x',
+        // Recorded under the invoice id: core may ask Stripe for its PaymentIntent (alias-lookup.ts).
+        aliasLookup: { provider: 'stripe', invoiceId: 'in_1QxUnitInvoice02' },
       },
     },
     {
@@ -163,7 +166,7 @@ describe('stripe normalise: subscription invoices', () => {
           ],
         },
       }),
-      job: { transactionId: 'pi_paid' },
+      job: { transactionId: 'pi_paid', aliasLookup: null },
     },
     {
       label: 'proration charge after an upgrade → recurring',
@@ -211,6 +214,8 @@ describe('stripe normalise: refunds', () => {
       refundReason: 'requested_by_customer',
       reason: 'refund',
       saleAlias: null,
+      // A basil invoice's sale can be asked for by the PaymentIntent (refund-sale-lookup.ts).
+      saleLookup: { provider: 'stripe', paymentIntentId: 'pi_3QxUnitPaymentIntent01' },
       test: false,
       receivedAt: NOW.toISOString(),
     };

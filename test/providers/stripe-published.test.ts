@@ -255,6 +255,7 @@ describe('stripe: disputes (published dispute object)', () => {
         refundReason: null,
         reason: 'chargeback',
         saleAlias: null,
+        saleLookup: { provider: 'stripe', paymentIntentId: 'pi_3Disputed01' },
         origin: 'provider',
         test: true,
         receivedAt,

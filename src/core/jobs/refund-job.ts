@@ -13,6 +13,10 @@ export const refundAmountSchema = z.discriminatedUnion('type', [
 ]);
 export type RefundAmount = z.infer<typeof refundAmountSchema>;
 
+/** A provider payment whose sale is asked for by its id (a Stripe PaymentIntent, `pi_...`). */
+export const saleLookupSchema = z.object({ provider: z.enum(['stripe']), paymentIntentId: z.string().min(1) });
+export type SaleLookup = z.infer<typeof saleLookupSchema>;
+
 /** A refund to apply (API `POST /track/refund` or a provider refund event). */
 export const refundJobSchema = z.object({
   kind: z.literal('refund'),
@@ -36,6 +40,11 @@ export const refundJobSchema = z.object({
    * Optional: jobs stored before it existed read as none.
    */
   saleAlias: z.string().nullable().default(null),
+  /**
+   * Where the sale a payment paid can be asked for when no sale or link is found (a Stripe
+   * PaymentIntent paying a basil invoice; refund-sale-lookup.ts). Optional, as `saleAlias`.
+   */
+  saleLookup: saleLookupSchema.nullable().default(null),
   test: z.boolean(),
   receivedAt: z.string(),
 });
@@ -56,6 +65,7 @@ export function buildRefundJob(input: RefundJobInput): RefundJob {
     refundReason: input.refundReason ?? null,
     reason: input.reason ?? null,
     saleAlias: input.saleAlias ?? null,
+    saleLookup: input.saleLookup ?? null,
     test: input.test,
     receivedAt: input.receivedAt,
   };

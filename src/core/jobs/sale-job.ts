@@ -12,6 +12,14 @@ export const couponLookupSchema = z.object({ provider: z.enum(['lemonsqueezy']),
 export type CouponLookup = z.infer<typeof couponLookupSchema>;
 
 /**
+ * A sale recorded under an id refunds will not name (a Stripe basil invoice, `in_...`, refunded by
+ * its PaymentIntent): the adapter says where the other id can be asked for, and core asks once the
+ * sale is recorded, storing the answer as a payment link (alias-lookup.ts).
+ */
+export const aliasLookupSchema = z.object({ provider: z.enum(['stripe']), invoiceId: z.string().min(1) });
+export type AliasLookup = z.infer<typeof aliasLookupSchema>;
+
+/**
  * A sale to record (API `POST /track/sale` or a provider payment event). Plain JSON: timestamps are
  * ISO strings, money is integer minor units (`...Cents`).
  */
@@ -59,6 +67,8 @@ export const saleJobSchema = z.object({
   couponCodes: z.array(z.string()).nullable().default(null),
   /** Where the sale's discount code can be asked for (a discounted payload that names none). */
   couponLookup: couponLookupSchema.nullable().default(null),
+  /** Where the id the provider's refunds will name can be asked for (`transactionId` is not it). */
+  aliasLookup: aliasLookupSchema.nullable().default(null),
   /** Free-form data sent with the sale (API `additional_data`). */
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** ISO time the call/event was received; commissions, windows and holds use this time. */
@@ -95,6 +105,7 @@ export function buildSaleJob(input: SaleJobInput): SaleJob {
     visitorId: input.visitorId ?? null,
     couponCodes: input.couponCodes?.length ? input.couponCodes : null,
     couponLookup: input.couponLookup ?? null,
+    aliasLookup: input.aliasLookup ?? null,
     additionalData: input.additionalData ?? null,
     receivedAt: input.receivedAt,
   };

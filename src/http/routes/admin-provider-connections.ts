@@ -23,7 +23,7 @@ export const apiKeyValue = z
   .min(8)
   .max(500)
   .nullable()
-  .meta({ description: "The provider's API key (Lemon Squeezy only; write-only, stored sealed); null clears it" });
+  .meta({ description: "The provider's API key (Lemon Squeezy or Stripe; write-only, stored sealed); null clears it" });
 const updateSchema = z.strictObject({ api_key: apiKeyValue });
 
 function providerOf(e: H3Event): WebhookProvider {
@@ -75,6 +75,9 @@ export const providerConnectionOperations = [
       description:
         "Lemon Squeezy's order webhooks name no discount code: with the store's API key the service asks " +
         "Lemon Squeezy for the order's discount redemptions when nothing else attributes a discounted sale. " +
+        'With a Stripe key (restricted: Invoices read, plus Transfers write for Stripe Connect payout runs) the ' +
+        'service makes the Connect transfers of payout runs and asks Stripe which PaymentIntent paid a basil ' +
+        'subscription invoice, so refunds of it apply without invoice_payment.paid. ' +
         'Other providers are refused (400). The key is stored sealed (DATA_ENCRYPTION_KEYS) and never returned.',
       params,
       body: updateSchema,

@@ -13,7 +13,10 @@
  * so such invoices are recorded under the invoice id (`in_...`), and `invoice_payment.paid` links
  * the PaymentIntent to it (a link job): refunds and disputes naming the PaymentIntent then find the
  * sale through the link, whichever of the events arrives first (a refund waiting for its link is
- * retried like a refund waiting for its sale).
+ * parked like a refund waiting for its sale). Such a sale is marked `aliasLookup`: when the
+ * program's Stripe connection has an API key, core asks the Invoice Payments list for the
+ * PaymentIntent and stores the same link without waiting for the event (core/alias-lookup.ts,
+ * invoice-payments.ts); this adapter itself never calls Stripe.
  * For the same reason subscription-mode checkouts are not recorded (their session has no
  * PaymentIntent); `invoice.paid` records the first payment and every later one.
  */

@@ -5,26 +5,15 @@
  * answers itself (`maxNetworkRetries`) with the same key, so Stripe makes the transfer once.
  * `apiBase` points the SDK elsewhere than api.stripe.com (tests run a local server).
  */
-import Stripe from 'stripe';
 import type { SendTransfer } from '../../core/payout-transfers.ts';
+import { createStripeClients } from './client.ts';
 
 export function createStripeTransferSender(o: { apiBase: string; maxNetworkRetries?: number }): SendTransfer {
-  const url = new URL(o.apiBase);
-  const clients = new Map<string, Stripe>();
-  const clientFor = (apiKey: string) => {
-    let client = clients.get(apiKey);
-    if (!client) {
-      client = new Stripe(apiKey, {
-        host: url.hostname,
-        port: url.port ? Number(url.port) : undefined,
-        protocol: url.protocol === 'http:' ? 'http' : 'https',
-        maxNetworkRetries: o.maxNetworkRetries ?? 2,
-        timeout: 20_000,
-      });
-      clients.set(apiKey, client);
-    }
-    return client;
-  };
+  const clientFor = createStripeClients({
+    apiBase: o.apiBase,
+    maxNetworkRetries: o.maxNetworkRetries ?? 2,
+    timeoutMs: 20_000,
+  });
   return async (apiKey, t) => {
     try {
       const transfer = await clientFor(apiKey).transfers.create(

@@ -23,7 +23,14 @@ export const chargeDisputeFundsWithdrawn: EventHandler = (dispute, ctx) => {
   if (!transactionId) return ignore('missing_payment_intent');
   const cents = readInteger(dispute.amount);
   if (cents === null || cents <= 0) return ignore('missing_amount');
-  return emit(providerChargeback(ctx, { transactionId, disputeId, cents }));
+  return emit(
+    providerChargeback(ctx, {
+      transactionId,
+      disputeId,
+      cents,
+      saleLookup: { provider: 'stripe', paymentIntentId: transactionId },
+    }),
+  );
 };
 
 export const chargeDisputeWon: EventHandler = (dispute, ctx) => {

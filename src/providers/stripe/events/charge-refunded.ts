@@ -28,6 +28,7 @@ export const chargeRefunded: EventHandler = (charge, ctx) => {
         amount: { type: 'cumulative', totalCents },
         refundId: null,
         refundReason: null,
+        saleLookup: { provider: 'stripe', paymentIntentId: chargePaymentIntent },
       }),
     );
   }

@@ -40,10 +40,11 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
   );
   if (!basics.ok) return basics.outcome;
   const line = readSingleLine(invoice);
+  const paymentIntentId = readPaymentIntentId(invoice);
 
   return emit(
     providerSale(ctx, basics, {
-      transactionId: readPaymentIntentId(invoice) ?? invoiceId,
+      transactionId: paymentIntentId ?? invoiceId,
       providerPaymentId: invoiceId,
       taxCents: readTaxCents(invoice),
       saleType: 'subscription',
@@ -54,6 +55,8 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
         ? (readId(at(line, 'price', 'product')) ?? readId(at(line, 'pricing', 'price_details', 'product')))
         : null,
       couponCodes: readStripeDiscountCodes(invoice.discounts, invoice.discount),
+      // Recorded under the invoice id: core may ask Stripe which PaymentIntent paid it (alias-lookup.ts).
+      aliasLookup: paymentIntentId ? null : { provider: 'stripe', invoiceId },
     }),
   );
 };

@@ -40,6 +40,7 @@ export function readStripeRefund(
       refundId: readId(refundObject.id),
       // A merchant's own wording (refund metadata) beats Stripe's coded reason.
       refundReason: readString(at(refundObject, 'metadata', 'refund_reason')) ?? readString(refundObject.reason),
+      saleLookup: { provider: 'stripe', paymentIntentId: transactionId },
     }),
   };
 }
