@@ -19,7 +19,8 @@ import {
 } from '../helpers/harness.ts';
 
 const KEY = `k1:${randomBytes(32).toString('base64')}`;
-const h = useHarness({ DATA_ENCRYPTION_KEYS: KEY });
+// The test starts the schedule itself: no sweeper may start it first (runScheduledPayouts is what it runs).
+const h = useHarness({ DATA_ENCRYPTION_KEYS: KEY, SWEEP_INTERVAL_MS: '3600000' });
 let seq = 0;
 
 /** A credited commission of `cents` for the partner (`code`): a sale at 10%, approved. */
