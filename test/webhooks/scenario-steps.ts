@@ -6,10 +6,21 @@ import { expect } from 'vitest';
 import type { Fixture } from '../helpers/harness.ts';
 import type { RefundInput } from './provider-kits.ts';
 import type { WebhookHarness } from './webhook-harness.ts';
+import { published } from '../providers/fixtures/published.ts';
 
 let refs = 0;
 /** A provider-side id fragment unique in this process. */
 export const newRef = (label: string) => `${label}${Date.now().toString(36)}${++refs}`;
+
+/** A live Stripe event of API version basil: the published envelope around `object`. */
+export const basilEvent = (type: string, object: Record<string, unknown>) =>
+  published('stripe', 'event', {
+    id: `evt_${newRef('e')}`,
+    type,
+    livemode: true,
+    api_version: '2025-03-31.basil',
+    data: { object: { ...object, livemode: true } },
+  });
 
 /** Tracker keys of a bound customer, tagged with the fixture's program. */
 export const keysOf = (f: Fixture, c: { clickId: string; customerKey: string }) => ({

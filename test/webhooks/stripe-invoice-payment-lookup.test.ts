@@ -22,7 +22,7 @@ import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
 import { published } from '../providers/fixtures/published.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { stripeKit } from './provider-kits.ts';
-import { keysOf, newRef } from './scenario-steps.ts';
+import { basilEvent, keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
 type Json = Record<string, any>;
@@ -74,14 +74,7 @@ const w = useWebhookHarness(stripeKit, {
   LOG_LEVEL: 'warn',
 });
 
-const event = (type: string, object: Json) =>
-  published('stripe', 'event', {
-    id: `evt_${newRef('e')}`,
-    type,
-    livemode: true,
-    api_version: '2025-03-31.basil',
-    data: { object: { ...object, livemode: true } },
-  });
+const event = basilEvent;
 
 /** A paid basil invoice (no PaymentIntent anywhere), as in stripe-payments.test.ts. */
 function basilInvoicePaid(ref: string, keys: ReturnType<typeof keysOf>, amountPaid: number) {

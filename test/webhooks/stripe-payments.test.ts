@@ -7,21 +7,14 @@ import { describe, expect, test } from 'vitest';
 import { bearer, type Fixture } from '../helpers/harness.ts';
 import { published } from '../providers/fixtures/published.ts';
 import { stripeKit } from './provider-kits.ts';
-import { keysOf, newRef } from './scenario-steps.ts';
+import { basilEvent, keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 type Json = Record<string, unknown>;
 const w = useWebhookHarness(stripeKit);
 
-const event = (type: string, object: Json) =>
-  published('stripe', 'event', {
-    id: `evt_${newRef('e')}`,
-    type,
-    livemode: true,
-    api_version: '2025-03-31.basil',
-    data: { object: { ...object, livemode: true } },
-  });
+const event = basilEvent;
 
 async function deliver(programId: number, body: Json, status = 'processed') {
   const res = await w.send(programId, body);
