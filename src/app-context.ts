@@ -11,6 +11,7 @@ import { createCoreCaches } from './core/core-caches.ts';
 import type { NotificationSender } from './core/deliver-notification.ts';
 import type { EventPoster } from './core/outbound/deliver-event.ts';
 import { postEvent } from './workers/post-event.ts';
+import { createBackgroundWork, type BackgroundWork } from './workers/background-work.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue } from './queue/bullmq-queue.ts';
@@ -42,6 +43,8 @@ export type AppContext = {
   postEvent: EventPoster;
   /** This context's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
+  /** What jobs leave running after they answered (worker-context.ts); `close` waits for it. */
+  background: BackgroundWork;
   /** Random per database (`service_instance`): part of queue job ids, so a reset database never reuses one. */
   instanceNonce: string;
   /** Lead email → keyed hash (HMAC-SHA256 under EMAIL_HASH_SECRET or the database's generated key). */
@@ -127,6 +130,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     notificationSender,
     postEvent: o.postEvent ?? postEvent,
     metrics,
+    background: createBackgroundWork(),
     redis,
     instanceNonce,
     lifecycle: { draining: false },
@@ -146,6 +150,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       sendTransfer,
     }),
     async close() {
+      await ctx.background.settled();
       await queue.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await db.orm.close();

@@ -49,9 +49,12 @@ export function createBullQueue(opts: BullOptions): JobQueue {
   };
   const queues = new Map<QueueName, Queue>();
   const workers: Worker[] = [];
+  let closed = false;
   const queue = (name: QueueName) => {
     let q = queues.get(name);
     if (!q) {
+      // A Queue made now would wait on a connection that has quit: refuse, as during an outage.
+      if (closed) throw new Error('the queue is closed (this process is stopping)');
       q = new Queue(name, { connection: producer, prefix: opts.prefix });
       queues.set(name, q);
     }
@@ -230,6 +233,7 @@ export function createBullQueue(opts: BullOptions): JobQueue {
       await Promise.all(workers.map((w) => w.close()));
     },
     async close() {
+      closed = true;
       await this.closeWorkers();
       await Promise.all([...queues.values()].map((q) => q.close()));
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));

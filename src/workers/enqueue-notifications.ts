@@ -42,7 +42,7 @@ export const AFTER_COMMIT_DELIVERY: MicroBatchOptions = { maxSize: 64, lingerMs:
  * a lost enqueue would. One job's notifications always go out together, in id order.
  */
 export function createAfterCommitDelivery(
-  w: Pick<WorkerContext, 'queue' | 'log' | 'config' | 'instanceNonce' | 'deps' | 'notificationSender'>,
+  w: Pick<WorkerContext, 'queue' | 'log' | 'config' | 'instanceNonce' | 'deps' | 'notificationSender' | 'background'>,
   opts: MicroBatchOptions = AFTER_COMMIT_DELIVERY,
 ): (ids: number[]) => void {
   const deliver = createMicroBatcher<number[], Array<Settled<DeliveryOutcome>>>(async (jobs) => {
@@ -59,13 +59,15 @@ export function createAfterCommitDelivery(
   };
   return (ids) => {
     if (!ids.length) return;
-    void deliver(ids).then(
-      async (outcomes) => {
-        for (const [i, o] of outcomes.entries()) if (!o.ok) await failed(ids[i]!, o.error);
-      },
-      async (err: unknown) => {
-        for (const id of ids) await failed(id, err);
-      },
+    w.background.start(
+      deliver(ids).then(
+        async (outcomes) => {
+          for (const [i, o] of outcomes.entries()) if (!o.ok) await failed(ids[i]!, o.error);
+        },
+        async (err: unknown) => {
+          for (const id of ids) await failed(id, err);
+        },
+      ),
     );
   };
 }

@@ -69,6 +69,7 @@ export function startWorkers(w: WorkerContext): { stop(): Promise<void> } {
       clearInterval(timer);
       await sweeping;
       await w.queue.closeWorkers();
+      await w.background.settled();
     },
   };
 }

@@ -62,7 +62,7 @@ async function runTrackJob(
   try {
     return await runUseCase(deps, job, deliverAfterCommit);
   } finally {
-    if (deps.outbound.length) void flush();
+    if (deps.outbound.length) w.background.start(flush());
   }
 }
 

@@ -4,6 +4,7 @@ import type { EventPoster } from '../core/outbound/deliver-event.ts';
 import type { Clock, CoreDeps, Logger } from '../core/deps.ts';
 import { parseWith } from '../core/jobs/job.ts';
 import { enqueueEventDeliveries } from '../queue/enqueue-events.ts';
+import type { BackgroundWork } from './background-work.ts';
 import type { Metrics } from '../metrics/create-metrics.ts';
 import type { z } from 'zod';
 import { type JobQueue, type QueueName, UnrecoverableJobError } from '../queue/job-queue.ts';
@@ -34,6 +35,8 @@ export type WorkerContext = {
   /** Sends one signed outbound event to a merchant's endpoint (post-event.ts; tests may replace it). */
   postEvent: EventPoster;
   metrics: Metrics;
+  /** What jobs leave running after they answered; awaited before the queue and database close. */
+  background: BackgroundWork;
   /** Core dependencies with a fresh EntityManager fork: one unit of work per job. */
   deps(): CoreDeps;
 };

@@ -107,3 +107,43 @@ test('job ids never collide across a database reset under the same queue prefix'
   }
   expect(deliveredIds).toEqual([[1], [1]]);
 }, 180_000); // two whole services, one after the other
+
+test('a service stopped right after an answer first finishes the deliveries that answer started', async () => {
+  // Notifications go out after the job answered (nothing awaits them); a slow sender keeps one
+  // running while the service stops. Before, the queue and the database closed under it (CI saw
+  // "Connection is closed" and a shutdown that never returned).
+  const slow: number[] = [];
+  const r = await createHarness(
+    {},
+    {
+      notificationSender: {
+        async send(n) {
+          await new Promise((res) => setTimeout(res, 300));
+          slow.push(n.id);
+        },
+      },
+    },
+  );
+  let written: number[];
+  try {
+    const f = await createProgramFixture(r, { commission_rate_bps: 1000 });
+    await clickAndLead(r, f, 'stopper');
+    await r.request('/api/v1/track/sale', {
+      body: { transaction_id: 'st-1', amount_cents: 10_000, customer_key: 'stopper' },
+      headers: bearer(f.liveKey),
+    });
+    const refunded = await r.request('/api/v1/track/refund', {
+      body: { transaction_id: 'st-1', refund_amount_cents: 1_000 },
+      headers: bearer(f.liveKey),
+    });
+    expect(refunded.body).toMatchObject({ success: true, status: 'refunded' });
+    const rows = (await r.admin('GET', `/programs/${f.programId}/notifications?limit=50`)).notifications as Array<{
+      id: number;
+    }>;
+    written = rows.map((n) => n.id);
+    expect(written.length).toBeGreaterThanOrEqual(1);
+  } finally {
+    await r.close();
+  }
+  expect([...slow].sort((a, b) => a - b)).toEqual([...written].sort((a, b) => a - b));
+}, 60_000);
