@@ -1,5 +1,8 @@
+import { type Expression, sql, type RawBuilder } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { DAY_MS } from './deps.ts';
+import { dayStartMs, dayText, dirtyDays, rolledThrough } from './rollups.ts';
+import { typedSql } from './sql.ts';
 
 /**
  * Daily activity of a program (or of one partner in it), UTC days from `from` to `to` inclusive.
@@ -20,80 +23,170 @@ export type ActivitySeries = {
 
 export const MAX_SERIES_DAYS = 366;
 
-type Row = {
-  day: string;
-  n: string | number;
-  currency?: string;
-  cents?: string | number;
-  refunded?: string | number;
+type SeriesInput = {
+  programId: number;
+  partnerId?: number;
+  from: Date;
+  to: Date;
+  /** Every day from the raw rows, the rollups unread (the consistency check, `rollups:check`). */
+  rawOnly?: boolean;
 };
 
-export async function getActivitySeries(
-  deps: CoreDeps,
-  input: { programId: number; partnerId?: number; from: Date; to: Date },
-): Promise<ActivitySeries> {
-  const em = deps.em;
+/**
+ * The series, from the daily rollups for rolled days and the raw rows for the rest (rollups.ts),
+ * read in one snapshot so a day being rolled meanwhile is counted once.
+ */
+export async function getActivitySeries(deps: CoreDeps, input: SeriesInput): Promise<ActivitySeries> {
+  const { days, acc, end } = emptySeries(input);
+  const first = days[0]!;
+  const endDay = dayText(end.getTime());
+  return deps.em.transactional(
+    async (em) => {
+      const db = typedSql(em);
+      const through = input.rawOnly ? null : await rolledThrough(db);
+      const rolledEnd = through === null || through < first ? first : through < endDay ? through : endDay;
+      const dirty = rolledEnd > first ? await dirtyDays(db, input.programId, first, rolledEnd) : [];
+      if (rolledEnd > first) {
+        const rows = await db
+          .selectFrom('daily_rollup')
+          .select([
+            sql<string>`day::text`.as('day'),
+            'currency',
+            sql<string>`sum(clicks)::text`.as('clicks'),
+            sql<string>`sum(leads)::text`.as('leads'),
+            sql<string>`sum(sales)::text`.as('sales'),
+            sql<string>`sum(revenue_cents)::text`.as('revenue'),
+            sql<string>`sum(refunded_cents)::text`.as('refunded'),
+            sql<string>`sum(commission_cents)::text`.as('commission'),
+          ])
+          .where('program_id', '=', input.programId)
+          .$if(input.partnerId !== undefined, (q) => q.where('partner_id', '=', input.partnerId!))
+          .where(sql<boolean>`day >= ${first}::date and day < ${rolledEnd}::date`)
+          .$if(dirty.length > 0, (q) => q.where(sql<boolean>`day::text <> all(${dirty})`))
+          .groupBy(['day', 'currency'])
+          .execute();
+        for (const r of rows) {
+          acc.count('clicks', r.day, r.clicks);
+          acc.count('leads', r.day, r.leads);
+          acc.count('sales', r.day, r.sales);
+          acc.money('revenueCents', r.day, r.currency, r.revenue);
+          acc.money('refundedCents', r.day, r.currency, r.refunded);
+          acc.money('commissionCents', r.day, r.currency, r.commission);
+        }
+      }
+      // The raw rows of what is not rolled (or changed since): today, the grace period, dirty days.
+      const ranges: Array<[Date, Date]> = dirty.map((d) => [new Date(dayStartMs(d)), new Date(dayStartMs(d) + DAY_MS)]);
+      if (rolledEnd < endDay) ranges.push([new Date(dayStartMs(rolledEnd)), end]);
+      if (ranges.length) await addRawRows(db, input, ranges, acc);
+      return acc.series;
+    },
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+}
+
+function emptySeries(input: SeriesInput) {
   const start = Date.UTC(input.from.getUTCFullYear(), input.from.getUTCMonth(), input.from.getUTCDate());
   const count = Math.min(MAX_SERIES_DAYS, Math.max(1, Math.floor((input.to.getTime() - start) / DAY_MS) + 1));
-  const days = Array.from({ length: count }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
-  const end = new Date(start + count * DAY_MS);
+  const days = Array.from({ length: count }, (_, i) => dayText(start + i * DAY_MS));
   const index = new Map(days.map((d, i) => [d, i]));
-  const partner = input.partnerId === undefined ? '' : ' and partner_id = ?';
-  const args = (extra: unknown[] = []) => [
-    input.programId,
-    new Date(start),
-    end,
-    ...(input.partnerId === undefined ? [] : [input.partnerId]),
-    ...extra,
-  ];
-  const day = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const range = (col: string) => `program_id = ? and ${col} >= ? and ${col} < ?${partner}`;
-
-  // Raw: one day-bucketing statement shape over four tables (the typed builder would need a copy
-  // per table); read-only, and every column it names is checked by the dashboard tests.
-  const [clicks, leads, sales, commissions] = await Promise.all([
-    em.execute<Row[]>(
-      `select ${day('created_at')} as day, count(*) as n from click where ${range('created_at')} group by 1`,
-      args(),
-    ),
-    em.execute<Row[]>(
-      `select ${day('created_at')} as day, count(*) as n from customer where ${range('created_at')} and partner_id is not null group by 1`,
-      args(),
-    ),
-    em.execute<Row[]>(
-      `select ${day('received_at')} as day, currency, count(*) as n, sum(amount_cents) as cents, sum(refunded_cents) as refunded from sale where ${range('received_at')} group by 1, 2`,
-      args(),
-    ),
-    em.execute<Row[]>(
-      `select ${day('created_at')} as day, currency, count(*) as n, sum(amount_cents - reversed_cents) as cents from commission where ${range('created_at')} group by 1, 2`,
-      args(),
-    ),
-  ]);
   const zeros = () => days.map(() => 0);
-  const counts = (rows: Row[]) => {
-    const out = zeros();
-    for (const r of rows) {
-      const i = index.get(r.day);
-      if (i !== undefined) out[i]! += Number(r.n);
-    }
-    return out;
-  };
-  const money = (rows: Row[], column: 'cents' | 'refunded' = 'cents') => {
-    const out: Record<string, number[]> = {};
-    for (const r of rows) {
-      const i = index.get(r.day);
-      if (i === undefined || !r.currency) continue;
-      (out[r.currency] ??= zeros())[i]! += Number(r[column] ?? 0);
-    }
-    return out;
-  };
-  return {
+  const series: ActivitySeries = {
     days,
-    clicks: counts(clicks),
-    leads: counts(leads),
-    sales: counts(sales),
-    revenueCents: money(sales),
-    refundedCents: money(sales, 'refunded'),
-    commissionCents: money(commissions),
+    clicks: zeros(),
+    leads: zeros(),
+    sales: zeros(),
+    revenueCents: {},
+    refundedCents: {},
+    commissionCents: {},
   };
+  const acc = {
+    series,
+    count(key: 'clicks' | 'leads' | 'sales', day: string, n: string | number | bigint) {
+      const i = index.get(day);
+      if (i !== undefined) series[key][i]! += Number(n);
+    },
+    money(
+      key: 'revenueCents' | 'refundedCents' | 'commissionCents',
+      day: string,
+      currency: string,
+      v: string | number | bigint | null,
+    ) {
+      const i = index.get(day);
+      if (i === undefined || !currency || v === null) return;
+      (series[key][currency] ??= zeros())[i]! += Number(v);
+    },
+  };
+  return { days, acc, end: new Date(start + count * DAY_MS) };
+}
+
+type Accumulator = ReturnType<typeof emptySeries>['acc'];
+
+/** The day-bucketed counts and sums of the raw rows within `ranges`. */
+async function addRawRows(
+  db: ReturnType<typeof typedSql>,
+  input: SeriesInput,
+  ranges: Array<[Date, Date]>,
+  acc: Accumulator,
+): Promise<void> {
+  const day = (col: string): RawBuilder<string> =>
+    sql<string>`to_char(${sql.ref(col)} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const within = (col: string): Expression<boolean> =>
+    sql<boolean>`(${sql.join(
+      ranges.map(([a, b]) => sql`(${sql.ref(col)} >= ${a} and ${sql.ref(col)} < ${b})`),
+      sql` or `,
+    )})`;
+  const partner = input.partnerId;
+  const [clicks, leads, sales, commissions] = await Promise.all([
+    db
+      .selectFrom('click')
+      .select((eb) => [day('created_at').as('day'), eb.fn.countAll<string>().as('n')])
+      .where('program_id', '=', input.programId)
+      .where(within('created_at'))
+      .$if(partner !== undefined, (q) => q.where('partner_id', '=', partner!))
+      .groupBy(sql`1`)
+      .execute(),
+    db
+      .selectFrom('customer')
+      .select((eb) => [day('created_at').as('day'), eb.fn.countAll<string>().as('n')])
+      .where('program_id', '=', input.programId)
+      .where(within('created_at'))
+      .where('partner_id', 'is not', null)
+      .$if(partner !== undefined, (q) => q.where('partner_id', '=', partner!))
+      .groupBy(sql`1`)
+      .execute(),
+    db
+      .selectFrom('sale')
+      .select((eb) => [
+        day('received_at').as('day'),
+        'currency',
+        eb.fn.countAll<string>().as('n'),
+        sql<string>`sum(amount_cents)::text`.as('cents'),
+        sql<string>`sum(refunded_cents)::text`.as('refunded'),
+      ])
+      .where('program_id', '=', input.programId)
+      .where(within('received_at'))
+      .$if(partner !== undefined, (q) => q.where('partner_id', '=', partner!))
+      .groupBy([sql`1`, 'currency'])
+      .execute(),
+    db
+      .selectFrom('commission')
+      .select([
+        day('created_at').as('day'),
+        'currency',
+        sql<string>`sum(amount_cents - reversed_cents)::text`.as('cents'),
+      ])
+      .where('program_id', '=', input.programId)
+      .where(within('created_at'))
+      .$if(partner !== undefined, (q) => q.where('partner_id', '=', partner!))
+      .groupBy([sql`1`, 'currency'])
+      .execute(),
+  ]);
+  for (const r of clicks) acc.count('clicks', r.day, r.n);
+  for (const r of leads) acc.count('leads', r.day, r.n);
+  for (const r of sales) {
+    acc.count('sales', r.day, r.n);
+    acc.money('revenueCents', r.day, r.currency, r.cents);
+    acc.money('refundedCents', r.day, r.currency, r.refunded);
+  }
+  for (const r of commissions) acc.money('commissionCents', r.day, r.currency, r.cents);
 }

@@ -9,6 +9,7 @@ import { sweepSessions } from './sweep-sessions.ts';
 import { sweepPayloads } from './sweep-payloads.ts';
 import { sweepParked } from './sweep-parked-refunds.ts';
 import { sweepPayoutSchedule } from './sweep-payout-schedule.ts';
+import { sweepRollupDays } from './sweep-rollups.ts';
 import { createTrackProcessor } from './track-processor.ts';
 import { createWebhookProcessor, WEBHOOK_BATCH } from './webhook-processor.ts';
 import type { WorkerContext } from './worker-context.ts';
@@ -22,6 +23,7 @@ const SWEEPERS = {
   payloads: sweepPayloads,
   parkedRefunds: sweepParked,
   payoutSchedule: sweepPayoutSchedule,
+  rollups: sweepRollupDays,
 } as const;
 
 /** Runs every sweeper once; one failing does not stop the others (each retries next interval). */

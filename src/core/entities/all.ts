@@ -27,6 +27,7 @@ import { EventEndpoint } from './event-endpoint.ts';
 import { EventDelivery } from './event-delivery.ts';
 import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
+import { DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -59,4 +60,7 @@ export const ENTITIES = [
   EventDelivery,
   PayoutMethod,
   PayoutRun,
+  DailyRollup,
+  RollupDirty,
+  RollupState,
 ];

@@ -6,7 +6,7 @@ import { Partner } from './partner.ts';
 export const Click = defineEntity({
   name: 'Click',
   /** A partner's clicks of a period (the click-rate fraud rule). */
-  indexes: [{ properties: ['partner', 'clickedAt'] }],
+  indexes: [{ properties: ['partner', 'clickedAt'] }, { properties: ['createdAt'] }],
   properties: {
     id: p.string().primary(),
     program: () => p.manyToOne(Program).mapToPk().index(),

@@ -16,7 +16,7 @@ export { COMMISSION_STATUSES, type CommissionStatus };
  */
 export const Commission = defineEntity({
   name: 'Commission',
-  indexes: [{ properties: ['status', 'createdAt'] }],
+  indexes: [{ properties: ['status', 'createdAt'] }, { properties: ['createdAt'] }],
   checks: [{ name: 'commission_sale_or_lead', expression: '(sale_id is null) <> (lead_customer_id is null)' }],
   properties: {
     id: p.integer().primary().autoincrement(),

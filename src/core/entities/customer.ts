@@ -7,6 +7,7 @@ import { Click } from './click.ts';
 export const Customer = defineEntity({
   name: 'Customer',
   uniques: [{ properties: ['program', 'customerKey'] }],
+  indexes: [{ properties: ['createdAt'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk(),

@@ -9,7 +9,11 @@ import { PartnerCode } from './partner-code.ts';
 export const Sale = defineEntity({
   name: 'Sale',
   uniques: [{ properties: ['program', 'transactionId'] }],
-  indexes: [{ properties: ['program', 'subscriptionId'] }, { properties: ['partner', 'receivedAt'] }],
+  indexes: [
+    { properties: ['program', 'subscriptionId'] },
+    { properties: ['partner', 'receivedAt'] },
+    { properties: ['receivedAt'] },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk(),
