@@ -106,7 +106,7 @@ export async function checkFraud(
   return matched.length ? { rules: matched, held_at: sale.at.toISOString() } : null;
 }
 
-const BASELINE_DAYS = 30;
+export const BASELINE_DAYS = 30;
 
 const CLICK_COUNTS = compileStatement((db, p: { partnerId: number; since: Date; windowStart: Date; until: Date }) =>
   db

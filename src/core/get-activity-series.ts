@@ -136,7 +136,11 @@ async function addRawRows(
       sql` or `,
     )})`;
   const partner = input.partnerId;
-  const [clicks, leads, sales, commissions] = await Promise.all([
+  const days = sql<boolean>`(${sql.join(
+    ranges.map(([a, b]) => sql`(day >= ${dayText(a.getTime())}::date and day < ${dayText(b.getTime())}::date)`),
+    sql` or `,
+  )})`;
+  const [clicks, pruned, leads, sales, commissions] = await Promise.all([
     db
       .selectFrom('click')
       .select((eb) => [day('created_at').as('day'), eb.fn.countAll<string>().as('n')])
@@ -144,6 +148,15 @@ async function addRawRows(
       .where(within('created_at'))
       .$if(partner !== undefined, (q) => q.where('partner_id', '=', partner!))
       .groupBy(sql`1`)
+      .execute(),
+    // Clicks deleted by retention (click-retention.ts) of these days.
+    db
+      .selectFrom('click_pruned')
+      .select([sql<string>`day::text`.as('day'), sql<string>`sum(clicks)::text`.as('n')])
+      .where('program_id', '=', input.programId)
+      .where(days)
+      .$if(partner !== undefined, (q) => q.where('partner_id', '=', partner!))
+      .groupBy('day')
       .execute(),
     db
       .selectFrom('customer')
@@ -181,7 +194,7 @@ async function addRawRows(
       .groupBy([sql`1`, 'currency'])
       .execute(),
   ]);
-  for (const r of clicks) acc.count('clicks', r.day, r.n);
+  for (const r of [...clicks, ...pruned]) acc.count('clicks', r.day, r.n);
   for (const r of leads) acc.count('leads', r.day, r.n);
   for (const r of sales) {
     acc.count('sales', r.day, r.n);

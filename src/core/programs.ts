@@ -23,6 +23,8 @@ export type ProgramSettings = {
   platformFeeBps: number;
   /** Accept keyless browser leads (tracker `signup`); false leaves only keyed leads. */
   browserLeads: boolean;
+  /** Keep every raw click: no click retention (click-retention.ts). */
+  keepRawClicks: boolean;
   /** Commission base of provider sales: true includes the tax the customer paid (default false). */
   providerAmountIncludesTax: boolean;
   /** A sale with both a partner's click and a partner's code: `click` (default) or `coupon` wins. */

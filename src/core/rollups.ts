@@ -66,6 +66,22 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
     .where('created_at', '<', to)
     .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]))
     .groupBy(['program_id', 'partner_id']);
+  // Clicks deleted by retention (click-retention.ts) still count.
+  const pruned = db
+    .selectFrom('click_pruned')
+    .select([
+      'program_id',
+      'partner_id',
+      sql<string>`''`.as('currency'),
+      sql<string>`clicks`.as('clicks'),
+      zero.as('leads'),
+      zero.as('sales'),
+      zero.as('revenue_cents'),
+      zero.as('refunded_cents'),
+      zero.as('commission_cents'),
+    ])
+    .where(sql<boolean>`day = ${day}::date`)
+    .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]));
   const leads = db
     .selectFrom('customer')
     .select((eb) => [
@@ -118,7 +134,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
     .where('created_at', '<', to)
     .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]))
     .groupBy(['program_id', 'partner_id', 'currency']);
-  const all = clicks.unionAll(leads).unionAll(sales).unionAll(commissions).as('x');
+  const all = clicks.unionAll(pruned).unionAll(leads).unionAll(sales).unionAll(commissions).as('x');
   await db
     .deleteFrom('daily_rollup')
     .where(sql<boolean>`day = ${day}::date`)

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { getActivitySeries } from '../../src/core/get-activity-series.ts';
+import { pruneClicks } from '../../src/core/click-retention.ts';
 import { rolledThrough, sweepRollups } from '../../src/core/rollups.ts';
 import { typedSql } from '../../src/core/sql.ts';
 import { bearer, createProgramFixture, useHarness, type Fixture, type Harness } from '../helpers/harness.ts';
@@ -198,5 +199,62 @@ test('a refund of a sale on a rolled day marks the day dirty; reads stay exact b
   expect(await db.selectFrom('rollup_dirty').selectAll().where('program_id', '=', f.programId).execute()).toEqual([]);
   const after = await getActivitySeries(h.ctx.deps(), { programId: f.programId, from: w.first, to: h.clock.now });
   expect(after).toEqual(before);
+  await expectSeriesEqual(h, w);
+});
+
+test('retention never deletes a click inside its cookie or attribution window, keeps bound clicks, and deleted clicks still count', async () => {
+  const f = await createProgramFixture(h, { cookie_duration_days: 45, attribution_window_days: 10 });
+  const kept = await createProgramFixture(h, { cookie_duration_days: 45, keep_raw_clicks: true });
+  const w: World = { f, codes: [f.partnerCode], partners: [f.partnerId], customers: [], sales: [], first: h.clock.now };
+  const k: World = { ...w, f: kept, codes: [kept.partnerCode], partners: [kept.partnerId] };
+  const loose = [await click(w, 0), await click(w, 0)];
+  const bound = await click(w, 0);
+  const r = await h.request('/api/v1/track/lead', {
+    body: { customer_key: 'kept-1', click_id: bound },
+    headers: bearer(f.liveKey),
+  });
+  expect(r.status).toBe(200);
+  await h.request('/api/v1/track/sale', {
+    body: { transaction_id: 'ret-tx', amount_cents: 10_000, customer_key: 'kept-1' },
+    headers: bearer(f.liveKey),
+  });
+  const otherProgram = await click(k, 0);
+  const db = typedSql(h.ctx.deps().em);
+  const present = async () =>
+    (
+      await db
+        .selectFrom('click')
+        .select('id')
+        .where('id', 'in', [...loose, bound, otherProgram])
+        .execute()
+    )
+      .map((c) => c.id)
+      .sort();
+  const series = () => getActivitySeries(h.ctx.deps(), { programId: f.programId, from: w.first, to: h.clock.now });
+  const clicksOfFirstDay = async () => (await series()).clicks[0];
+  expect(await clicksOfFirstDay()).toBe(3);
+
+  // The longest window (45 days) plus the one-day margin has not passed: nothing is deleted.
+  h.clock.advanceDays(46);
+  await sweepRollups(h.ctx.deps());
+  await pruneClicks(h.ctx.deps());
+  expect(await present()).toEqual([...loose, bound, otherProgram].sort());
+
+  // A day later the two loose clicks go; the lead's click and the opted-out program's stay.
+  h.clock.advanceDays(1);
+  await sweepRollups(h.ctx.deps());
+  expect(await pruneClicks(h.ctx.deps())).toBeGreaterThanOrEqual(2);
+  expect(await present()).toEqual([bound, otherProgram].sort());
+  expect(await clicksOfFirstDay()).toBe(3);
+  await expectSeriesEqual(h, w);
+
+  // A refund recomputes that day from its raw rows: the deleted clicks still count.
+  await h.request('/api/v1/track/refund', {
+    body: { transaction_id: 'ret-tx', refund_amount_cents: 1_000 },
+    headers: bearer(f.liveKey),
+  });
+  expect((await sweepRollups(h.ctx.deps())).recomputed).toBeGreaterThanOrEqual(1);
+  expect(await clicksOfFirstDay()).toBe(3);
+  expect((await series()).refundedCents.USD?.[0]).toBe(1_000);
   await expectSeriesEqual(h, w);
 });

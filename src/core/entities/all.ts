@@ -27,7 +27,7 @@ import { EventEndpoint } from './event-endpoint.ts';
 import { EventDelivery } from './event-delivery.ts';
 import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
-import { DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
+import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -63,4 +63,5 @@ export const ENTITIES = [
   DailyRollup,
   RollupDirty,
   RollupState,
+  ClickPruned,
 ];

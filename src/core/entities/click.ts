@@ -1,3 +1,4 @@
+import { rollupTriggers } from './daily-rollup.ts';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
@@ -5,6 +6,7 @@ import { Partner } from './partner.ts';
 /** A partner-link visit. Its id is the `tracker_click_id` cookie; `clickedAt` is its age origin. */
 export const Click = defineEntity({
   name: 'Click',
+  triggers: rollupTriggers('click', 'created_at', 'program_id,partner_id,created_at'),
   /** A partner's clicks of a period (the click-rate fraud rule). */
   indexes: [{ properties: ['partner', 'clickedAt'] }, { properties: ['createdAt'] }],
   properties: {

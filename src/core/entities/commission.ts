@@ -1,3 +1,4 @@
+import { rollupTriggers } from './daily-rollup.ts';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { RewardApplied } from '../reward-rules.ts';
 import type { HoldRecord } from '../fraud-rules.ts';
@@ -16,6 +17,11 @@ export { COMMISSION_STATUSES, type CommissionStatus };
  */
 export const Commission = defineEntity({
   name: 'Commission',
+  triggers: rollupTriggers(
+    'commission',
+    'created_at',
+    'program_id,partner_id,currency,amount_cents,reversed_cents,created_at',
+  ),
   indexes: [{ properties: ['status', 'createdAt'] }, { properties: ['createdAt'] }],
   checks: [{ name: 'commission_sale_or_lead', expression: '(sale_id is null) <> (lead_customer_id is null)' }],
   properties: {

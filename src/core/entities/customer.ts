@@ -1,3 +1,4 @@
+import { rollupTriggers } from './daily-rollup.ts';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
@@ -6,6 +7,7 @@ import { Click } from './click.ts';
 /** Binds the merchant's own user id (`customer_key`) to a click and its partner (lead tracking). */
 export const Customer = defineEntity({
   name: 'Customer',
+  triggers: rollupTriggers('customer', 'created_at', 'program_id,partner_id,created_at'),
   uniques: [{ properties: ['program', 'customerKey'] }],
   indexes: [{ properties: ['createdAt'] }],
   properties: {

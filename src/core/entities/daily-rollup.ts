@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p, type InferEntity, type TriggerDef } from '@mikro-orm/core';
 
 /**
  * A program's activity of one UTC day, per partner (0: none) and currency ('' on the row that holds
@@ -38,6 +38,22 @@ export const RollupDirty = defineEntity({
 });
 export type IRollupDirty = InferEntity<typeof RollupDirty>;
 
+/**
+ * Clicks deleted by click retention (click-retention.ts), per program, UTC day and partner: the
+ * rollups and the raw reads add them back, so a day recomputed after its clicks were deleted
+ * still counts them.
+ */
+export const ClickPruned = defineEntity({
+  name: 'ClickPruned',
+  properties: {
+    programId: p.integer().primary(),
+    day: p.string().columnType('date').primary(),
+    partnerId: p.integer().primary(),
+    clicks: p.bigint('number').default(0),
+  },
+});
+export type IClickPruned = InferEntity<typeof ClickPruned>;
+
 /** One row: every UTC day before `rolledThrough` is in `DailyRollup` (null: nothing rolled yet). */
 export const RollupState = defineEntity({
   name: 'RollupState',
@@ -47,3 +63,24 @@ export const RollupState = defineEntity({
   },
 });
 export type IRollupState = InferEntity<typeof RollupState>;
+
+/**
+ * The dirty-marking triggers of a table the rollups read (created by the daily_rollups migration,
+ * declared here so the schema diff knows them): after each insert, update and delete statement,
+ * `rollup_mark_dirty(day column, columns read)` over the statement's transition tables.
+ */
+export function rollupTriggers(table: string, dayColumn: string, columns: string): TriggerDef[] {
+  const fn = `execute function rollup_mark_dirty('${dayColumn}', '${columns}')`;
+  const tables = {
+    insert: 'referencing new table as new_rows',
+    update: 'referencing old table as old_rows new table as new_rows',
+    delete: 'referencing old table as old_rows',
+  } as const;
+  return (['insert', 'update', 'delete'] as const).map((op) => ({
+    name: `${table}_rollup_${op}`,
+    timing: 'after',
+    events: [op],
+    forEach: 'statement',
+    expression: `create trigger "${table}_rollup_${op}" after ${op} on "${table}" ${tables[op]} for each statement ${fn};`,
+  }));
+}

@@ -33,6 +33,11 @@ export const Program = defineEntity({
     rateLimitPerMinute: p.integer().default(600),
     /** Whether keyless browser leads (`POST /track/browser-lead`) are accepted. */
     browserLeads: p.boolean().default(true),
+    /**
+     * Keep every raw click (default false: clicks older than the cookie and attribution windows,
+     * already counted in the daily rollups and binding no customer, are deleted; click-retention.ts).
+     */
+    keepRawClicks: p.boolean().default(false),
     /** Platform fee on every live sale, basis points of `amount_cents`. */
     platformFeeBps: p.integer().default(0),
     /**

@@ -1,3 +1,4 @@
+import { rollupTriggers } from './daily-rollup.ts';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
@@ -8,6 +9,11 @@ import { PartnerCode } from './partner-code.ts';
 /** A live sale event. Test sales live in `TestEvent`, apart from production data. */
 export const Sale = defineEntity({
   name: 'Sale',
+  triggers: rollupTriggers(
+    'sale',
+    'received_at',
+    'program_id,partner_id,currency,amount_cents,refunded_cents,received_at',
+  ),
   uniques: [{ properties: ['program', 'transactionId'] }],
   indexes: [
     { properties: ['program', 'subscriptionId'] },

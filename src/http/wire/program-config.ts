@@ -32,6 +32,8 @@ export const programConfigSchema = z.strictObject({
   platform_fee_bps: bps,
   /** Accept keyless browser leads (tracker `signup`); false leaves only keyed leads. */
   browser_leads: z.boolean(),
+  /** Keep every raw click (default false: clicks past the cookie and attribution windows that bound no customer are deleted once rolled up). */
+  keep_raw_clicks: z.boolean(),
   /** Commission base of provider sales: true includes the tax the customer paid (default false). */
   provider_amount_includes_tax: z.boolean(),
   /** A sale with both a partner's click and a partner's coupon code: whose it is (default `click`). */
