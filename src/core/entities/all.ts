@@ -27,6 +27,7 @@ import { EventEndpoint } from './event-endpoint.ts';
 import { EventDelivery } from './event-delivery.ts';
 import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
+import { OrderRegistration } from './order-registration.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -59,4 +60,5 @@ export const ENTITIES = [
   EventDelivery,
   PayoutMethod,
   PayoutRun,
+  OrderRegistration,
 ];

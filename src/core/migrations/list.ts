@@ -18,6 +18,7 @@ import { Migration20261125203057_provider_api_key } from './Migration20261125203
 import { Migration20261125205542_click_partner_index } from './Migration20261125205542_click_partner_index.ts';
 import { Migration20261125211006_outbound_events } from './Migration20261125211006_outbound_events.ts';
 import { Migration20261126000102_payout_rails } from './Migration20261126000102_payout_rails.ts';
+import { Migration20261126032534_order_registrations } from './Migration20261126032534_order_registrations.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   Migration20261125205542_click_partner_index,
   Migration20261125211006_outbound_events,
   Migration20261126000102_payout_rails,
+  Migration20261126032534_order_registrations,
 ];
