@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PayOS } from '@payos/node';
 import { createPayosAdapter } from '../../src/providers/payos/adapter.ts';
+import { redactPersonalData } from '../../src/core/redact-personal-data.ts';
 import { bytes, CTX, headersOf, NOW } from './fixtures/clock.ts';
 import { loadPublished } from './fixtures/published.ts';
 import { PAYOS_CHECKSUM_KEY, payosSignature, payosWebhook } from './fixtures/vietqr.ts';
@@ -92,5 +93,16 @@ describe('payos normalise', () => {
   test('the signature covers every data field the SDK sorts, including ones PayOS may add', () => {
     const data = { ...(paid().data as Record<string, unknown>), newField: 'x' };
     expect(payosSignature(data)).not.toBe(payosSignature({ ...data, newField: 'y' }));
+  });
+});
+
+test("the retention sweep removes the payer's bank account from a stored PayOS payload, and keeps the order", () => {
+  const event = paid({ counterAccountName: 'NGUYEN VAN A', counterAccountNumber: '0123456789' });
+  const redacted = redactPersonalData(event) as { data: Record<string, unknown> };
+  expect(redacted.data).toMatchObject({
+    counterAccountName: '[redacted]',
+    counterAccountNumber: '[redacted]',
+    orderCode: 10023,
+    reference: 'FT25330123456',
   });
 });
