@@ -59,7 +59,7 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   secrets:list PROGRAM PROVIDER                 id, label, created, expiry, fingerprint (never the secret)
   secrets:expire PROGRAM PROVIDER ID [--at ISO] stops verifying with it at ISO (default now)
   secrets:remove PROGRAM PROVIDER ID
-       PROVIDER: stripe paddle lemonsqueezy polar dodo creem
+       PROVIDER: stripe paddle lemonsqueezy polar dodo creem sepay payos
   webhooks:replay PROGRAM [--id INBOX_ID]       replays one (not processed) or all failed webhook events
 
   Outbound events (signed webhooks to your endpoints; README "Outbound events"):

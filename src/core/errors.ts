@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'forbidden',
   'not_found',
   'duplicate_transaction',
+  'conflict',
   'unsupported_currency',
   'unsupported_media_type',
   'payload_too_large',

@@ -38,6 +38,7 @@ export const IGNORED_REASONS = {
   missing_transfer_id: { level: 'warn', notify: false },
   dispute_not_won: { level: 'info', notify: false },
   nothing_to_apply: { level: 'info', notify: false },
+  webhook_confirmation: { level: 'info', notify: false },
   /** Prefix: `unstorable_<field>: …`, an id or metadata value longer than its column. */
   unstorable: { level: 'warn', notify: false },
   // Decided while running the event's sale or refund (src/core/webhook-inbox.ts).
@@ -48,6 +49,7 @@ export const IGNORED_REASONS = {
   attribution_window_expired: { level: 'info', notify: false },
   sale_not_recorded: { level: 'info', notify: false },
   unstorable_value: { level: 'warn', notify: false },
+  order_not_registered: { level: 'info', notify: false },
 } as const satisfies Record<string, { level: 'warn' | 'info'; notify: boolean }>;
 
 export type IgnoredReason = keyof typeof IGNORED_REASONS;

@@ -66,6 +66,10 @@ const PERSONAL_KEYS = new Set([
   'invoice_pdf',
   'customer_portal',
   'update_payment_method',
+  // PayOS: the payer's bank account (`data.counterAccountName`, `counterAccountNumber`); keys are compared lower-cased.
+  'counteraccountname',
+  'counteraccountnumber',
+  'virtualaccountname',
 ]);
 
 const PERSONAL_CONTAINERS = new Set([

@@ -14,6 +14,7 @@ import { reviewWonDispute } from './review-won-dispute.ts';
 import { reverseTransfer } from './reverse-transfer.ts';
 import { applyParkedRefundsFor, closeParkedRefunds, parkRefund } from './parked-refunds.ts';
 import { isDataError } from './data-error.ts';
+import { resolveOrder } from './order-registrations.ts';
 import {
   nothingRecordedReason,
   unattributedPaymentPayload,
@@ -72,7 +73,15 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
   const outcome: WebhookJobOutcome[] = [];
   const notificationIds: number[] = [];
   try {
-    for (const job of jobs) {
+    for (const [i, given] of jobs.entries()) {
+      // A gateway payment naming only an order takes its customer from the order's registration
+      // (the resolved job also decides the ignored reason below).
+      const job = given.kind === 'sale' ? await resolveOrder(deps, given) : given;
+      if (!job) {
+        outcome.push({ kind: 'error', code: 'order_not_registered', message: ORDER_NOT_REGISTERED });
+        continue;
+      }
+      jobs[i] = job;
       try {
         const result = await runProviderJob(deps, job);
         // A refund naming the alias that arrived before the link was parked: its sale is known now.
@@ -158,6 +167,9 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
       : null;
   return { kind: 'done', result: { status: row.status, outcome, notificationIds }, ignored, write: { row, note } };
 }
+
+const ORDER_NOT_REGISTERED =
+  'No order registered with POST /api/v1/track/checkout matches this payment; register the order, then replay the event';
 
 /** Runs one job of a provider event with the use-case of its kind. */
 function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<Exclude<WebhookJobOutcome, { kind: 'error' }>> {

@@ -27,8 +27,18 @@ export const SALE_PROVIDERS = [
 ] as const;
 export type SaleProvider = (typeof SALE_PROVIDERS)[number];
 
+/** Webhook providers whose checkouts carry the tracker keys as metadata. */
+export const METADATA_WEBHOOK_PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy', 'polar', 'dodo', 'creem'] as const;
+export type MetadataWebhookProvider = (typeof METADATA_WEBHOOK_PROVIDERS)[number];
+
+/**
+ * VietQR bank-transfer gateways: their payments carry no metadata, only an order code, whose
+ * customer the merchant registered beforehand (`POST /api/v1/track/checkout`).
+ */
+export const ORDER_WEBHOOK_PROVIDERS = ['sepay', 'payos'] as const;
+
 /** Providers whose webhooks we receive and verify ourselves. */
-export const WEBHOOK_PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy', 'polar', 'dodo', 'creem'] as const;
+export const WEBHOOK_PROVIDERS = [...METADATA_WEBHOOK_PROVIDERS, ...ORDER_WEBHOOK_PROVIDERS] as const;
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 
 export const REFUND_REASONS = ['refund', 'chargeback'] as const;

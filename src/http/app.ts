@@ -11,6 +11,7 @@ import { trackLeadRoute } from './routes/track-lead.ts';
 import { trackBrowserLeadRoute } from './routes/track-browser-lead.ts';
 import { trackClickRoute } from './routes/track-click.ts';
 import { trackTestRoute } from './routes/track-test.ts';
+import { trackCheckoutRoute } from './routes/track-checkout.ts';
 import { cliStatusRoute } from './routes/cli-status.ts';
 import { webhookRoute } from './routes/webhook.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
@@ -79,6 +80,7 @@ export function createHttpApp(http: HttpContext): H3 {
   app.post('/api/v1/track/sale', trackSaleRoute(ctx), tracking);
   app.post('/api/v1/track/refund', trackRefundRoute(ctx), tracking);
   app.post('/api/v1/track/test', trackTestRoute(ctx), tracking);
+  app.post('/api/v1/track/checkout', trackCheckoutRoute(ctx), tracking);
   app.options('/api/v1/track/**', () => new Response(null, { status: 204 }), tracking);
   app.get('/api/v1/cli/status', cliStatusRoute(ctx));
   app.post('/api/v1/webhooks/:provider/:programId', webhookRoute(ctx));

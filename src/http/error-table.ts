@@ -16,6 +16,7 @@ export const ERROR_TABLE: Record<ErrorCode, Render> = {
   forbidden: { status: 403, name: 'ForbiddenError', envelope: 'platform' },
   not_found: { status: 404, name: 'NotFoundError', envelope: 'platform' },
   duplicate_transaction: { status: 409, name: 'ConflictError', envelope: 'platform' },
+  conflict: { status: 409, name: 'ConflictError', envelope: 'platform' },
   payload_too_large: { status: 413, name: 'PayloadTooLargeError', envelope: 'platform' },
   unsupported_media_type: { status: 415, name: 'UnsupportedMediaTypeError', envelope: 'platform' },
   unsupported_currency: { status: 422, name: 'UnprocessableEntityError', envelope: 'platform' },

@@ -44,6 +44,8 @@ export interface ProviderAdapter {
    * inbox) into jobs. Never throws: malformed or unwanted events come back with `ignoredReason`.
    */
   normalise(event: unknown, ctx: NormaliseContext): NormalisedEvent;
+  /** Fields the provider expects in the webhook's answer besides ours (SePay: `success: true`). */
+  readonly answer?: Readonly<Record<string, unknown>>;
 }
 
 /** What one event handler decides; the adapter adds the dedupe key and the event type. */

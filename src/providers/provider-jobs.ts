@@ -67,6 +67,7 @@ export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerP
       | 'couponCodes'
       | 'couponLookup'
       | 'aliasLookup'
+      | 'orderLookup'
     >
   >;
 

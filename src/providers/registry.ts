@@ -6,6 +6,8 @@ import { createLemonSqueezyAdapter } from './lemonsqueezy/adapter.ts';
 import { createPaddleAdapter } from './paddle/adapter.ts';
 import { createPolarAdapter } from './polar/adapter.ts';
 import { createStripeAdapter } from './stripe/adapter.ts';
+import { createPayosAdapter } from './payos/adapter.ts';
+import { createSepayAdapter } from './sepay/adapter.ts';
 import type { LookupDiscountCodes } from '../core/discount-lookup.ts';
 import { createLemonSqueezyDiscountLookup } from './lemonsqueezy/discount-redemptions.ts';
 import type { LookupPaymentAlias } from '../core/alias-lookup.ts';
@@ -23,6 +25,8 @@ export function createProviderAdapters(): ProviderAdapters {
     polar: createPolarAdapter(),
     dodo: createDodoAdapter(),
     creem: createCreemAdapter(),
+    sepay: createSepayAdapter(),
+    payos: createPayosAdapter(),
   };
 }
 

@@ -70,11 +70,12 @@ describe('GET /openapi.json', () => {
       'operatorSession',
       'paddleSignature',
       'partnerSession',
+      'sepayApiKey',
       'standardWebhookSignature',
       'stripeSignature',
     ]);
     // Every provider's signature, and a server to call (the document's own when none is configured).
-    expect(doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.security).toHaveLength(5);
+    expect(doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.security).toHaveLength(6);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     expect(
       doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.parameters.map(

@@ -34,6 +34,7 @@ describe('creem normalise: checkout.completed', () => {
       couponCodes: null,
       couponLookup: null,
       aliasLookup: null,
+      orderLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -34,6 +34,7 @@ describe('dodo normalise: payment.succeeded', () => {
       couponCodes: null,
       couponLookup: null,
       aliasLookup: null,
+      orderLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -15,6 +15,8 @@ const NAMES: Record<string, string> = {
   Polar: 'polar',
   Dodo: 'dodo',
   Creem: 'creem',
+  PayOS: 'payos',
+  SePay: 'sepay',
 };
 
 /** `| Provider | \`event\` | becomes | ... |` rows of the provider × event table. */

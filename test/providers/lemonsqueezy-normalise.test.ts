@@ -34,6 +34,7 @@ describe('lemon squeezy normalise: sales', () => {
       couponCodes: null,
       couponLookup: null,
       aliasLookup: null,
+      orderLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -14,6 +14,7 @@ import { creemCheckout, creemEvent, creemRefund, creemSubscription } from './fix
 import { dodoEvent, dodoPayment, dodoRefund } from './fixtures/dodo.ts';
 import { polarEvent, polarOrder, polarRefund, polarSubscriptionOrder } from './fixtures/polar.ts';
 import { basilInvoice, checkoutSession, legacyInvoice, stripeEvent, stripeRefund } from './fixtures/stripe.ts';
+import { payosWebhook, sepayTransfer } from './fixtures/vietqr.ts';
 
 type Json = Record<string, unknown>;
 const adapters = createProviderAdapters();
@@ -136,12 +137,24 @@ const cases: Array<{ label: string; adapter: ProviderAdapter; events: fc.Arbitra
     adapter: adapters.creem,
     events: mutate(creemEvent('checkout.completed', creemCheckout())),
   },
+  {
+    label: 'payos payment',
+    adapter: adapters.payos,
+    events: mutate(payosWebhook({ orderCode: 10023, description: 'DH10023' }).data as Json).map((data) => ({
+      ...payosWebhook(),
+      data,
+    })),
+  },
+  { label: 'payos envelope', adapter: adapters.payos, events: mutate(payosWebhook({ orderCode: 10023 })) },
+  { label: 'sepay transfer', adapter: adapters.sepay, events: mutate(sepayTransfer({ code: 'DH10023' })) },
   { label: 'any JSON (stripe)', adapter: adapters.stripe, events: fc.jsonValue() },
   { label: 'any JSON (paddle)', adapter: adapters.paddle, events: fc.jsonValue() },
   { label: 'any JSON (lemon squeezy)', adapter: adapters.lemonsqueezy, events: fc.jsonValue() },
   { label: 'any JSON (polar)', adapter: adapters.polar, events: fc.jsonValue() },
   { label: 'any JSON (dodo)', adapter: adapters.dodo, events: fc.jsonValue() },
   { label: 'any JSON (creem)', adapter: adapters.creem, events: fc.jsonValue() },
+  { label: 'any JSON (payos)', adapter: adapters.payos, events: fc.jsonValue() },
+  { label: 'any JSON (sepay)', adapter: adapters.sepay, events: fc.jsonValue() },
 ];
 
 describe('normalise is total', () => {

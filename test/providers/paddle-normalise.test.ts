@@ -36,6 +36,7 @@ describe('paddle normalise: transaction.completed', () => {
       couponCodes: null,
       couponLookup: null,
       aliasLookup: null,
+      orderLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -35,6 +35,7 @@ describe('stripe normalise: sales', () => {
       couponCodes: null,
       couponLookup: null,
       aliasLookup: null,
+      orderLookup: null,
       additionalData: null,
       receivedAt: NOW.toISOString(),
     };

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { WebhookProvider } from '../../src/core/vocabulary.ts';
+import type { MetadataWebhookProvider } from '../../src/core/vocabulary.ts';
 import { stripeEvent } from '../providers/fixtures/stripe.ts';
 import { PROVIDER_KITS } from './provider-kits.ts';
 import { useWebhookHarness, type WebhookHarness } from './webhook-harness.ts';
@@ -28,7 +28,7 @@ type Case = {
   code: { code: string; provider_ids?: string[] };
 };
 
-const CASES: Partial<Record<WebhookProvider, Case[]>> = {
+const CASES: Partial<Record<MetadataWebhookProvider, Case[]>> = {
   stripe: [
     {
       label: 'checkout.session.completed: discounts[].promotion_code',
@@ -94,7 +94,7 @@ const CASES: Partial<Record<WebhookProvider, Case[]>> = {
   ],
 };
 
-for (const [provider, cases] of Object.entries(CASES) as [WebhookProvider, Case[]][]) {
+for (const [provider, cases] of Object.entries(CASES) as [MetadataWebhookProvider, Case[]][]) {
   describe(`${provider}: a discount in the payload attributes the sale to the code's partner`, () => {
     const w: WebhookHarness = useWebhookHarness(PROVIDER_KITS[provider]);
     test.each(cases)('$label', async (c) => {

@@ -106,7 +106,7 @@ export function defineSaleWebhookTests(w: WebhookHarness): void {
       const body = JSON.stringify(kit.payment({ ref: newRef('nf'), amountCents: 10000, keys: null }).event);
       const headers = kit.sign(body, w.h.clock.now);
       for (const path of [
-        `/api/v1/webhooks/sepay/${connected.programId}`,
+        `/api/v1/webhooks/apipay/${connected.programId}`,
         `/api/v1/webhooks/${kit.provider}/${unconnected}`,
         `/api/v1/webhooks/${kit.provider}/999999`,
         `/api/v1/webhooks/${kit.provider}/abc`,

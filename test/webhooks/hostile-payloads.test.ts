@@ -4,7 +4,7 @@
  * unstorable value never becomes a job that fails on every attempt.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WEBHOOK_PROVIDERS } from '../../src/core/vocabulary.ts';
+import { METADATA_WEBHOOK_PROVIDERS } from '../../src/core/vocabulary.ts';
 import { createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import { PROVIDER_KITS, type ProviderKit } from './provider-kits.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -15,7 +15,7 @@ const programs = new Map<string, Fixture>();
 beforeAll(async () => {
   h = await createHarness({ WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_ATTEMPTS: '3' });
   base = await h.listen();
-  for (const provider of WEBHOOK_PROVIDERS) {
+  for (const provider of METADATA_WEBHOOK_PROVIDERS) {
     const f = await createProgramFixture(h);
     await h.admin('PUT', `/programs/${f.programId}/providers/${provider}`, {
       signing_secret: PROVIDER_KITS[provider].secret,
@@ -52,7 +52,7 @@ const payment = (kit: ProviderKit, customerKey: string) =>
     keys: { customerKey, clickId: 'no-such-click' },
   }).event;
 
-describe.each(WEBHOOK_PROVIDERS.map((p) => [p, PROVIDER_KITS[p]] as const))('%s', (_name, kit) => {
+describe.each(METADATA_WEBHOOK_PROVIDERS.map((p) => [p, PROVIDER_KITS[p]] as const))('%s', (_name, kit) => {
   test.each([
     ['a NUL', 'user\u0000one'],
     ['a lone surrogate', 'user\uD800one'],

@@ -5,7 +5,7 @@
  * unchanged against Stripe, Paddle and Lemon Squeezy.
  */
 import { randomBytes } from 'node:crypto';
-import type { WebhookProvider } from '../../src/core/vocabulary.ts';
+import type { MetadataWebhookProvider } from '../../src/core/vocabulary.ts';
 import { checkoutSession, legacyInvoice, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
 import {
   monthlyItem,
@@ -56,7 +56,7 @@ export type RefundInput = {
 };
 
 export interface ProviderKit {
-  provider: WebhookProvider;
+  provider: MetadataWebhookProvider;
   secret: string;
   /** The sandbox/test endpoint's secret, added to the connection labelled `test`; null when payloads flag test mode themselves. */
   testSecret: string | null;
@@ -526,8 +526,11 @@ export const creemKit: ProviderKit = {
   },
 };
 
-/** Every webhook provider's kit: typed by the provider list, so a new provider needs its kit here. */
-export const PROVIDER_KITS: Record<WebhookProvider, ProviderKit> = {
+/**
+ * Every metadata provider's kit: typed by the provider list, so a new provider needs its kit here.
+ * The VietQR gateways (PayOS, SePay) carry no metadata and have their own tests (payos.test.ts, sepay.test.ts).
+ */
+export const PROVIDER_KITS: Record<MetadataWebhookProvider, ProviderKit> = {
   stripe: stripeKit,
   paddle: paddleKit,
   lemonsqueezy: lemonSqueezyKit,

@@ -6,15 +6,19 @@
 import { beforeAll } from 'vitest';
 import { clickAndLead, useHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import type { ProviderKit } from './provider-kits.ts';
+import type { WebhookProvider } from '../../src/core/vocabulary.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { assertDocumentedResponse } from '../helpers/contract.ts';
 
 type Row = Record<string, any>;
 export type Delivery = { status: number; body: any };
 
-export type WebhookHarness = {
+/** What the harness needs of a provider: its connection secrets and how to sign a body. */
+export type HarnessKit = Pick<ProviderKit, 'secret' | 'testSecret' | 'sign'> & { provider: WebhookProvider };
+
+export type WebhookHarness<K extends HarnessKit = ProviderKit> = {
   readonly h: Harness;
-  readonly kit: ProviderKit;
+  readonly kit: K;
   /** A program (10% commission unless `config` says otherwise) connected to the kit's provider. */
   newProgram(config?: Record<string, unknown>): Promise<Fixture>;
   /** A click through the API and a lead binding `customerKey` to it. */
@@ -51,14 +55,17 @@ export type WebhookHarness = {
 
 let customers = 0;
 
-export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> = {}): WebhookHarness {
+export function useWebhookHarness<K extends HarnessKit = ProviderKit>(
+  kit: K,
+  env: Record<string, string> = {},
+): WebhookHarness<K> {
   const h = useHarness({ WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_ATTEMPTS: '6', SWEEP_INTERVAL_MS: '200', ...env });
   let base = '';
   beforeAll(async () => {
     base = await h.listen();
   });
 
-  const post: WebhookHarness['post'] = async (path, body, headers = {}) => {
+  const post: WebhookHarness<K>['post'] = async (path, body, headers = {}) => {
     const res = await fetch(`${base}${path}`, {
       method: 'POST',
       body,
@@ -74,9 +81,9 @@ export function useWebhookHarness(kit: ProviderKit, env: Record<string, string> 
     assertDocumentedResponse('POST', path, { status: res.status, headers: res.headers, body: parsed });
     return { status: res.status, body: parsed };
   };
-  const list: WebhookHarness['list'] = async (programId, kind) =>
+  const list: WebhookHarness<K>['list'] = async (programId, kind) =>
     (await h.admin('GET', `/programs/${programId}/${kind}?limit=500`))[kind];
-  const inbox: WebhookHarness['inbox'] = async (programId, status) =>
+  const inbox: WebhookHarness<K>['inbox'] = async (programId, status) =>
     (await h.admin('GET', `/programs/${programId}/webhook-events?limit=500${status ? `&status=${status}` : ''}`))[
       'webhook-events'
     ];

@@ -20,6 +20,14 @@ export const aliasLookupSchema = z.object({ provider: z.enum(['stripe']), invoic
 export type AliasLookup = z.infer<typeof aliasLookupSchema>;
 
 /**
+ * A gateway payment that carries no tracker metadata (PayOS, SePay bank transfers): its customer is
+ * found by the order the merchant registered (`POST /track/checkout`; order-registrations.ts),
+ * by the code the gateway parsed, else by a registered code written in the transfer's content.
+ */
+export const orderLookupSchema = z.object({ orderCode: z.string().nullable(), text: z.string().nullable() });
+export type OrderLookup = z.infer<typeof orderLookupSchema>;
+
+/**
  * A sale to record (API `POST /track/sale` or a provider payment event). Plain JSON: timestamps are
  * ISO strings, money is integer minor units (`...Cents`).
  */
@@ -69,6 +77,8 @@ export const saleJobSchema = z.object({
   couponLookup: couponLookupSchema.nullable().default(null),
   /** Where the id the provider's refunds will name can be asked for (`transactionId` is not it). */
   aliasLookup: aliasLookupSchema.nullable().default(null),
+  /** Where the sale's customer is found when the payment names only an order. */
+  orderLookup: orderLookupSchema.nullable().default(null),
   /** Free-form data sent with the sale (API `additional_data`). */
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** ISO time the call/event was received; commissions, windows and holds use this time. */
@@ -106,6 +116,7 @@ export function buildSaleJob(input: SaleJobInput): SaleJob {
     couponCodes: input.couponCodes?.length ? input.couponCodes : null,
     couponLookup: input.couponLookup ?? null,
     aliasLookup: input.aliasLookup ?? null,
+    orderLookup: input.orderLookup ?? null,
     additionalData: input.additionalData ?? null,
     receivedAt: input.receivedAt,
   };

@@ -20,6 +20,7 @@ import { Migration20261125211006_outbound_events } from './Migration202611252110
 import { Migration20261126034301_click_retention } from './Migration20261126034301_click_retention.ts';
 import { Migration20261126032532_daily_rollups } from './Migration20261126032532_daily_rollups.ts';
 import { Migration20261126000102_payout_rails } from './Migration20261126000102_payout_rails.ts';
+import { Migration20261126032534_order_registrations } from './Migration20261126032534_order_registrations.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -41,5 +42,6 @@ export const MIGRATIONS = [
   Migration20261125211006_outbound_events,
   Migration20261126000102_payout_rails,
   Migration20261126032532_daily_rollups,
+  Migration20261126032534_order_registrations,
   Migration20261126034301_click_retention,
 ];

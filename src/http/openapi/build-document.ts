@@ -57,6 +57,13 @@ const SECURITY_SCHEMES: Record<SchemeName, Json> = {
     name: 'creem-signature',
     description: 'Creem webhook signature (HMAC-SHA256 hex of the raw body with the webhook secret).',
   },
+  sepayApiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'authorization',
+    description:
+      'SePay webhooks in API Key mode: `Authorization: Apikey <key>`, the key chosen in SePay and connected as the secret. (PayOS signs inside the body: `signature` is the HMAC-SHA256 of the sorted `data` fields with the checksum key.)',
+  },
   operatorSession: {
     type: 'apiKey',
     in: 'cookie',

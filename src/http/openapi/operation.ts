@@ -12,6 +12,8 @@ export type SecurityScheme =
   /** Polar and Dodo Payments: Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). */
   | 'standardWebhookSignature'
   | 'creemSignature'
+  /** SePay: `Authorization: Apikey <key>`. */
+  | 'sepayApiKey'
   /** Browser sessions: the cookie, plus the `x-csrf-token` header on every write. */
   | 'operatorSession'
   | 'partnerSession';

@@ -10,6 +10,7 @@ import { trackBrowserLeadOperation } from '../routes/track-browser-lead.ts';
 import { trackSaleOperation } from '../routes/track-sale.ts';
 import { trackRefundOperation } from '../routes/track-refund.ts';
 import { trackTestOperation } from '../routes/track-test.ts';
+import { trackCheckoutOperation } from '../routes/track-checkout.ts';
 import { cliStatusOperation } from '../routes/cli-status.ts';
 import { webhookOperation } from '../routes/webhook.ts';
 import { adminOperations } from '../routes/admin.ts';
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   trackSaleOperation,
   trackRefundOperation,
   trackTestOperation,
+  trackCheckoutOperation,
   cliStatusOperation,
   webhookOperation,
   ...adminOperations,

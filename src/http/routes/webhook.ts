@@ -82,11 +82,18 @@ export function webhookRoute(ctx: RouteContext) {
         'provider event recorded no sale or refund',
       );
     }
-    return { received: true, id: stored.inboxId, duplicate: stored.duplicate, status: stored.status };
+    return {
+      ...adapter.answer,
+      received: true,
+      id: stored.inboxId,
+      duplicate: stored.duplicate,
+      status: stored.status,
+    };
   });
 }
 
 export const webhookResponseSchema = z.strictObject({
+  success: z.literal(true).optional().meta({ description: 'SePay only: the acknowledgement SePay expects' }),
   received: z.literal(true),
   id: z.number().int().meta({ description: 'Inbox row id (the admin API lists and replays rows)' }),
   duplicate: z.boolean().meta({ description: 'A redelivery of an event already stored: nothing changed' }),
@@ -104,10 +111,11 @@ export const webhookOperation = defineOperation({
     'lemonSqueezySignature',
     'standardWebhookSignature',
     'creemSignature',
+    'sepayApiKey',
   ],
   summary: 'Receive a payment-provider event',
   description:
-    'The signature is checked over the raw bytes with the secret connected to the program. The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',
+    'The signature is checked over the raw bytes with the secret connected to the program (PayOS: the `signature` inside the body, over its `data`; SePay: the API key of its `Authorization` header). The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',
   params: { provider: z.enum(WEBHOOK_PROVIDERS), programId: z.number().int().positive() },
   rawBody: "The provider's event exactly as sent (up to 1 MiB)",
   responses: {
