@@ -27,11 +27,8 @@ import { EventEndpoint } from './event-endpoint.ts';
 import { EventDelivery } from './event-delivery.ts';
 import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
-<<<<<<< HEAD
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
-=======
 import { OrderRegistration } from './order-registration.ts';
->>>>>>> vietqr
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -64,12 +61,9 @@ export const ENTITIES = [
   EventDelivery,
   PayoutMethod,
   PayoutRun,
-<<<<<<< HEAD
   DailyRollup,
   RollupDirty,
   RollupState,
   ClickPruned,
-=======
   OrderRegistration,
->>>>>>> vietqr
 ];
