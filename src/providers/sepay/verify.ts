@@ -4,7 +4,7 @@
  * signs nothing else in this mode, so the key is the signature: it is compared in constant time
  * (both sides hashed first, crypto.ts `constantTimeEqual`), and a body altered in transit by
  * someone who holds the key cannot be told apart. `sepay-pg-node` (SePay's payment-gateway SDK)
- * only signs checkout forms and calls the order API; it has no webhook verification to use here.
+ * only signs checkout forms and calls the order API; it has no webhook verification to use here, so it is not a dependency.
  */
 import { constantTimeEqual } from '../../core/crypto.ts';
 import type { VerifyResult } from '../adapter.ts';
