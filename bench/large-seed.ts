@@ -202,10 +202,12 @@ async function stageSales(c: pg.Client, p: { id: number; now: Date }, counts: Se
             status = case when applied = amount then 'reversed' else 'refunded' end
      where refunded_at is not null`,
   );
+  // Credited after the 30-day hold; those within a day of it too (at most now), so that the running
+  // service's approval sweep finds nothing due while the seed runs (it would post balances of its own).
   await c.query(
-    `update bd_sale set credited_at = received_at + interval '30 days',
+    `update bd_sale set credited_at = least($1::timestamptz, received_at + interval '30 days'),
             status = case when refunded_at is null then 'approved' else status end
-     where received_at < $1::timestamptz - interval '30 days'`,
+     where received_at < $1::timestamptz - interval '29 days'`,
     [p.now],
   );
   // The payout period whose (partner, period) pairs come closest to the wanted payout count.
