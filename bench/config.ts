@@ -15,6 +15,13 @@ export const SERVICE_DIR = process.env.BENCH_SERVICE_DIR ? `${resolve(process.en
 export const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click,preview,export';
 export const CASES = (process.env.BENCH_CASES ?? (ACK_ONLY ? 'webhook' : DEFAULT_CASES)).split(',');
 export const METRICS_OFF = process.env.BENCH_METRICS === 'off';
+/** `--data large` (or BENCH_DATA=large): the data-volume bench (data-volume.ts) instead of the load bench. */
+export const DATA = (() => {
+  const i = process.argv.indexOf('--data');
+  return i >= 0
+    ? process.argv[i + 1]
+    : (process.argv.find((a) => a.startsWith('--data='))?.slice(7) ?? process.env.BENCH_DATA);
+})();
 /** The V8 options of `npm start` (the Dockerfile's NODE_OPTIONS are the same): what is deployed is measured. */
 export const SERVICE_NODE_OPTIONS = (
   JSON.parse(readFileSync(`${REPO_ROOT}package.json`, 'utf8')) as { scripts: { start: string } }

@@ -28,6 +28,9 @@
  * checkout of this repository (a before/after comparison of its code under the same load);
  * BENCH_LABEL is appended to the file name; BENCH_QUIET_WAIT (seconds, default 60) bounds the wait
  * for an idle host before starting.
+ *
+ * `--data large` (or BENCH_DATA=large) runs the data-volume bench instead (data-volume.ts): read
+ * paths over a year of one large program seeded in SQL, beside the same paths on a small seed.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -45,6 +48,7 @@ import {
   ACK_ONLY,
   ADMIN_TOKEN,
   CASES,
+  DATA,
   DEFAULT_CASES,
   DURATION_S,
   FEE_BPS,
@@ -64,8 +68,11 @@ import { runWebhooks, webhookCase } from './cases/webhook.ts';
 import { clickCase, runClicks } from './cases/click.ts';
 import { runPreview } from './cases/preview.ts';
 import { runExport } from './cases/export.ts';
+import { runDataVolume } from './data-volume.ts';
 
 async function main(): Promise<void> {
+  if (DATA === 'large') return runDataVolume();
+  if (DATA !== undefined) throw new Error(`--data ${DATA}: only "large" is known`);
   const started = Date.now();
   const prefix = `bench${randomBytes(3).toString('hex')}`;
   const machine = describeMachine();
@@ -191,10 +198,13 @@ function saveResults(
   }
 }
 
-const hardStop = setTimeout(() => {
-  console.error('bench exceeded 20 minutes; aborting');
-  process.exit(2);
-}, 20 * 60_000);
+const hardStop = setTimeout(
+  () => {
+    console.error(`bench exceeded ${DATA ? 90 : 20} minutes; aborting`);
+    process.exit(2);
+  },
+  (DATA ? 90 : 20) * 60_000,
+);
 hardStop.unref();
 main().catch((err) => {
   console.error(err);
