@@ -1,6 +1,7 @@
 import { type Expression, sql, type RawBuilder } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { DAY_MS } from './deps.ts';
+import { ALL_PARTNERS } from './entities/daily-rollup.ts';
 import { dayStartMs, dayText, dirtyDays, rolledThrough } from './rollups.ts';
 import { typedSql } from './sql.ts';
 
@@ -36,8 +37,23 @@ type SeriesInput = {
  * The series, from the daily rollups for rolled days and the raw rows for the rest (rollups.ts),
  * read in one snapshot so a day being rolled meanwhile is counted once.
  */
-export async function getActivitySeries(deps: CoreDeps, input: SeriesInput): Promise<ActivitySeries> {
-  const { days, acc, end } = emptySeries(input);
+export function getActivitySeries(deps: CoreDeps, input: SeriesInput): Promise<ActivitySeries> {
+  return readSeries(deps, input, MAX_SERIES_DAYS);
+}
+
+/** All-time counts of a program's clicks, leads and sales since `since` (the CLI status), by the same rules. */
+export async function activityTotals(
+  deps: CoreDeps,
+  programId: number,
+  since: Date,
+): Promise<{ clicks: number; leads: number; sales: number }> {
+  const s = await readSeries(deps, { programId, from: since, to: deps.clock() }, Number.MAX_SAFE_INTEGER);
+  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+  return { clicks: sum(s.clicks), leads: sum(s.leads), sales: sum(s.sales) };
+}
+
+async function readSeries(deps: CoreDeps, input: SeriesInput, maxDays: number): Promise<ActivitySeries> {
+  const { days, acc, end } = emptySeries(input, maxDays);
   const first = days[0]!;
   const endDay = dayText(end.getTime());
   return deps.em.transactional(
@@ -60,7 +76,7 @@ export async function getActivitySeries(deps: CoreDeps, input: SeriesInput): Pro
             sql<string>`sum(commission_cents)::text`.as('commission'),
           ])
           .where('program_id', '=', input.programId)
-          .$if(input.partnerId !== undefined, (q) => q.where('partner_id', '=', input.partnerId!))
+          .where('partner_id', '=', input.partnerId ?? ALL_PARTNERS)
           .where(sql<boolean>`day >= ${first}::date and day < ${rolledEnd}::date`)
           .$if(dirty.length > 0, (q) => q.where(sql<boolean>`day::text <> all(${dirty})`))
           .groupBy(['day', 'currency'])
@@ -84,9 +100,9 @@ export async function getActivitySeries(deps: CoreDeps, input: SeriesInput): Pro
   );
 }
 
-function emptySeries(input: SeriesInput) {
+function emptySeries(input: SeriesInput, maxDays: number) {
   const start = Date.UTC(input.from.getUTCFullYear(), input.from.getUTCMonth(), input.from.getUTCDate());
-  const count = Math.min(MAX_SERIES_DAYS, Math.max(1, Math.floor((input.to.getTime() - start) / DAY_MS) + 1));
+  const count = Math.min(maxDays, Math.max(1, Math.floor((input.to.getTime() - start) / DAY_MS) + 1));
   const days = Array.from({ length: count }, (_, i) => dayText(start + i * DAY_MS));
   const index = new Map(days.map((d, i) => [d, i]));
   const zeros = () => days.map(() => 0);

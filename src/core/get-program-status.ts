@@ -3,7 +3,9 @@ import { Program } from './entities/program.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 import { ignoredReasonCode } from './ignored-reasons.ts';
 import { dateFromMs, epochMs, typedSql, type DB } from './sql.ts';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
+import { ALL_PARTNERS } from './entities/daily-rollup.ts';
+import { activityTotals } from './get-activity-series.ts';
 
 /** How many rows of one kind, and when the latest was written. */
 export type Activity = { count: number; lastAt: Date | null };
@@ -27,16 +29,30 @@ export async function getProgramStatus(
   const em = deps.em;
   const program = await em.findOneOrFail(Program, { id: programId });
   const db = typedSql(em);
-  const activity = async (
-    q: SelectQueryBuilder<DB, 'click' | 'customer' | 'sale' | 'refund', object>,
-    column: 'clicked_at' | 'created_at' | 'received_at',
-  ): Promise<Activity> => {
-    const row = await q
-      .select((eb) => [eb.fn.countAll<string>().as('count'), epochMs(eb.fn.max(eb.ref(column))).as('last_ms')])
+  // Counts from the daily rollups and the raw rows of what is not rolled (get-activity-series.ts),
+  // since the program's first rolled day (a database seeded with history) or its creation.
+  const first = await db
+    .selectFrom('daily_rollup')
+    .select(sql<string | null>`min(day)::text`.as('day'))
+    .where('program_id', '=', programId)
+    .where('partner_id', '=', ALL_PARTNERS)
+    .executeTakeFirst();
+  const since = new Date(Math.min(program.createdAt.getTime(), first?.day ? Date.parse(first.day) : Infinity));
+  const totals = await activityTotals(deps, programId, since);
+  // The latest row of each kind, by its (program, time) index.
+  const last = async (table: 'click' | 'customer' | 'sale' | 'refund', column: 'created_at' | 'received_at') => {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => epochMs(eb.fn.max(sql.ref<Date>(column))).as('last_ms'))
       .where('program_id', '=', programId)
       .executeTakeFirst();
-    return { count: Number(row?.count ?? 0), lastAt: dateFromMs(row?.last_ms ?? null) };
+    return dateFromMs(row?.last_ms ?? null);
   };
+  const refunds = await db
+    .selectFrom('refund')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('program_id', '=', programId)
+    .executeTakeFirst();
   // Provider events that recorded nothing, per reason (docs/providers.md lists them).
   const ignoredRows = await db
     .selectFrom('webhook_event')
@@ -62,10 +78,10 @@ export async function getProgramStatus(
     program: { id: program.id, name: program.name, domain: program.domain ?? null },
     keyMode,
     activity: {
-      clicks: await activity(db.selectFrom('click'), 'clicked_at'),
-      leads: await activity(db.selectFrom('customer'), 'created_at'),
-      sales: await activity(db.selectFrom('sale'), 'received_at'),
-      refunds: await activity(db.selectFrom('refund'), 'created_at'),
+      clicks: { count: totals.clicks, lastAt: await last('click', 'created_at') },
+      leads: { count: totals.leads, lastAt: await last('customer', 'created_at') },
+      sales: { count: totals.sales, lastAt: await last('sale', 'received_at') },
+      refunds: { count: Number(refunds?.count ?? 0), lastAt: await last('refund', 'created_at') },
     },
     ignoredProviderEvents: {
       count: Object.values(byReason).reduce((a, b) => a + b, 0),

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { DAY_MS, type CoreDeps } from './deps.ts';
+import { ALL_PARTNERS } from './entities/daily-rollup.ts';
 import { typedSql, type DB } from './sql.ts';
 
 /**
@@ -42,13 +43,14 @@ export async function dirtyDays(db: Kysely<DB>, programId: number, from: string,
   return rows.map((r) => r.day);
 }
 
-/** Writes the rollup rows of one day, of every program or of one, from the raw rows. */
-async function writeDay(db: Kysely<DB>, day: string, programId: number | null): Promise<void> {
+/**
+ * Writes one program's rollup rows of one day from the raw rows: one per partner and currency,
+ * and the program's totals (`ALL_PARTNERS`) per currency.
+ */
+async function writeDay(db: Kysely<DB>, day: string, programId: number): Promise<void> {
   const from = new Date(dayStartMs(day));
   const to = new Date(dayStartMs(day) + DAY_MS);
   const zero = sql<string>`0`;
-  const program = programId ?? -1;
-  const anyProgram = programId === null;
   const clicks = db
     .selectFrom('click')
     .select((eb) => [
@@ -64,7 +66,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
     ])
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
-    .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]))
+    .where('program_id', '=', programId)
     .groupBy(['program_id', 'partner_id']);
   // Clicks deleted by retention (click-retention.ts) still count.
   const pruned = db
@@ -81,7 +83,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
       zero.as('commission_cents'),
     ])
     .where(sql<boolean>`day = ${day}::date`)
-    .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]));
+    .where('program_id', '=', programId);
   const leads = db
     .selectFrom('customer')
     .select((eb) => [
@@ -98,7 +100,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .where('partner_id', 'is not', null)
-    .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]))
+    .where('program_id', '=', programId)
     .groupBy(['program_id', 'partner_id']);
   const sales = db
     .selectFrom('sale')
@@ -115,7 +117,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
     ])
     .where('received_at', '>=', from)
     .where('received_at', '<', to)
-    .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]))
+    .where('program_id', '=', programId)
     .groupBy(['program_id', 'partner_id', 'currency']);
   const commissions = db
     .selectFrom('commission')
@@ -132,13 +134,13 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
     ])
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
-    .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]))
+    .where('program_id', '=', programId)
     .groupBy(['program_id', 'partner_id', 'currency']);
   const all = clicks.unionAll(pruned).unionAll(leads).unionAll(sales).unionAll(commissions).as('x');
   await db
     .deleteFrom('daily_rollup')
     .where(sql<boolean>`day = ${day}::date`)
-    .where((eb) => eb.or([eb.lit(anyProgram), eb('program_id', '=', program)]))
+    .where('program_id', '=', programId)
     .execute();
   await db
     .insertInto('daily_rollup')
@@ -160,7 +162,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
         .select([
           'x.program_id',
           sql<string>`${day}::date`.as('day'),
-          'x.partner_id',
+          sql<number>`coalesce(x.partner_id, ${ALL_PARTNERS})`.as('partner_id'),
           'x.currency',
           sql<string>`sum(x.clicks)`.as('clicks'),
           sql<string>`sum(x.leads)`.as('leads'),
@@ -169,7 +171,8 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number | null): 
           sql<string>`sum(x.refunded_cents)`.as('refunded_cents'),
           sql<string>`sum(x.commission_cents)`.as('commission_cents'),
         ])
-        .groupBy(['x.program_id', 'x.partner_id', 'x.currency']),
+        // Per partner, and the program's totals (partner null in that grouping set).
+        .groupBy(sql`grouping sets ((x.program_id, x.partner_id, x.currency), (x.program_id, x.currency))`),
     )
     .execute();
 }
@@ -212,7 +215,8 @@ export async function sweepRollups(deps: CoreDeps, maxDays = 31, maxDirty = 200)
         if (!state?.through) await setThrough(db, day);
         return true;
       }
-      await writeDay(db, day, null);
+      const programs = await db.selectFrom('program').select('id').execute();
+      for (const p of programs) await writeDay(db, day, p.id);
       await setThrough(db, dayText(dayStartMs(day) + DAY_MS));
       return false;
     });

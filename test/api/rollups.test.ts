@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
+import { ALL_PARTNERS } from '../../src/core/entities/daily-rollup.ts';
 import { getActivitySeries } from '../../src/core/get-activity-series.ts';
 import { pruneClicks } from '../../src/core/click-retention.ts';
 import { rolledThrough, sweepRollups } from '../../src/core/rollups.ts';
@@ -181,7 +182,12 @@ test('a refund of a sale on a rolled day marks the day dirty; reads stay exact b
   await sweepRollups(h.ctx.deps());
   const db = typedSql(h.ctx.deps().em);
   expect((await rolledThrough(db))! > day).toBe(true);
-  const rolled = await db.selectFrom('daily_rollup').selectAll().where('program_id', '=', f.programId).execute();
+  const rolled = await db
+    .selectFrom('daily_rollup')
+    .selectAll()
+    .where('program_id', '=', f.programId)
+    .where('partner_id', '=', ALL_PARTNERS)
+    .execute();
   expect(rolled.map((r) => Number(r.revenue_cents)).reduce((a, b) => a + b, 0)).toBe(10_000);
 
   const r = await h.request('/api/v1/track/refund', {
@@ -246,6 +252,8 @@ test('retention never deletes a click inside its cookie or attribution window, k
   expect(await pruneClicks(h.ctx.deps())).toBeGreaterThanOrEqual(2);
   expect(await present()).toEqual([bound, otherProgram].sort());
   expect(await clicksOfFirstDay()).toBe(3);
+  const status = await h.request('/api/v1/cli/status', { headers: bearer(f.liveKey) });
+  expect(status.body.activity).toMatchObject({ clicks: { count: 3 }, leads: { count: 1 }, sales: { count: 1 } });
   await expectSeriesEqual(h, w);
 
   // A refund recomputes that day from its raw rows: the deleted clicks still count.

@@ -8,7 +8,7 @@ export const Click = defineEntity({
   name: 'Click',
   triggers: rollupTriggers('click', 'created_at', 'program_id,partner_id,created_at'),
   /** A partner's clicks of a period (the click-rate fraud rule). */
-  indexes: [{ properties: ['partner', 'clickedAt'] }, { properties: ['createdAt'] }],
+  indexes: [{ properties: ['partner', 'clickedAt'] }, { properties: ['program', 'createdAt'] }],
   properties: {
     id: p.string().primary(),
     program: () => p.manyToOne(Program).mapToPk().index(),

@@ -22,7 +22,7 @@ export const Commission = defineEntity({
     'created_at',
     'program_id,partner_id,currency,amount_cents,reversed_cents,created_at',
   ),
-  indexes: [{ properties: ['status', 'createdAt'] }, { properties: ['createdAt'] }],
+  indexes: [{ properties: ['status', 'createdAt'] }, { properties: ['program', 'createdAt'] }],
   checks: [{ name: 'commission_sale_or_lead', expression: '(sale_id is null) <> (lead_customer_id is null)' }],
   properties: {
     id: p.integer().primary().autoincrement(),

@@ -9,7 +9,7 @@ export const Customer = defineEntity({
   name: 'Customer',
   triggers: rollupTriggers('customer', 'created_at', 'program_id,partner_id,created_at'),
   uniques: [{ properties: ['program', 'customerKey'] }],
-  indexes: [{ properties: ['createdAt'] }],
+  indexes: [{ properties: ['program', 'createdAt'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk(),

@@ -1,13 +1,15 @@
 import { defineEntity, p, type InferEntity, type TriggerDef } from '@mikro-orm/core';
 
 /**
- * A program's activity of one UTC day, per partner (0: none) and currency ('' on the row that holds
- * the day's click and lead counts), as `getActivitySeries` reports it: written by the rollup sweeper
- * from the raw rows once the day is over (rollups.ts), rewritten when a later change touches that
- * day (`RollupDirty`). Plain columns, no foreign keys: rows are recomputed, never edited.
+ * A program's activity of one UTC day, per partner (0: sales of no partner; `ALL_PARTNERS`: the
+ * program's total) and currency ('' on the row that holds the day's click and lead counts), as
+ * `getActivitySeries` reports it: written by the rollup sweeper from the raw rows once the day is
+ * over (rollups.ts), rewritten when a later change touches that day (`RollupDirty`). Plain
+ * columns, no foreign keys: rows are recomputed, never edited. Read by (program, partner, days).
  */
 export const DailyRollup = defineEntity({
   name: 'DailyRollup',
+  indexes: [{ properties: ['programId', 'partnerId', 'day'] }],
   properties: {
     programId: p.integer().primary(),
     day: p.string().columnType('date').primary(),
@@ -22,6 +24,9 @@ export const DailyRollup = defineEntity({
   },
 });
 export type IDailyRollup = InferEntity<typeof DailyRollup>;
+
+/** `DailyRollup.partnerId` of a program's total rows (the dashboard overview reads only these). */
+export const ALL_PARTNERS = -1;
 
 /**
  * A rolled day of a program whose raw rows changed after it was rolled (a refund of an old sale, a

@@ -18,7 +18,7 @@ export const Sale = defineEntity({
   indexes: [
     { properties: ['program', 'subscriptionId'] },
     { properties: ['partner', 'receivedAt'] },
-    { properties: ['receivedAt'] },
+    { properties: ['program', 'receivedAt'] },
   ],
   properties: {
     id: p.integer().primary().autoincrement(),

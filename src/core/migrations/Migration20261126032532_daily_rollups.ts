@@ -2,7 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Daily rollups (rollups.ts): the rollup tables, the triggers that mark a rolled day dirty when a
- * raw row of it changes, and the day indexes the rollup sweeper and the live part of a read use.
+ * raw row of it changes, and the (program, day) indexes the rollup sweeper and the raw part of a
+ * read use.
  *
  * The four indexes are built with a plain `create index`, which blocks writes to the table while it
  * runs (about a second per million rows). On a large live database, build them first with
@@ -17,14 +18,17 @@ export class Migration20261126032532_daily_rollups extends Migration {
       `create table "daily_rollup" ("program_id" int not null, "day" date not null, "partner_id" int not null, "currency" varchar(3) not null, "clicks" bigint not null default '0', "leads" bigint not null default '0', "sales" bigint not null default '0', "revenue_cents" bigint not null default '0', "refunded_cents" bigint not null default '0', "commission_cents" bigint not null default '0', primary key ("program_id", "day", "partner_id", "currency"));`,
     );
     this.addSql(
+      `create index "daily_rollup_program_id_partner_id_day_index" on "daily_rollup" ("program_id", "partner_id", "day");`,
+    );
+    this.addSql(
       `create table "rollup_dirty" ("program_id" int not null, "day" date not null, primary key ("program_id", "day"));`,
     );
     this.addSql(`create table "rollup_state" ("id" int not null, "rolled_through" date null, primary key ("id"));`);
     this.addSql(`insert into "rollup_state" ("id", "rolled_through") values (1, null);`);
-    this.addSql(`create index if not exists "click_created_at_index" on "click" ("created_at");`);
-    this.addSql(`create index if not exists "customer_created_at_index" on "customer" ("created_at");`);
-    this.addSql(`create index if not exists "sale_received_at_index" on "sale" ("received_at");`);
-    this.addSql(`create index if not exists "commission_created_at_index" on "commission" ("created_at");`);
+    this.addSql(`create index if not exists "click_program_id_created_at_index" on "click" ("program_id", "created_at");`);
+    this.addSql(`create index if not exists "customer_program_id_created_at_index" on "customer" ("program_id", "created_at");`);
+    this.addSql(`create index if not exists "sale_program_id_received_at_index" on "sale" ("program_id", "received_at");`);
+    this.addSql(`create index if not exists "commission_program_id_created_at_index" on "commission" ("program_id", "created_at");`);
 
     // Marks (program, UTC day) dirty for every row of the statement that lands on a rolled day:
     // inserted or deleted, or updated in one of the columns the rollup reads (TG_ARGV[1]), on the
@@ -93,9 +97,9 @@ end $$;`);
     this.addSql(`drop table if exists "daily_rollup" cascade;`);
     this.addSql(`drop table if exists "rollup_dirty" cascade;`);
     this.addSql(`drop table if exists "rollup_state" cascade;`);
-    this.addSql(`drop index "click_created_at_index";`);
-    this.addSql(`drop index "customer_created_at_index";`);
-    this.addSql(`drop index "sale_received_at_index";`);
-    this.addSql(`drop index "commission_created_at_index";`);
+    this.addSql(`drop index "click_program_id_created_at_index";`);
+    this.addSql(`drop index "customer_program_id_created_at_index";`);
+    this.addSql(`drop index "sale_program_id_received_at_index";`);
+    this.addSql(`drop index "commission_program_id_created_at_index";`);
   }
 }
