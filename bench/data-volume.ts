@@ -68,6 +68,25 @@ async function reusable(name: string, scale: number): Promise<{ programId: numbe
   return note && note.scale === scale ? { programId: note.programId } : null;
 }
 
+/**
+ * Waits until the service's sweeper rolled every day of the seed that can be rolled and recomputed
+ * every dirty day (rollups.ts), as a service upgraded under a year of data would after its first
+ * sweeps; prints how long that took.
+ */
+async function waitForRollups(pool: pg.Pool, seed: string): Promise<void> {
+  const t0 = performance.now();
+  for (;;) {
+    const { rows } = await pool.query(
+      `select coalesce(rolled_through > ((now() at time zone 'UTC') - interval '1 day 10 minutes')::date, false)
+          and not exists (select 1 from rollup_dirty) as done from rollup_state`,
+    );
+    if (rows[0]?.done) break;
+    if (performance.now() - t0 > 30 * 60_000) throw new Error('rollups did not catch up within 30 minutes');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.log(`${seed}: rollups caught up in ${Math.round((performance.now() - t0) / 100) / 10}s`);
+}
+
 /** Seeds (or reuses) one database, runs the selected cases against a `serve` process on it. */
 async function runSeed(seed: string, scale: number, dbName: string, rows: ReadTiming[]): Promise<Seeded> {
   if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`bad database name ${dbName}`);
@@ -91,6 +110,8 @@ async function runSeed(seed: string, scale: number, dbName: string, rows: ReadTi
       LOG_LEVEL: 'warn',
       DEMO_SEED: 'false',
       STATUS_LIMIT_PER_MINUTE: '100000000',
+      // The rollup sweeper rolls a seeded year in a few sweeps (see waitForRollups).
+      SWEEP_INTERVAL_MS: '1000',
       NODE_OPTIONS: [SERVICE_NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS].filter(Boolean).join(' '),
     });
     const counts = countsAt(scale);
@@ -113,6 +134,7 @@ async function runSeed(seed: string, scale: number, dbName: string, rows: ReadTi
       if (seed === 'large' && KEEP)
         await adminQuery(`comment on database ${dbName} is '${JSON.stringify({ scale, programId })}'`);
     } else console.log(`${seed}: reusing ${dbName} (scale ${scale}, program ${programId})`);
+    await waitForRollups(pool, seed);
     const live = await adminCall(svc.url, ADMIN_TOKEN, 'POST', `/programs/${programId}/keys`, { mode: 'live' });
     const top = await pool.query(
       'select partner_id from commission where program_id = $1 group by 1 order by count(*) desc limit 1',

@@ -14,7 +14,7 @@ export type NotificationKind =
  */
 export const Notification = defineEntity({
   name: 'Notification',
-  indexes: [{ properties: ['deliveredAt'] }],
+  indexes: [{ properties: ['deliveredAt'] }, { properties: ['partnerId', 'id'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk().index(),

@@ -25,10 +25,18 @@ export class Migration20261126032532_daily_rollups extends Migration {
     );
     this.addSql(`create table "rollup_state" ("id" int not null, "rolled_through" date null, primary key ("id"));`);
     this.addSql(`insert into "rollup_state" ("id", "rolled_through") values (1, null);`);
-    this.addSql(`create index if not exists "click_program_id_created_at_index" on "click" ("program_id", "created_at");`);
-    this.addSql(`create index if not exists "customer_program_id_created_at_index" on "customer" ("program_id", "created_at");`);
-    this.addSql(`create index if not exists "sale_program_id_received_at_index" on "sale" ("program_id", "received_at");`);
-    this.addSql(`create index if not exists "commission_program_id_created_at_index" on "commission" ("program_id", "created_at");`);
+    this.addSql(
+      `create index if not exists "click_program_id_created_at_index" on "click" ("program_id", "created_at");`,
+    );
+    this.addSql(
+      `create index if not exists "customer_program_id_created_at_index" on "customer" ("program_id", "created_at");`,
+    );
+    this.addSql(
+      `create index if not exists "sale_program_id_received_at_index" on "sale" ("program_id", "received_at");`,
+    );
+    this.addSql(
+      `create index if not exists "commission_program_id_created_at_index" on "commission" ("program_id", "created_at");`,
+    );
 
     // Marks (program, UTC day) dirty for every row of the statement that lands on a rolled day:
     // inserted or deleted, or updated in one of the columns the rollup reads (TG_ARGV[1]), on the
