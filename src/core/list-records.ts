@@ -1,6 +1,7 @@
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { toRecord } from './records.ts';
+import { Click } from './entities/click.ts';
 import { LISTABLE, LIST_EXCLUDED, isListableKind, type ListableKind, type ListedRecord } from './listable.ts';
 
 /** Lists that can be filtered by `partner_id`. */
@@ -29,8 +30,11 @@ export async function listRecords<K extends ListableKind>(
     provider?: string;
     partnerId?: number;
     held?: boolean;
-    /** Keyset: only rows with a smaller id (the previous page's last), so a deep page costs one page. */
-    before?: number;
+    /**
+     * Keyset: only rows older than the previous page's last, so a deep page costs one page. A row id;
+     * on clicks (ordered by time: their ids are random UUIDs) that click's id.
+     */
+    before?: number | string;
   },
 ): Promise<ListedRecord<K>[]> {
   if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list "${String(kind)}"`);
@@ -64,7 +68,17 @@ export async function listRecords<K extends ListableKind>(
       throw new AppError('invalid_request', 'Only commissions can be filtered by held', { field: 'held' });
     where.heldForReview = opts.held;
   }
-  if (opts.before !== undefined) where.id = { $lt: opts.before };
+  // Clicks page by time (their ids are random), the others by id: newest first either way.
+  const orderBy = kind === 'clicks' ? { createdAt: 'desc', id: 'desc' } : { id: 'desc' };
+  if (kind === 'clicks' && opts.before !== undefined) {
+    const last = await deps.em.findOne(
+      Click,
+      { id: String(opts.before), program: programId },
+      { fields: ['createdAt'] },
+    );
+    if (!last) throw new AppError('invalid_request', 'before names no click of this program', { field: 'before' });
+    where.$or = [{ createdAt: { $lt: last.createdAt } }, { createdAt: last.createdAt, id: { $lt: opts.before } }];
+  } else if (opts.before !== undefined) where.id = { $lt: opts.before };
   const excluded: readonly string[] | undefined = Object.hasOwn(LIST_EXCLUDED, kind)
     ? LIST_EXCLUDED[kind as keyof typeof LIST_EXCLUDED]
     : undefined;
@@ -72,7 +86,7 @@ export async function listRecords<K extends ListableKind>(
   const rows = await deps.em.find(
     entity as never,
     where as never,
-    { limit: opts.limit, offset: opts.offset, orderBy: { id: 'desc' } as never, ...exclude } as never,
+    { limit: opts.limit, offset: opts.offset, orderBy: orderBy as never, ...exclude } as never,
   );
   return rows.map((r) => toRecord(r as object) as ListedRecord<K>);
 }

@@ -3,7 +3,7 @@ import { ADMIN_TOKEN, bearer, clickAndLead, createProgramFixture, useHarness } f
 
 const h = useHarness();
 
-const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id);
+const ids = (rows: Array<{ id: number | string }>) => rows.map((r) => r.id);
 
 test('a deep page via ?before=<id> is the same page as via offset, on every list that pages', async () => {
   const f = await createProgramFixture(h);
@@ -15,8 +15,9 @@ test('a deep page via ?before=<id> is the same page as via offset, on every list
     });
     expect(r.status).toBe(200);
   }
-  // Not clicks: a click's id on the wire is its public UUID, which `before` cannot take.
-  for (const list of ['sales', 'commissions', 'customers']) {
+  // Clicks page by time and take a click's id (their public UUID; all nine share one instant here,
+  // so the id breaks the tie).
+  for (const list of ['sales', 'commissions', 'customers', 'clicks']) {
     const all = (await h.admin('GET', `/programs/${f.programId}/${list}?limit=100`))[list];
     expect(all.length, list).toBe(9);
     // The third page of two: rows 5 and 6, newest first.
@@ -50,5 +51,22 @@ test('before together with offset is a 400 in the error envelope, naming offset'
         details: { issues: [{ field: 'offset' }] },
       },
     });
+  }
+});
+
+test('before on clicks is a click of this program; a click id on another list is a 400', async () => {
+  const f = await createProgramFixture(h);
+  const clickId = await clickAndLead(h, f, 'keyset-click');
+  const other = await createProgramFixture(h);
+  const get = (programId: number, query: string) =>
+    h.request(`/api/v1/admin/programs/${programId}/${query}`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+  expect((await get(f.programId, `clicks?before=${clickId}`)).body.clicks).toEqual([]);
+  for (const query of [`clicks?before=${clickId}`, `sales?before=${clickId}`]) {
+    const r = await get(query.startsWith('clicks') ? other.programId : f.programId, query);
+    expect(r.status, query).toBe(400);
+    expect(r.body.error, query).toMatchObject({ code: 'invalid_request' });
   }
 });

@@ -20,7 +20,8 @@ export const listQuerySchema = z.object({
     .regex(/^[a-z_]{1,32}$/, 'provider is a lower-case word')
     .optional(),
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
-  before: keysetBefore,
+  /** Keyset: a row id, or on `clicks` a click's id (UUID): the last of the previous page. */
+  before: z.union([keysetBefore.unwrap(), z.uuid()]).optional(),
   /** Commissions only: `true` lists those held for review (fraud rules or a disputed customer). */
   held: z.enum(['true', 'false']).optional(),
 });
@@ -35,6 +36,8 @@ export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHel
     const kind = e.context.params?.list;
     if (!isListableKind(kind)) throw new AppError('not_found', `Unknown list; one of: ${LISTABLE_KINDS.join(', ')}`);
     const q = validatePage(listQuerySchema, Object.fromEntries(e.url.searchParams));
+    if (typeof q.before === 'string' && kind !== 'clicks')
+      throw new AppError('invalid_request', 'before is the id of the previous page’s last row', { field: 'before' });
     const records = await listRecords(ctx.deps(), num(e, 'id'), kind, {
       limit: q.limit,
       offset: q.offset,
