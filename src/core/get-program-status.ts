@@ -2,7 +2,7 @@ import type { CoreDeps } from './deps.ts';
 import { Program } from './entities/program.ts';
 import { ProviderConnection } from './entities/provider-connection.ts';
 import { ignoredReasonCode } from './ignored-reasons.ts';
-import { dateFromMs, epochMs, typedSql, type DB } from './sql.ts';
+import { dateFromMs, epochMs, typedSql } from './sql.ts';
 import { sql } from 'kysely';
 import { ALL_PARTNERS } from './entities/daily-rollup.ts';
 import { activityTotals } from './get-activity-series.ts';
