@@ -52,6 +52,8 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
                                                 find the discount code of a discounted order (stored sealed)
   providers:api-key PROGRAM stripe --key-env VAR | --clear   a restricted key: Invoices read (a basil invoice's
                                                 PaymentIntent), Transfers write (Stripe Connect payout runs)
+  rollups:check PROGRAM [--days N | --from D --to D]   the overview's daily rollups against the raw rows
+                                                (consistent: true, or each day and measure that differs)
   secrets:reseal                                re-seals every stored secret (API keys, event endpoint secrets)
                                                 with the first key of DATA_ENCRYPTION_KEYS, after a key
                                                 rotation; seals event endpoint secrets stored before sealing

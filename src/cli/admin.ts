@@ -225,6 +225,8 @@ const commands: Record<string, () => Promise<unknown>> = {
     return call('PATCH', `/programs/${args[0]}/providers/${args[1]}`, { api_key: apiKey });
   },
   'secrets:reseal': () => call('POST', '/sealed-secrets/reseal', {}),
+  'rollups:check': () =>
+    call('GET', `/programs/${need(1)[0]}/stats/check?${new URLSearchParams(flags() as Record<string, string>)}`),
   'secrets:add': async () => {
     need(2);
     if (!values.label) throw new Error('--label live|test is required');

@@ -206,6 +206,23 @@ test('a refund of a sale on a rolled day marks the day dirty; reads stay exact b
   const after = await getActivitySeries(h.ctx.deps(), { programId: f.programId, from: w.first, to: h.clock.now });
   expect(after).toEqual(before);
   await expectSeriesEqual(h, w);
+
+  // The operator's check (`rollups:check`): consistent, then a rollup row changed behind its back is named.
+  expect(await h.admin('GET', `/programs/${f.programId}/stats/check?days=5`)).toEqual({
+    consistent: true,
+    mismatches: [],
+  });
+  await db
+    .updateTable('daily_rollup')
+    .set({ revenue_cents: 1 })
+    .where('program_id', '=', f.programId)
+    .where('partner_id', '=', ALL_PARTNERS)
+    .where('currency', '=', 'USD')
+    .execute();
+  expect(await h.admin('GET', `/programs/${f.programId}/stats/check?days=5`)).toEqual({
+    consistent: false,
+    mismatches: [{ day, measure: 'revenueCents.USD', rollup: 1, raw: 10_000 }],
+  });
 });
 
 test('retention never deletes a click inside its cookie or attribution window, keeps bound clicks, and deleted clicks still count', async () => {

@@ -2,7 +2,7 @@ import type { H3 } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { createPartnerInvite } from '../../core/partner-invites.ts';
-import { getActivitySeries } from '../../core/get-activity-series.ts';
+import { checkRollups, getActivitySeries } from '../../core/get-activity-series.ts';
 import { getWebhookEventDetail } from '../../core/webhook-event-detail.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
@@ -21,6 +21,13 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
   on('get', `${P}/stats`, async (e) => {
     const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
     return seriesToWire(await getActivitySeries(ctx.deps(), { programId: num(e, 'id'), ...range }));
+  });
+  on('get', `${P}/stats/check`, async (e) => {
+    const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
+    const mismatches = await checkRollups(ctx.deps(), { programId: num(e, 'id'), ...range });
+    if (mismatches.length)
+      ctx.log.error({ programId: num(e, 'id'), mismatches }, 'daily rollups differ from the raw rows');
+    return { consistent: mismatches.length === 0, mismatches };
   });
   on('post', `${P}/partners/:partnerId/invites`, async (e) => {
     const invite = await createPartnerInvite(
@@ -61,6 +68,27 @@ export const adminDashboardOperations = [
       params: { id },
       query: seriesQuery,
       responses: { 200: { description: 'The series', schema: seriesWire } },
+    },
+  ),
+  adminOperation(
+    'get',
+    '/programs/:id/stats/check',
+    'checkProgramStats',
+    'The daily rollups of a range checked against the raw rows (an empty list: consistent)',
+    {
+      params: { id },
+      query: seriesQuery,
+      responses: {
+        200: {
+          description: 'Every day and measure where the two differ',
+          schema: z.strictObject({
+            consistent: z.boolean(),
+            mismatches: z.array(
+              z.strictObject({ day: z.iso.date(), measure: z.string(), rollup: z.number(), raw: z.number() }),
+            ),
+          }),
+        },
+      },
     },
   ),
   adminOperation(
