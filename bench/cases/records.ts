@@ -1,7 +1,7 @@
 /**
  * The admin record lists (`GET /programs/:id/:list`, list-records.ts), 50 rows newest first: the
  * first page, a page 90% deep in history by `?offset=`, and the same page by `?before=<id>`
- * (keyset; clicks have UUID ids, so no keyset).
+ * (keyset; clicks are ordered by time and take a click's id).
  */
 import { admin, timeCalls, type ReadTarget, type ReadTiming } from '../reads.ts';
 
@@ -31,13 +31,14 @@ export async function runRecords(t: ReadTarget): Promise<ReadTiming[]> {
         note: `offset ${offset} of ${n}`,
       }),
     );
-    if (table === 'click' || offset === 0) continue;
-    // The id just before the page at `offset`: `before` it reads the same page.
+    if (offset === 0) continue;
+    // The row just before the page at `offset`, in the list's order: `before` it reads the same page.
+    const order = table === 'click' ? 'created_at desc, id desc' : 'id desc';
     const { rows } = await t.pool.query(
-      `select id from ${table} where program_id = $1 order by id desc offset $2 limit 1`,
+      `select id from ${table} where program_id = $1 order by ${order} offset $2 limit 1`,
       [t.programId, offset - 1],
     );
-    const before = rows[0].id as number;
+    const before = rows[0].id as number | string;
     out.push(await timeCalls(t, `${list} deep, before`, () => admin(t, `/${list}?limit=${LIMIT}&before=${before}`)));
   }
   return out;
