@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { DAY_MS, type CoreDeps } from './deps.ts';
 import { ALL_PARTNERS } from './entities/daily-rollup.ts';
 import { typedSql, type DB } from './sql.ts';
@@ -43,6 +43,12 @@ export async function dirtyDays(db: Kysely<DB>, programId: number, from: string,
   return rows.map((r) => r.day);
 }
 
+const MEASURES = ['clicks', 'leads', 'sales', 'revenue_cents', 'refunded_cents', 'commission_cents'] as const;
+const count = sql<string>`count(*)`;
+/** The six measure columns of a rollup row: those given, 0 for the rest (one shape for the union). */
+const measures = (m: Partial<Record<(typeof MEASURES)[number], RawBuilder<string>>>) =>
+  MEASURES.map((k) => (m[k] ?? sql<string>`0`).as(k));
+
 /**
  * Writes one program's rollup rows of one day from the raw rows: one per partner and currency,
  * and the program's totals (`ALL_PARTNERS`) per currency.
@@ -50,92 +56,60 @@ export async function dirtyDays(db: Kysely<DB>, programId: number, from: string,
 async function writeDay(db: Kysely<DB>, day: string, programId: number): Promise<void> {
   const from = new Date(dayStartMs(day));
   const to = new Date(dayStartMs(day) + DAY_MS);
-  const zero = sql<string>`0`;
+  const on = <C extends string>(col: C) => ({ from: [col, '>=', from] as const, to: [col, '<', to] as const });
+  const c = on('created_at');
   const clicks = db
     .selectFrom('click')
-    .select((eb) => [
-      'program_id',
-      'partner_id',
-      sql<string>`''`.as('currency'),
-      eb.fn.countAll<string>().as('clicks'),
-      zero.as('leads'),
-      zero.as('sales'),
-      zero.as('revenue_cents'),
-      zero.as('refunded_cents'),
-      zero.as('commission_cents'),
-    ])
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
+    .select([sql<number>`partner_id`.as('partner_id'), sql<string>`''`.as('currency'), ...measures({ clicks: count })])
+    .where(...c.from)
+    .where(...c.to)
     .where('program_id', '=', programId)
-    .groupBy(['program_id', 'partner_id']);
+    .groupBy('partner_id');
   // Clicks deleted by retention (click-retention.ts) still count.
   const pruned = db
     .selectFrom('click_pruned')
     .select([
-      'program_id',
-      'partner_id',
+      sql<number>`partner_id`.as('partner_id'),
       sql<string>`''`.as('currency'),
-      sql<string>`clicks`.as('clicks'),
-      zero.as('leads'),
-      zero.as('sales'),
-      zero.as('revenue_cents'),
-      zero.as('refunded_cents'),
-      zero.as('commission_cents'),
+      ...measures({ clicks: sql<string>`clicks` }),
     ])
     .where(sql<boolean>`day = ${day}::date`)
     .where('program_id', '=', programId);
   const leads = db
     .selectFrom('customer')
-    .select((eb) => [
-      'program_id',
-      sql<number>`partner_id`.as('partner_id'),
-      sql<string>`''`.as('currency'),
-      zero.as('clicks'),
-      eb.fn.countAll<string>().as('leads'),
-      zero.as('sales'),
-      zero.as('revenue_cents'),
-      zero.as('refunded_cents'),
-      zero.as('commission_cents'),
-    ])
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
+    .select([sql<number>`partner_id`.as('partner_id'), sql<string>`''`.as('currency'), ...measures({ leads: count })])
+    .where(...c.from)
+    .where(...c.to)
     .where('partner_id', 'is not', null)
     .where('program_id', '=', programId)
-    .groupBy(['program_id', 'partner_id']);
+    .groupBy('partner_id');
+  const r = on('received_at');
   const sales = db
     .selectFrom('sale')
-    .select((eb) => [
-      'program_id',
+    .select([
       sql<number>`coalesce(partner_id, 0)`.as('partner_id'),
-      'currency',
-      zero.as('clicks'),
-      zero.as('leads'),
-      eb.fn.countAll<string>().as('sales'),
-      sql<string>`sum(amount_cents)`.as('revenue_cents'),
-      sql<string>`sum(refunded_cents)`.as('refunded_cents'),
-      zero.as('commission_cents'),
+      sql<string>`currency`.as('currency'),
+      ...measures({
+        sales: count,
+        revenue_cents: sql<string>`sum(amount_cents)`,
+        refunded_cents: sql<string>`sum(refunded_cents)`,
+      }),
     ])
-    .where('received_at', '>=', from)
-    .where('received_at', '<', to)
+    .where(...r.from)
+    .where(...r.to)
     .where('program_id', '=', programId)
-    .groupBy(['program_id', 'partner_id', 'currency']);
+    .groupBy(['partner_id', 'currency']);
   const commissions = db
     .selectFrom('commission')
     .select([
-      'program_id',
-      'partner_id',
-      'currency',
-      zero.as('clicks'),
-      zero.as('leads'),
-      zero.as('sales'),
-      zero.as('revenue_cents'),
-      zero.as('refunded_cents'),
-      sql<string>`sum(amount_cents - reversed_cents)`.as('commission_cents'),
+      sql<number>`partner_id`.as('partner_id'),
+      sql<string>`currency`.as('currency'),
+      ...measures({ commission_cents: sql<string>`sum(amount_cents - reversed_cents)` }),
     ])
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
+    .where(...c.from)
+    .where(...c.to)
     .where('program_id', '=', programId)
-    .groupBy(['program_id', 'partner_id', 'currency']);
+    .groupBy(['partner_id', 'currency']);
   const all = clicks.unionAll(pruned).unionAll(leads).unionAll(sales).unionAll(commissions).as('x');
   await db
     .deleteFrom('daily_rollup')
@@ -160,7 +134,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number): Promise
       db
         .selectFrom(all)
         .select([
-          'x.program_id',
+          sql<number>`${programId}::int`.as('program_id'),
           sql<string>`${day}::date`.as('day'),
           sql<number>`coalesce(x.partner_id, ${ALL_PARTNERS})`.as('partner_id'),
           'x.currency',
@@ -172,7 +146,7 @@ async function writeDay(db: Kysely<DB>, day: string, programId: number): Promise
           sql<string>`sum(x.commission_cents)`.as('commission_cents'),
         ])
         // Per partner, and the program's totals (partner null in that grouping set).
-        .groupBy(sql`grouping sets ((x.program_id, x.partner_id, x.currency), (x.program_id, x.currency))`),
+        .groupBy(sql`grouping sets ((x.partner_id, x.currency), (x.currency))`),
     )
     .execute();
 }
