@@ -124,6 +124,9 @@ async function runSeed(seed: string, scale: number, dbName: string, rows: ReadTi
         commission_rate_bps: 1_000,
         platform_fee_bps: 0,
         hold_period_days: 30,
+        // The year of clicks stays whole (10 M rows: the worst case, a program that opts out of
+        // click retention), and the sweeper deletes none while the seed binds customers to them.
+        keep_raw_clicks: true,
       });
       programId = program.id as number;
       console.log(`${seed}: seeding scale ${scale} (${JSON.stringify(counts)})`);
