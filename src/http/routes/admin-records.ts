@@ -21,7 +21,7 @@ export const listQuerySchema = z.object({
     .optional(),
   partner_id: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
   /** Keyset: a row id, or on `clicks` a click's id (UUID): the last of the previous page. */
-  before: z.union([keysetBefore.unwrap(), z.uuid()]).optional(),
+  before: z.union([keysetBefore.unwrap(), z.guid()]).optional(),
   /** Commissions only: `true` lists those held for review (fraud rules or a disputed customer). */
   held: z.enum(['true', 'false']).optional(),
 });
