@@ -42,7 +42,7 @@ export async function registerOrder(deps: CoreDeps, input: OrderInput): Promise<
   const em = deps.em.fork();
   if (input.clickId && !(await em.count(Click, { id: input.clickId, program: input.programId })))
     throw new AppError('invalid_request', 'click_id does not match a click of this program', { field: 'click_id' });
-  const existing = await findRegistration(deps, input.programId, input.orderCode);
+  const existing = await findRegistration(em, input.programId, input.orderCode);
   if (existing) return sameOrConflict(existing, input);
   const row = em.create(OrderRegistration, {
     program: input.programId,
@@ -60,7 +60,7 @@ export async function registerOrder(deps: CoreDeps, input: OrderInput): Promise<
   } catch (err) {
     // A concurrent registration of the same code committed first: compare with it.
     if (!isUniqueViolation(err)) throw err;
-    const first = await findRegistration(deps, input.programId, input.orderCode);
+    const first = await findRegistration(deps.em.fork(), input.programId, input.orderCode);
     if (!first) throw err;
     return sameOrConflict(first, input);
   }
@@ -75,8 +75,8 @@ function sameOrConflict(row: IOrderRegistration, input: OrderInput): IOrderRegis
   });
 }
 
-function findRegistration(deps: CoreDeps, programId: number, orderCode: string) {
-  return deps.em.fork().findOne(OrderRegistration, { program: programId, orderCode });
+function findRegistration(em: CoreDeps['em'], programId: number, orderCode: string) {
+  return em.findOne(OrderRegistration, { program: programId, orderCode });
 }
 
 /** Most words of a transfer's content that are tried as order codes. */
