@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createSepayAdapter } from '../../src/providers/sepay/adapter.ts';
-import { bytes, CTX, headersOf, NOW } from './fixtures/clock.ts';
-import { SEPAY_API_KEY, sepayTransfer } from './fixtures/vietqr.ts';
+import { bytes, CTX, headersOf, NOW, NOW_SECONDS } from './fixtures/clock.ts';
+import { SEPAY_API_KEY, sepayHmac, sepayTransfer } from './fixtures/vietqr.ts';
 
 const adapter = createSepayAdapter();
 const body = JSON.stringify(sepayTransfer());
@@ -26,6 +26,58 @@ describe('sepay verify', () => {
 
   test('no connected key: missing_secret', async () => {
     expect(await verify(`Apikey ${SEPAY_API_KEY}`, '')).toEqual({ ok: false, reason: 'missing_secret' });
+  });
+});
+
+describe('sepay verify, HMAC-SHA256 mode', () => {
+  const hmac = (headers: Record<string, string | undefined>, text = body, key = SEPAY_API_KEY) =>
+    adapter.verify(bytes(text), headersOf(headers), key, NOW);
+
+  test('`sha256=<hex>` over `<timestamp>.<raw body>` verifies, with or without the prefix', async () => {
+    const signed = sepayHmac(body, NOW);
+    expect(await hmac(signed)).toEqual({ ok: true, event: JSON.parse(body) });
+    const bare = { ...signed, 'x-sepay-signature': signed['x-sepay-signature'].slice('sha256='.length) };
+    expect(await hmac(bare)).toMatchObject({ ok: true });
+  });
+
+  test('an altered body, another secret or another timestamp is signature_mismatch', async () => {
+    const signed = sepayHmac(body, NOW);
+    const altered = body.replace('"transferAmount":2277000', '"transferAmount":9277000');
+    expect(altered).not.toBe(body);
+    expect(await hmac(signed, altered)).toEqual({ ok: false, reason: 'signature_mismatch' });
+    expect(await hmac(sepayHmac(body, NOW, 'another-secret'))).toEqual({ ok: false, reason: 'signature_mismatch' });
+    const moved = { ...signed, 'x-sepay-timestamp': String(NOW_SECONDS + 1) };
+    expect(await hmac(moved)).toEqual({ ok: false, reason: 'signature_mismatch' });
+  });
+
+  test('the signature wins over an Authorization header that carries the right key', async () => {
+    const forged = { ...sepayHmac(body, NOW, 'another-secret'), authorization: `Apikey ${SEPAY_API_KEY}` };
+    expect(await hmac(forged)).toEqual({ ok: false, reason: 'signature_mismatch' });
+  });
+
+  test('a genuine signature more than 5 minutes from the clock is timestamp_outside_tolerance', async () => {
+    expect(await hmac(sepayHmac(body, new Date(NOW.getTime() - 300_000)))).toMatchObject({ ok: true });
+    for (const offset of [-301_000, 301_000]) {
+      expect(await hmac(sepayHmac(body, new Date(NOW.getTime() + offset)))).toEqual({
+        ok: false,
+        reason: 'timestamp_outside_tolerance',
+      });
+    }
+  });
+
+  test.each([
+    [{ 'x-sepay-signature': 'sha256=' + 'a'.repeat(64) }, 'missing_signature_header'],
+    [{ 'x-sepay-signature': 'sha256=xyz', 'x-sepay-timestamp': String(NOW_SECONDS) }, 'malformed_signature_header'],
+    [
+      { 'x-sepay-signature': 'sha256=' + 'a'.repeat(64), 'x-sepay-timestamp': 'yesterday' },
+      'malformed_signature_header',
+    ],
+  ])('%j → %s', async (headers, reason) => {
+    expect(await hmac(headers)).toEqual({ ok: false, reason });
+  });
+
+  test('no connected secret: missing_secret', async () => {
+    expect(await hmac(sepayHmac(body, NOW), body, '')).toEqual({ ok: false, reason: 'missing_secret' });
   });
 });
 

@@ -4,7 +4,7 @@
  * Apikey <key>`), becomes a VND sale and its commission.
  */
 import { describe, expect, test } from 'vitest';
-import { SEPAY_API_KEY, sepayAuth, sepayTransfer } from '../providers/fixtures/vietqr.ts';
+import { SEPAY_API_KEY, sepayAuth, sepayHmac, sepayTransfer } from '../providers/fixtures/vietqr.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 import { expectOneVndCommission, registerOrder } from './vietqr-steps.ts';
 
@@ -75,6 +75,32 @@ describe('sepay', () => {
       expect(JSON.stringify(res.body)).not.toContain(SEPAY_API_KEY);
     }
     expect(await w.inbox(f.programId)).toEqual([]);
+  });
+
+  test('HMAC-SHA256 mode: a signed transfer earns the commission; an altered or replayed-late one is rejected and stores nothing', async () => {
+    const f = await w.newProgram();
+    const customer = await w.newCustomer(f);
+    const order = nextOrder();
+    await registerOrder(w, f, { order_code: order, customer_key: customer.customerKey });
+    const id = ++ids;
+    const body = JSON.stringify(
+      sepayTransfer({ id, code: order, content: `${order} chuyen tien`, transferAmount: 500_000 }),
+    );
+    const signed = sepayHmac(body, w.h.clock.now);
+    const altered = body.replace('500000', '5000000');
+    const rejected = [
+      await w.send(f.programId, altered, signed),
+      await w.send(f.programId, body, sepayHmac(body, new Date(w.h.clock.now.getTime() - 10 * 60_000))),
+    ];
+    for (const res of rejected) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('invalid_signature');
+    }
+    expect(await w.inbox(f.programId)).toEqual([]);
+    const res = await w.send(f.programId, body, signed);
+    expect(res.body).toMatchObject({ success: true, received: true, duplicate: false });
+    await w.waitForInbox(f.programId, res.body.id, 'processed');
+    await expectOneVndCommission(w, f, `sepay_${id}`, 500_000);
   });
 
   test('a transfer naming no registered order is stored as ignored with order_not_registered; an outgoing transfer is unhandled', async () => {

@@ -2,8 +2,8 @@
  * SePay (sepay.vn, bank-transfer notifications, "Tích hợp WebHooks"): `POST
  * {base}/api/v1/webhooks/sepay/<programId>` with one bank transaction, `{ id, gateway,
  * transactionDate, accountNumber, code, content, transferType, transferAmount, accumulated,
- * subAccount, referenceCode, description }`, authenticated by `Authorization: Apikey <key>`
- * (verify.ts). The event type is `transfer.<transferType>`: only `transfer.in` is handled;
+ * subAccount, referenceCode, description }`, authenticated by SePay's HMAC-SHA256 signature or
+ * its `Authorization: Apikey <key>` (verify.ts). The event type is `transfer.<transferType>`: only `transfer.in` is handled;
  * outgoing transfers are `unhandled_event_type`.
  *
  * Transaction-id rule: a sale is recorded under `sepay_<id>` (SePay's transaction id, unique per
@@ -27,7 +27,7 @@ export function createSepayAdapter(): ProviderAdapter {
   const adapter = defineProviderAdapter({
     name: 'sepay',
     handlers: { 'transfer.in': transferIn },
-    verify: async (rawBody, headers, secret) => verifySepay(rawBody, headers, secret),
+    verify: async (rawBody, headers, secret, now) => verifySepay(rawBody, headers, secret, now),
     readEnvelope(event) {
       const transfer = asRecord(event);
       const direction = readString(transfer?.transferType);
