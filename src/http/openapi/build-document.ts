@@ -57,6 +57,13 @@ const SECURITY_SCHEMES: Record<SchemeName, Json> = {
     name: 'creem-signature',
     description: 'Creem webhook signature (HMAC-SHA256 hex of the raw body with the webhook secret).',
   },
+  sepaySignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-sepay-signature',
+    description:
+      'SePay webhooks in HMAC-SHA256 mode: `X-SePay-Signature: sha256=<hex>`, the HMAC-SHA256 of `<X-SePay-Timestamp>.<raw body>` with the secret connected; the timestamp (Unix seconds) must be within 5 minutes.',
+  },
   sepayApiKey: {
     type: 'apiKey',
     in: 'header',

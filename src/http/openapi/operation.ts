@@ -13,6 +13,7 @@ export type SecurityScheme =
   | 'standardWebhookSignature'
   | 'creemSignature'
   /** SePay: `Authorization: Apikey <key>`. */
+  | 'sepaySignature'
   | 'sepayApiKey'
   /** Browser sessions: the cookie, plus the `x-csrf-token` header on every write. */
   | 'operatorSession'

@@ -111,11 +111,12 @@ export const webhookOperation = defineOperation({
     'lemonSqueezySignature',
     'standardWebhookSignature',
     'creemSignature',
+    'sepaySignature',
     'sepayApiKey',
   ],
   summary: 'Receive a payment-provider event',
   description:
-    'The signature is checked over the raw bytes with the secret connected to the program (PayOS: the `signature` inside the body, over its `data`; SePay: the API key of its `Authorization` header). The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',
+    'The signature is checked over the raw bytes with the secret connected to the program (PayOS: the `signature` inside the body, over its `data`; SePay: its HMAC-SHA256 signature over the timestamp and raw body, or the API key of its `Authorization` header). The event is stored in the inbox and acknowledged at once; sales and refunds are applied by a worker with the same rules as the API.',
   params: { provider: z.enum(WEBHOOK_PROVIDERS), programId: z.number().int().positive() },
   rawBody: "The provider's event exactly as sent (up to 1 MiB)",
   responses: {
