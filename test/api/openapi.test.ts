@@ -71,11 +71,12 @@ describe('GET /openapi.json', () => {
       'paddleSignature',
       'partnerSession',
       'sepayApiKey',
+      'sepaySignature',
       'standardWebhookSignature',
       'stripeSignature',
     ]);
     // Every provider's signature, and a server to call (the document's own when none is configured).
-    expect(doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.security).toHaveLength(6);
+    expect(doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.security).toHaveLength(7);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     expect(
       doc.paths[openApiPath('/api/v1/webhooks/:provider/:programId')].post.parameters.map(
