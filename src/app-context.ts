@@ -73,6 +73,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
+    preparedStatements: config.DB_PREPARED_STATEMENTS,
   });
   if (o.migrate !== false) {
     const applied = await migrate(db);

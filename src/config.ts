@@ -67,6 +67,12 @@ export const configSchema = z
       .default('tracker'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+    /**
+     * The hot statements (sale, refund, ledger, lookups) as named prepared statements on each
+     * PostgreSQL connection. `false` behind a pooler that cannot keep them (PgBouncer before 1.21
+     * in transaction mode).
+     */
+    DB_PREPARED_STATEMENTS: bool.default(true),
     /** How long an API call waits for its job's result before answering a retryable 503. */
     JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** First retry delay of a webhook job (refund before sale); doubles up to WEBHOOK_ATTEMPTS. */

@@ -1,3 +1,4 @@
+import { preparedStatementName } from './sql.ts';
 import { MikroORM as PgORM } from '@mikro-orm/postgresql';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import type { MikroORM } from '@mikro-orm/core';
@@ -15,6 +16,8 @@ export type DbOptions = {
   /** PGlite cluster directory, or `memory://` (embedded mode only). */
   dataDir: string;
   poolMax?: number;
+  /** Statements compiled once run as named prepared statements (PostgreSQL only; default true). */
+  preparedStatements?: boolean;
   debug?: boolean;
 };
 
@@ -42,7 +45,12 @@ export async function createDb(opts: DbOptions): Promise<Db> {
       ...common,
       clientUrl: opts.databaseUrl,
       pool: { min: 0, max: opts.poolMax ?? 10 },
-      driverOptions: { onPoolCreated: releaseDroppedConnections },
+      driverOptions: {
+        onPoolCreated: (pool: ClientPool) => {
+          releaseDroppedConnections(pool);
+          if (opts.preparedStatements !== false) prepareCompiledStatements(pool);
+        },
+      },
       debug: opts.debug ?? false,
     });
     return { orm, em: orm.em as unknown as EntityManager, kind: 'postgresql' };
@@ -57,7 +65,29 @@ type PooledClient = {
   once(event: 'end', fn: () => void): unknown;
   off(event: 'end', fn: () => void): unknown;
 };
-type ClientPool = { connect(...args: unknown[]): unknown };
+type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
+type ClientPool = {
+  connect(...args: unknown[]): unknown;
+  on(event: 'connect', fn: (client: { query: QueryFn }) => void): unknown;
+};
+
+/**
+ * Statements compiled once (sql.ts `compileStatement`: the sale, refund and ledger statements, the
+ * hot lookups) run as named prepared statements: each connection parses and plans one the first
+ * time and then only binds and executes it (Kysely passes no statement name, so the pool's clients
+ * add it by the statement's text). Any other SQL runs as before. Behind PgBouncer, use session
+ * pooling or a version that keeps prepared statements in transaction pooling (1.21+).
+ */
+function prepareCompiledStatements(pool: ClientPool): void {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client);
+    client.query = (config, values, callback) => {
+      const name = typeof config === 'string' && Array.isArray(values) ? preparedStatementName(config) : undefined;
+      if (name) return query({ name, text: config, values }, callback);
+      return query(config, values, callback);
+    };
+  });
+}
 
 /**
  * Kysely (under MikroORM) hands a connection back to the pool only after its COMMIT or ROLLBACK
