@@ -36,6 +36,7 @@ export const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
 export const PASS_THROUGH = [
   'WORKER_CONCURRENCY',
   'DB_POOL_MAX',
+  'DB_PREPARED_STATEMENTS',
   'JOB_WAIT_TIMEOUT_MS',
   'WEBHOOK_RETRY_BASE_MS',
   'WEBHOOK_ATTEMPTS',
