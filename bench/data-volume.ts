@@ -9,7 +9,9 @@
  * The large database is BENCH_DATA_DB (default `bench_large`), dropped at the end unless
  * BENCH_DATA_KEEP=1; a kept database seeded at the same scale is reused by the next run (the seed
  * is recorded in its comment), unless BENCH_DATA_FRESH=1. BENCH_DATA_CASES picks cases
- * (overview,records,portal,statement,csv,status); BENCH_READ_CALLS (30) calls per case.
+ * (overview,records,portal,statement,csv,status,writes); BENCH_READ_CALLS (30) calls per case.
+ * `writes` runs the load bench's write cases on each seed's database once its reads are done
+ * (writes-on-seed.ts) and tables each event's cost on the large seed beside the small one's.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,6 +37,7 @@ import { runPortal } from './cases/portal.ts';
 import { runStatement } from './cases/statement.ts';
 import { runCsv } from './cases/csv.ts';
 import { runStatus } from './cases/status.ts';
+import { runWrites, writesTable, type WriteRuns } from './writes-on-seed.ts';
 
 const CASES: Record<string, (t: ReadTarget) => Promise<ReadTiming[]>> = {
   overview: runOverview,
@@ -44,7 +47,8 @@ const CASES: Record<string, (t: ReadTarget) => Promise<ReadTiming[]>> = {
   csv: runCsv,
   status: runStatus,
 };
-const SELECTED = (process.env.BENCH_DATA_CASES ?? Object.keys(CASES).join(',')).split(',');
+const SELECTED = (process.env.BENCH_DATA_CASES ?? [...Object.keys(CASES), 'writes'].join(',')).split(',');
+const WRITES = SELECTED.includes('writes');
 const LARGE_SCALE = Number(process.env.BENCH_DATA_SCALE ?? 1);
 const SMALL_SCALE = Number(process.env.BENCH_DATA_SMALL_SCALE ?? 0.002);
 const LARGE_DB = process.env.BENCH_DATA_DB ?? 'bench_large';
@@ -88,7 +92,13 @@ async function waitForRollups(pool: pg.Pool, seed: string): Promise<void> {
 }
 
 /** Seeds (or reuses) one database, runs the selected cases against a `serve` process on it. */
-async function runSeed(seed: string, scale: number, dbName: string, rows: ReadTiming[]): Promise<Seeded> {
+async function runSeed(
+  seed: string,
+  scale: number,
+  dbName: string,
+  rows: ReadTiming[],
+  writes: WriteRuns[],
+): Promise<Seeded> {
   if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`bad database name ${dbName}`);
   const url = urlOf(dbName);
   const kept = seed === 'large' ? await reusable(dbName, scale) : null;
@@ -151,7 +161,7 @@ async function runSeed(seed: string, scale: number, dbName: string, rows: ReadTi
       partnerId: top.rows[0].partner_id,
       pool,
     };
-    for (const name of SELECTED) {
+    for (const name of SELECTED.filter((n) => n !== 'writes')) {
       const run = CASES[name];
       if (!run) throw new Error(`unknown data case ${name}; one of ${Object.keys(CASES).join(', ')}`);
       rows.push(...(await run(target)));
@@ -161,6 +171,7 @@ async function runSeed(seed: string, scale: number, dbName: string, rows: ReadTi
     await svc?.stop(20_000);
     await pool.end().catch(() => {});
     await deleteRedisPrefix(SHARED_REDIS_URL, prefix).catch(() => {});
+    if (WRITES && svc) writes.push(await runWrites(seed, dbName));
     if (seed !== 'large' || !KEEP) await adminQuery(`drop database if exists ${dbName} with (force)`);
   }
 }
@@ -172,9 +183,15 @@ export async function runDataVolume(): Promise<void> {
   console.log(`host CPU busy before start: ${quiet.busyPct}% (${quiet.waitedSeconds}s waited for < 25%)`);
   const rows: ReadTiming[] = [];
   const seeds: Seeded[] = [];
-  seeds.push(await runSeed('small', SMALL_SCALE, `benchdv_small_${randomBytes(3).toString('hex')}`, rows));
-  seeds.push(await runSeed('large', LARGE_SCALE, LARGE_DB, rows));
-  const table = comparisonTable(rows);
+  const writes: WriteRuns[] = [];
+  seeds.push(await runSeed('small', SMALL_SCALE, `benchdv_small_${randomBytes(3).toString('hex')}`, rows, writes));
+  seeds.push(await runSeed('large', LARGE_SCALE, LARGE_DB, rows, writes));
+  const [smallWrites, largeWrites] = writes;
+  const table =
+    comparisonTable(rows) +
+    (smallWrites && largeWrites
+      ? `\n\nWrite cases (bench/run.ts on each seed's database; ${smallWrites.file}, ${largeWrites.file}):\n\n${writesTable(smallWrites, largeWrites)}`
+      : '');
   const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : '';
   const at = `${new Date().toISOString().replace(/:/g, '-').replace(/\..+$/, '')}-data-large${label}`;
   const dir = `${REPO_ROOT}bench/results`;
@@ -185,6 +202,7 @@ export async function runDataVolume(): Promise<void> {
     hostBusyBeforeStartPct: quiet.busyPct,
     node: process.version,
     seeds,
+    writes: writes.map((w) => ({ seed: w.seed, file: w.file })),
     totalSeconds: Math.round((Date.now() - started) / 1000),
     rows,
   };

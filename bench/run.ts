@@ -27,7 +27,8 @@
  * any processing; the drain is not measured); BENCH_SERVICE_DIR runs the service from another
  * checkout of this repository (a before/after comparison of its code under the same load);
  * BENCH_LABEL is appended to the file name; BENCH_QUIET_WAIT (seconds, default 60) bounds the wait
- * for an idle host before starting.
+ * for an idle host before starting; BENCH_DATABASE runs against an existing database (its own program
+ * seeded beside what is there; the database is kept).
  *
  * `--data large` (or BENCH_DATA=large) runs the data-volume bench instead (data-volume.ts): read
  * paths over a year of one large program seeded in SQL, beside the same paths on a small seed.
@@ -39,6 +40,7 @@ import {
   SHARED_REDIS_URL,
   createTempDatabase,
   deleteRedisPrefix,
+  useExistingDatabase,
   readMemoryKiB,
   type ServiceProcess,
 } from '../test/helpers/service-process.ts';
@@ -84,7 +86,10 @@ async function main(): Promise<void> {
     `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB; node ${process.version}; ${DURATION_S}s per run; connections ${LEVELS.join(', ')}`,
   );
 
-  const db = await createTempDatabase('bench', SERVICE_DIR);
+  // BENCH_DATABASE: an existing database (the data-volume bench's seeds), kept afterwards.
+  const db = process.env.BENCH_DATABASE
+    ? await useExistingDatabase(process.env.BENCH_DATABASE, SERVICE_DIR)
+    : await createTempDatabase('bench', SERVICE_DIR);
   const processes: ServiceProcess[] = [];
   try {
     const { env, svc, noMetrics } = await startServices(db, prefix, processes);

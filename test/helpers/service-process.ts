@@ -175,6 +175,21 @@ export async function createTempDatabase(prefix: string, dir?: string): Promise<
   };
 }
 
+/**
+ * An existing database on the shared PostgreSQL, migrated like a temporary one; `drop()` only
+ * closes the pool (the database and its rows stay).
+ */
+export async function useExistingDatabase(name: string, dir?: string): Promise<TempDatabase> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+  const u = new URL(BASE_DATABASE_URL);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  await migrateDatabase(url, dir);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', () => {});
+  return { name, url, pool, drop: () => pool.end().catch(() => {}) };
+}
+
 /** Runs one statement on the maintenance database. */
 export async function adminQuery(sql: string): Promise<pg.QueryResult> {
   const c = new pg.Client({ connectionString: BASE_DATABASE_URL });
