@@ -6,7 +6,7 @@ import { Partner } from './partner.ts';
 /** A partner-link visit. Its id is the `tracker_click_id` cookie; `clickedAt` is its age origin. */
 export const Click = defineEntity({
   name: 'Click',
-  triggers: rollupTriggers('click', 'created_at', 'program_id,partner_id,created_at'),
+  triggers: rollupTriggers('click'),
   /** A partner's clicks of a period (the click-rate fraud rule). */
   indexes: [{ properties: ['partner', 'clickedAt'] }, { properties: ['program', 'createdAt'] }],
   properties: {

@@ -17,11 +17,7 @@ export { COMMISSION_STATUSES, type CommissionStatus };
  */
 export const Commission = defineEntity({
   name: 'Commission',
-  triggers: rollupTriggers(
-    'commission',
-    'created_at',
-    'program_id,partner_id,currency,amount_cents,reversed_cents,created_at',
-  ),
+  triggers: rollupTriggers('commission'),
   indexes: [{ properties: ['status', 'createdAt'] }, { properties: ['program', 'createdAt'] }],
   checks: [{ name: 'commission_sale_or_lead', expression: '(sale_id is null) <> (lead_customer_id is null)' }],
   properties: {

@@ -7,7 +7,7 @@ import { Click } from './click.ts';
 /** Binds the merchant's own user id (`customer_key`) to a click and its partner (lead tracking). */
 export const Customer = defineEntity({
   name: 'Customer',
-  triggers: rollupTriggers('customer', 'created_at', 'program_id,partner_id,created_at'),
+  triggers: rollupTriggers('customer'),
   uniques: [{ properties: ['program', 'customerKey'] }],
   indexes: [{ properties: ['program', 'createdAt'] }],
   properties: {

@@ -71,11 +71,11 @@ export type IRollupState = InferEntity<typeof RollupState>;
 
 /**
  * The dirty-marking triggers of a table the rollups read (created by the daily_rollups migration,
- * declared here so the schema diff knows them): after each insert, update and delete statement,
- * `rollup_mark_dirty(day column, columns read)` over the statement's transition tables.
+ * their functions replaced by static_rollup_triggers; declared here so the schema diff knows them):
+ * after each insert, update and delete statement, `rollup_mark_dirty_<table>_<op>()` over the
+ * statement's transition tables.
  */
-export function rollupTriggers(table: string, dayColumn: string, columns: string): TriggerDef[] {
-  const fn = `execute function rollup_mark_dirty('${dayColumn}', '${columns}')`;
+export function rollupTriggers(table: string): TriggerDef[] {
   const tables = {
     insert: 'referencing new table as new_rows',
     update: 'referencing old table as old_rows new table as new_rows',
@@ -86,6 +86,6 @@ export function rollupTriggers(table: string, dayColumn: string, columns: string
     timing: 'after',
     events: [op],
     forEach: 'statement',
-    expression: `create trigger "${table}_rollup_${op}" after ${op} on "${table}" ${tables[op]} for each statement ${fn};`,
+    expression: `create trigger "${table}_rollup_${op}" after ${op} on "${table}" ${tables[op]} for each statement execute function rollup_mark_dirty_${table}_${op}();`,
   }));
 }

@@ -9,11 +9,7 @@ import { PartnerCode } from './partner-code.ts';
 /** A live sale event. Test sales live in `TestEvent`, apart from production data. */
 export const Sale = defineEntity({
   name: 'Sale',
-  triggers: rollupTriggers(
-    'sale',
-    'received_at',
-    'program_id,partner_id,currency,amount_cents,refunded_cents,received_at',
-  ),
+  triggers: rollupTriggers('sale'),
   uniques: [{ properties: ['program', 'transactionId'] }],
   indexes: [
     { properties: ['program', 'subscriptionId'] },
