@@ -22,7 +22,19 @@ export const Commission = defineEntity({
     'created_at',
     'program_id,partner_id,currency,amount_cents,reversed_cents,created_at',
   ),
-  indexes: [{ properties: ['status', 'createdAt'] }, { properties: ['program', 'createdAt'] }],
+  indexes: [
+    { properties: ['status', 'createdAt'] },
+    { properties: ['program', 'createdAt'] },
+    // A partner's count (portal list total, by status too) from the index alone.
+    { properties: ['partner', 'status'] },
+    // A partner's credited, unpaid commissions (the statement's sum) without reading the rest.
+    {
+      name: 'commission_unpaid_index',
+      properties: ['partner', 'currency'],
+      include: ['amountCents', 'reversedCents'],
+      where: 'credited_at is not null and paid_at is null',
+    },
+  ],
   checks: [{ name: 'commission_sale_or_lead', expression: '(sale_id is null) <> (lead_customer_id is null)' }],
   properties: {
     id: p.integer().primary().autoincrement(),
