@@ -31,6 +31,38 @@ function paged<D, T extends keyof D, O>(q: SelectQueryBuilder<D, T, O>, p: PageQ
     .execute() as Promise<ExportRow[]>;
 }
 
+/** Each windowed export's table and the time column its window applies to. */
+const WINDOW_COLUMN = {
+  commissions: ['commission', 'created_at'],
+  sales: ['sale', 'received_at'],
+  refunds: ['refund', 'created_at'],
+  payouts: ['payout', 'created_at'],
+} as const;
+
+/**
+ * Where the keyset of a window starting at `from` can start: the id before the program's first row
+ * (lowest id) at or after `from`, or null when it has none. Exact whatever the order of ids and
+ * times: the minimum is taken over the rows of the window, found by the (program, time) index; the
+ * CTE is materialized so that the planner does not walk the primary key from the oldest row instead.
+ */
+export async function windowStart(
+  em: EntityManager,
+  kind: keyof typeof WINDOW_COLUMN,
+  programId: number,
+  from: Date,
+): Promise<number | null> {
+  const [table, time] = WINDOW_COLUMN[kind];
+  const row = await typedSql(em)
+    .with(
+      (cte) => cte('w').materialized(),
+      (db) => db.selectFrom(table).select('id').where('program_id', '=', programId).where(sql.ref(time), '>=', from),
+    )
+    .selectFrom('w')
+    .select((eb) => eb.fn.min('w.id').as('first'))
+    .executeTakeFirst();
+  return row?.first == null ? null : Number(row.first) - 1;
+}
+
 export function salesPage(em: EntityManager, p: PageQuery): Promise<ExportRow[]> {
   const q = typedSql(em)
     .selectFrom('sale as t')

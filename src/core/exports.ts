@@ -12,6 +12,7 @@ import {
   salesPage,
   type ExportRow,
   type PageQuery,
+  windowStart,
 } from './export-queries.ts';
 
 export type { ExportRow };
@@ -128,8 +129,10 @@ export function exportRows(
         throw new AppError('invalid_request', 'A statement is one partner’s: give partner_id', { field: 'partner_id' });
       return statementPages(deps, programId, partnerId, scope, pageSize);
     }
-    const q: PageQuery = { programId, partnerId, from: scope.from, to: scope.to, after: 0, limit: pageSize };
-    let last = false;
+    // A window that starts later than the oldest row: its keyset starts at the window's first id.
+    const seek = scope.from ? await windowStart(deps.em, kind, programId, scope.from) : 0;
+    const q: PageQuery = { programId, partnerId, from: scope.from, to: scope.to, after: seek ?? 0, limit: pageSize };
+    let last = seek === null;
     return async () => {
       if (last) return null;
       const page = await PAGES[kind](deps.em, q);

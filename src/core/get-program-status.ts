@@ -27,18 +27,7 @@ export async function getProgramStatus(
   keyMode: 'live' | 'test',
 ): Promise<ProgramStatus> {
   const em = deps.em;
-  const program = await em.findOneOrFail(Program, { id: programId });
   const db = typedSql(em);
-  // Counts from the daily rollups and the raw rows of what is not rolled (get-activity-series.ts),
-  // since the program's first rolled day (a database seeded with history) or its creation.
-  const first = await db
-    .selectFrom('daily_rollup')
-    .select(sql<string | null>`min(day)::text`.as('day'))
-    .where('program_id', '=', programId)
-    .where('partner_id', '=', ALL_PARTNERS)
-    .executeTakeFirst();
-  const since = new Date(Math.min(program.createdAt.getTime(), first?.day ? Date.parse(first.day) : Infinity));
-  const totals = await activityTotals(deps, programId, since);
   // The latest row of each kind, by its (program, time) index.
   const last = async (table: 'click' | 'customer' | 'sale' | 'refund', column: 'created_at' | 'received_at') => {
     const row = await db
@@ -48,23 +37,37 @@ export async function getProgramStatus(
       .executeTakeFirst();
     return dateFromMs(row?.last_ms ?? null);
   };
-  const refunds = await db
-    .selectFrom('refund')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('program_id', '=', programId)
-    .executeTakeFirst();
-  // Provider events that recorded nothing, per reason (docs/providers.md lists them).
-  const ignoredRows = await db
-    .selectFrom('webhook_event')
-    .select((eb) => [
-      'error as reason',
-      eb.fn.countAll<string>().as('count'),
-      epochMs(eb.fn.max('received_at')).as('last_ms'),
-    ])
-    .where('program_id', '=', programId)
-    .where('status', '=', 'ignored')
-    .groupBy('error')
-    .execute();
+  // Independent reads, each by an index, side by side.
+  const programRead = em.findOneOrFail(Program, { id: programId });
+  const [program, totals, lastAt, refunds, ignoredRows, connections] = await Promise.all([
+    programRead,
+    activitySince(deps, programId, programRead),
+    Promise.all([
+      last('click', 'created_at'),
+      last('customer', 'created_at'),
+      last('sale', 'received_at'),
+      last('refund', 'created_at'),
+    ]),
+    db
+      .selectFrom('refund')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('program_id', '=', programId)
+      .executeTakeFirst(),
+    // Provider events that recorded nothing, per reason (docs/providers.md lists them), from the
+    // partial index of ignored events alone.
+    db
+      .selectFrom('webhook_event')
+      .select((eb) => [
+        'error as reason',
+        eb.fn.countAll<string>().as('count'),
+        epochMs(eb.fn.max('received_at')).as('last_ms'),
+      ])
+      .where('program_id', '=', programId)
+      .where('status', '=', 'ignored')
+      .groupBy('error')
+      .execute(),
+    em.find(ProviderConnection, { program: programId }, { fields: ['provider', 'updatedAt'] }),
+  ]);
   const byReason: Record<string, number> = {};
   let lastIgnored: number | null = null;
   for (const r of ignoredRows) {
@@ -73,15 +76,14 @@ export async function getProgramStatus(
     const last = dateFromMs(r.last_ms);
     if (last) lastIgnored = Math.max(lastIgnored ?? 0, last.getTime());
   }
-  const connections = await em.find(ProviderConnection, { program: programId }, { fields: ['provider', 'updatedAt'] });
   return {
     program: { id: program.id, name: program.name, domain: program.domain ?? null },
     keyMode,
     activity: {
-      clicks: { count: totals.clicks, lastAt: await last('click', 'created_at') },
-      leads: { count: totals.leads, lastAt: await last('customer', 'created_at') },
-      sales: { count: totals.sales, lastAt: await last('sale', 'received_at') },
-      refunds: { count: Number(refunds?.count ?? 0), lastAt: await last('refund', 'created_at') },
+      clicks: { count: totals.clicks, lastAt: lastAt[0] },
+      leads: { count: totals.leads, lastAt: lastAt[1] },
+      sales: { count: totals.sales, lastAt: lastAt[2] },
+      refunds: { count: Number(refunds?.count ?? 0), lastAt: lastAt[3] },
     },
     ignoredProviderEvents: {
       count: Object.values(byReason).reduce((a, b) => a + b, 0),
@@ -91,4 +93,22 @@ export async function getProgramStatus(
     connectedProviders: connections.map((c) => ({ provider: c.provider, connectedAt: c.updatedAt })),
     serverTime: deps.clock(),
   };
+}
+
+/**
+ * Counts from the daily rollups and the raw rows of what is not rolled (get-activity-series.ts),
+ * since the program's first rolled day (a database seeded with history) or its creation.
+ */
+async function activitySince(deps: CoreDeps, programId: number, programRead: Promise<{ createdAt: Date }>) {
+  const [program, first] = await Promise.all([
+    programRead,
+    typedSql(deps.em)
+      .selectFrom('daily_rollup')
+      .select(sql<string | null>`min(day)::text`.as('day'))
+      .where('program_id', '=', programId)
+      .where('partner_id', '=', ALL_PARTNERS)
+      .executeTakeFirst(),
+  ]);
+  const since = new Date(Math.min(program.createdAt.getTime(), first?.day ? Date.parse(first.day) : Infinity));
+  return activityTotals(deps, programId, since);
 }

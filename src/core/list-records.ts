@@ -77,7 +77,10 @@ export async function listRecords<K extends ListableKind>(
       { fields: ['createdAt'] },
     );
     if (!last) throw new AppError('invalid_request', 'before names no click of this program', { field: 'before' });
-    where.$or = [{ createdAt: { $lt: last.createdAt } }, { createdAt: last.createdAt, id: { $lt: opts.before } }];
+    // `createdAt <= last` bounds the (program, time) index scan; the `or` alone is only a filter
+    // and walked every newer click first (a deep page of 10 M clicks: a second).
+    where.createdAt = { $lte: last.createdAt };
+    where.$or = [{ createdAt: { $lt: last.createdAt } }, { id: { $lt: opts.before } }];
   } else if (opts.before !== undefined) where.id = { $lt: opts.before };
   const excluded: readonly string[] | undefined = Object.hasOwn(LIST_EXCLUDED, kind)
     ? LIST_EXCLUDED[kind as keyof typeof LIST_EXCLUDED]

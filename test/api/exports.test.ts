@@ -93,6 +93,32 @@ test('a window, an unknown kind, another program and a bad time are refused or f
   expect((await csv({ ...f, programId: 999_999 }, 'sales')).status).toBe(404);
 });
 
+test('a window starts its keyset at its lowest id, whatever the order of ids and times', async () => {
+  const f = await createProgramFixture(h);
+  await clickAndLead(h, f, 'exp');
+  // Ids in one order, times in another: the second sale is the oldest, the first is in the window.
+  h.clock.advanceDays(2);
+  const a = await sale(f, 'order-a', 1_000);
+  h.clock.advanceDays(-2);
+  await sale(f, 'order-b', 2_000);
+  h.clock.advanceDays(1);
+  const c = await sale(f, 'order-c', 3_000);
+  h.clock.advanceDays(1);
+  const from = new Date(h.clock.now.getTime() - 1.5 * 86_400_000);
+  const seen = async (kind: 'sales' | 'commissions', at: Date) => {
+    const out: number[] = [];
+    for await (const page of exportRows(h.ctx.deps(), f.programId, kind, { from: at, to: null }, 1))
+      out.push(...page.map((r) => r.id as number));
+    return out;
+  };
+  expect(await seen('sales', from)).toEqual([a.sale_id, c.sale_id]);
+  expect(await seen('commissions', from)).toEqual([a.commission_id, c.commission_id]);
+  // A window after every row: no page at all.
+  expect(await seen('sales', new Date(h.clock.now.getTime() + 3 * 86_400_000))).toEqual([]);
+  const rows = (await csv(f, `commissions?from=${encodeURIComponent(from.toISOString())}`)).rows;
+  expect(rows.slice(1).map((r) => Number(r[0]))).toEqual([a.commission_id, c.commission_id]);
+});
+
 test('pages follow the id without a gap or a repeat', async () => {
   const f = await createProgramFixture(h);
   await clickAndLead(h, f, 'exp');

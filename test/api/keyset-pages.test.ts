@@ -70,3 +70,17 @@ test('before on clicks is a click of this program; a click id on another list is
     expect(r.body.error, query).toMatchObject({ code: 'invalid_request' });
   }
 });
+
+test('clicks at different times and some at one instant: every page by before equals the page by offset', async () => {
+  const f = await createProgramFixture(h);
+  // Three instants, three clicks each: ties within an instant, order across them.
+  for (let i = 0; i < 9; i++) {
+    if (i % 3 === 0) h.clock.advanceDays(0.01);
+    await clickAndLead(h, f, `keyset-time-${i}`);
+  }
+  const list = async (query: string) => (await h.admin('GET', `/programs/${f.programId}/clicks?${query}`)).clicks;
+  const all = await list('limit=100');
+  expect(all).toHaveLength(9);
+  for (let i = 0; i < 8; i++)
+    expect(ids(await list(`limit=4&before=${all[i].id}`)), `after row ${i}`).toEqual(ids(all.slice(i + 1, i + 5)));
+});

@@ -10,6 +10,8 @@ export type BalanceEntryKind = 'commission_credit' | 'refund_deduction' | 'payou
 /** Append-only ledger behind `PartnerBalance`: every change with its cause. */
 export const BalanceEntry = defineEntity({
   name: 'BalanceEntry',
+  // A partner's sums per currency and kind (the statement) from the index alone.
+  indexes: [{ properties: ['partner', 'currency', 'kind'], include: ['deltaCents'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     partner: () => p.manyToOne(Partner).mapToPk().index(),

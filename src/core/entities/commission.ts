@@ -18,7 +18,19 @@ export { COMMISSION_STATUSES, type CommissionStatus };
 export const Commission = defineEntity({
   name: 'Commission',
   triggers: rollupTriggers('commission'),
-  indexes: [{ properties: ['status', 'createdAt'] }, { properties: ['program', 'createdAt'] }],
+  indexes: [
+    { properties: ['status', 'createdAt'] },
+    { properties: ['program', 'createdAt'] },
+    // A partner's count (portal list total, by status too) from the index alone.
+    { properties: ['partner', 'status'] },
+    // A partner's credited, unpaid commissions (the statement's sum) without reading the rest.
+    {
+      name: 'commission_unpaid_index',
+      properties: ['partner', 'currency'],
+      include: ['amountCents', 'reversedCents'],
+      where: 'credited_at is not null and paid_at is null',
+    },
+  ],
   checks: [{ name: 'commission_sale_or_lead', expression: '(sale_id is null) <> (lead_customer_id is null)' }],
   properties: {
     id: p.integer().primary().autoincrement(),

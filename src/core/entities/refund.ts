@@ -7,6 +7,8 @@ import { Commission } from './commission.ts';
 export const Refund = defineEntity({
   name: 'Refund',
   uniques: [{ properties: ['sale', 'refundId'] }],
+  // The program's refunds (status count and latest, lists, exports by time).
+  indexes: [{ properties: ['program', 'createdAt'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk(),

@@ -8,7 +8,16 @@ export type WebhookEventStatus = 'pending' | 'processed' | 'ignored' | 'failed';
 export const WebhookEvent = defineEntity({
   name: 'WebhookEvent',
   uniques: [{ properties: ['provider', 'program', 'dedupeKey'] }],
-  indexes: [{ properties: ['status', 'receivedAt'] }, { properties: ['payloadRedactedAt', 'receivedAt'] }],
+  indexes: [
+    { properties: ['status', 'receivedAt'] },
+    { properties: ['payloadRedactedAt', 'receivedAt'] },
+    // The status's ignored events per reason (a reason code, short) from the index alone.
+    {
+      name: 'webhook_event_ignored_index',
+      properties: ['program', 'error', 'receivedAt'],
+      where: "status = 'ignored'",
+    },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     provider: p.string(),
