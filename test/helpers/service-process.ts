@@ -158,18 +158,11 @@ export type TempDatabase = { name: string; url: string; pool: pg.Pool; drop(): P
 export async function createTempDatabase(prefix: string, dir?: string): Promise<TempDatabase> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   await adminQuery(`create database ${name}`);
-  const u = new URL(BASE_DATABASE_URL);
-  u.pathname = `/${name}`;
-  const url = u.toString();
-  await migrateDatabase(url, dir);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
+  const db = await useExistingDatabase(name, dir);
   return {
-    name,
-    url,
-    pool,
+    ...db,
     async drop() {
-      await pool.end().catch(() => {});
+      await db.drop();
       await adminQuery(`drop database if exists ${name} with (force)`);
     },
   };
