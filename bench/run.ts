@@ -101,7 +101,8 @@ async function main(): Promise<void> {
       customers: 20_000,
       commissionRateBps: RATE_BPS,
       platformFeeBps: FEE_BPS,
-      tag: 'b',
+      // Referral codes are unique across programs: a kept database gets a new tag each run.
+      tag: process.env.BENCH_DATABASE ? `b${randomBytes(2).toString('hex')}` : 'b',
     });
     console.log(
       `seeded program ${f.programId}: ${f.partnerCodes.length} partners, ${f.customers} customers/clicks (${((Date.now() - started) / 1000).toFixed(1)}s)`,
