@@ -166,12 +166,17 @@ async function runSeed(
       if (!run) throw new Error(`unknown data case ${name}; one of ${Object.keys(CASES).join(', ')}`);
       rows.push(...(await run(target)));
     }
+    if (WRITES) {
+      // The write cases start their own service on this database: this one stops first.
+      await svc.stop(20_000);
+      svc = null;
+      writes.push(await runWrites(seed, dbName));
+    }
     return { seed, scale, counts, seedSeconds, reused: !!kept };
   } finally {
     await svc?.stop(20_000);
     await pool.end().catch(() => {});
     await deleteRedisPrefix(SHARED_REDIS_URL, prefix).catch(() => {});
-    if (WRITES && svc) writes.push(await runWrites(seed, dbName));
     if (seed !== 'large' || !KEEP) await adminQuery(`drop database if exists ${dbName} with (force)`);
   }
 }
