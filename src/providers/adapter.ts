@@ -12,6 +12,8 @@ export type VerifyFailureReason =
   | 'malformed_signature_header'
   | 'missing_secret'
   | 'signature_mismatch'
+  /** The signed fields could be read more than one way (a value hides a field separator). */
+  | 'ambiguous_signed_fields'
   | 'timestamp_outside_tolerance'
   | 'invalid_json'
   | 'verification_failed';

@@ -12,6 +12,7 @@ export type SecretVerifyResult =
 const SECRET_INDEPENDENT: ReadonlySet<VerifyFailureReason> = new Set([
   'missing_signature_header',
   'malformed_signature_header',
+  'ambiguous_signed_fields',
 ]);
 
 /**

@@ -4,7 +4,7 @@ import { createPayosAdapter } from '../../src/providers/payos/adapter.ts';
 import { redactPersonalData } from '../../src/core/redact-personal-data.ts';
 import { bytes, CTX, headersOf, NOW } from './fixtures/clock.ts';
 import { loadPublished } from './fixtures/published.ts';
-import { PAYOS_CHECKSUM_KEY, payosSignature, payosWebhook } from './fixtures/vietqr.ts';
+import { PAYOS_CHECKSUM_KEY, payosRepartition, payosSignature, payosWebhook } from './fixtures/vietqr.ts';
 
 const adapter = createPayosAdapter();
 const verify = (body: string, key = PAYOS_CHECKSUM_KEY) => adapter.verify(bytes(body), headersOf({}), key, NOW);
@@ -39,6 +39,40 @@ describe('payos verify', () => {
     });
     expect(await verify('not json')).toEqual({ ok: false, reason: 'invalid_json' });
     expect(await verify(JSON.stringify(paid()), '')).toEqual({ ok: false, reason: 'missing_secret' });
+  });
+});
+
+describe('payos signed text read one way only', () => {
+  test.each([
+    ['reference swallows transactionDateTime', 'reference', 1],
+    ['reference swallows transactionDateTime and virtualAccountName', 'reference', 2],
+    ['description swallows orderCode', 'description', 1],
+    ['accountNumber swallows amount', 'accountNumber', 1],
+  ])('%s: the same signed text, refused before the signature counts', async (_label, field, absorbed) => {
+    const forged = payosRepartition(paid(), field, absorbed);
+    // The forgery is real: PayOS's own SDK accepts the altered data under the original signature.
+    const sdk = new PayOS({ clientId: 'x', apiKey: 'x', checksumKey: PAYOS_CHECKSUM_KEY, logLevel: 'off' });
+    await expect(sdk.webhooks.verify(forged as any)).resolves.toMatchObject({ [field]: expect.stringContaining('&') });
+    expect(await verify(JSON.stringify(forged))).toEqual({ ok: false, reason: 'ambiguous_signed_fields' });
+  });
+
+  test.each([
+    ['an object value (signs as "[object Object]")', { reference: { id: 'FT1' } }],
+    ['an array value', { reference: ['FT1'] }],
+    ['the string "null" (signs as an absent value)', { reference: 'null' }],
+    ['the string "undefined"', { counterAccountName: 'undefined' }],
+    ['a key that is not a field name', { 'x&y': '1' }],
+  ])('%s is refused even when signed', async (_label, fields) => {
+    expect(await verify(JSON.stringify(paid(fields)))).toEqual({ ok: false, reason: 'ambiguous_signed_fields' });
+  });
+
+  test.each([
+    ['an ampersand in a payer name', { counterAccountName: 'CONG TY A&B' }],
+    ['an equals sign in a description', { description: 'DH10023 a=b' }],
+    ['an ampersand not followed by a field name', { description: 'DH10023 & =x &1=2' }],
+    ['empty strings and nulls', { counterAccountBankId: '', virtualAccountName: null }],
+  ])('%s still verifies', async (_label, fields) => {
+    expect(await verify(JSON.stringify(paid(fields)))).toMatchObject({ ok: true });
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { loadPublished } from '../providers/fixtures/published.ts';
-import { PAYOS_CHECKSUM_KEY, payosWebhook } from '../providers/fixtures/vietqr.ts';
+import { PAYOS_CHECKSUM_KEY, payosRepartition, payosWebhook } from '../providers/fixtures/vietqr.ts';
 import { newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 import { expectOneVndCommission, registerOrder } from './vietqr-steps.ts';
@@ -81,6 +81,27 @@ describe('payos', () => {
     expect(JSON.stringify([forged.body, res.body])).not.toContain(PAYOS_CHECKSUM_KEY);
     expect(await w.inbox(f.programId)).toEqual([]);
     expect(await w.list(f.programId, 'sales')).toEqual([]);
+  });
+
+  test('one signed transfer is one sale: its fields re-partitioned under the same signature are refused and store nothing', async () => {
+    const f = await w.newProgram();
+    const customer = await w.newCustomer(f);
+    const orderCode = ++orders;
+    await registerOrder(w, f, { order_code: String(orderCode), customer_key: customer.customerKey });
+    const event = paid(orderCode);
+    const res = await w.send(f.programId, event);
+    await w.waitForInbox(f.programId, res.body.id, 'processed');
+    for (const absorbed of [1, 2]) {
+      const forged = await w.send(f.programId, payosRepartition(event, 'reference', absorbed));
+      expect(forged.status).toBe(400);
+      expect(forged.body.error).toMatchObject({
+        code: 'invalid_signature',
+        details: { reason: 'ambiguous_signed_fields' },
+      });
+    }
+    expect(await w.inbox(f.programId)).toHaveLength(1);
+    await expectOneVndCommission(w, f, (event.data as { reference: string }).reference, 250_000);
+    expect(await w.list(f.programId, 'sales')).toHaveLength(1);
   });
 
   test('a payment of an unregistered order is stored as ignored with order_not_registered; registering it and replaying records the sale', async () => {

@@ -6,13 +6,15 @@
  * `webhooks.verify` calls and its README names for webhook signatures), on `data` exactly as
  * parsed from the raw body; only the comparison is ours, in constant time (the SDK's `verify`
  * compares with `!==`). No network: the client is built with placeholder API credentials and
- * only its crypto is used.
+ * only its crypto is used. Before any of that, `data` must have one reading of its signed text
+ * (signed-fields.ts): the text escapes nothing, so a value could otherwise hide further fields.
  */
 import { PayOS } from '@payos/node';
 import { constantTimeEqual } from '../../core/crypto.ts';
 import type { VerifyResult } from '../adapter.ts';
 import { isSha256Hex } from '../hmac.ts';
 import { acceptVerifiedBody, asRecord } from '../read-payload.ts';
+import { hasUnambiguousSignedText } from './signed-fields.ts';
 
 let crypto: PayOS['crypto'] | null = null;
 
@@ -35,6 +37,7 @@ export async function verifyPayos(rawBody: Uint8Array, secret: string): Promise<
   const data = asRecord(body?.data);
   if (typeof signature !== 'string' || !signature || !data) return { ok: false, reason: 'missing_signature_header' };
   if (!isSha256Hex(signature)) return { ok: false, reason: 'malformed_signature_header' };
+  if (!hasUnambiguousSignedText(data)) return { ok: false, reason: 'ambiguous_signed_fields' };
   if (!secret) return { ok: false, reason: 'missing_secret' };
   let expected: string | null;
   try {
