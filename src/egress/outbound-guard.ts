@@ -51,7 +51,8 @@ export function createOutboundGuard(o: { allow: readonly string[]; lookup?: Look
       const kind = classifyAddress(address);
       if (!kind) continue;
       // The resolved address stays in the log: an internal name's address is not the caller's to learn.
-      if (!family) o.log.warn({ host, address, kind }, 'outbound request refused: the host resolves to a non-public address');
+      if (!family)
+        o.log.warn({ host, address, kind }, 'outbound request refused: the host resolves to a non-public address');
       throw new OutboundTargetRefused(
         `${host} ${family ? 'is' : 'resolves to'} a ${kind} address; outbound requests go only to public addresses`,
       );

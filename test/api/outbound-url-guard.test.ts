@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, bearer, clickAndLead, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  clickAndLead,
+  createProgramFixture,
+  useHarness,
+  type Fixture,
+} from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
 import type { ResolvedAddress } from '../../src/egress/outbound-guard.ts';

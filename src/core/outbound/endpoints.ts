@@ -28,11 +28,7 @@ export async function checkEndpointUrl(deps: Pick<CoreDeps, 'checkOutboundUrl'>,
     await deps.checkOutboundUrl(u);
   } catch (err) {
     if (!(err instanceof OutboundTargetRefused)) throw err;
-    throw new AppError(
-      'url_not_allowed',
-      `url is refused: ${err.reason}`,
-      { field: 'url', reason: err.reason },
-    );
+    throw new AppError('url_not_allowed', `url is refused: ${err.reason}`, { field: 'url', reason: err.reason });
   }
   return u.toString();
 }

@@ -41,7 +41,8 @@ export const deliveryWire = z.strictObject({
   attempts: int,
   last_status_code: int.nullable(),
   last_response_excerpt: z.string().nullable().meta({
-    description: 'At most 256 bytes of the last answer, or the error (`refused: …` when the URL guard refused the destination)',
+    description:
+      'At most 256 bytes of the last answer, or the error (`refused: …` when the URL guard refused the destination)',
   }),
   last_attempt_at: time.nullable(),
   delivered_at: time.nullable(),
