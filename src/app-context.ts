@@ -10,7 +10,9 @@ import { readInstanceNonce } from './core/read-instance-nonce.ts';
 import { createCoreCaches } from './core/core-caches.ts';
 import type { NotificationSender } from './core/deliver-notification.ts';
 import type { EventPoster } from './core/outbound/deliver-event.ts';
-import { postEvent } from './workers/post-event.ts';
+import { createEventPoster } from './workers/post-event.ts';
+import { createOutboundGuard, type LookupHost } from './egress/outbound-guard.ts';
+import { createGuardedDispatcher } from './egress/guarded-dispatcher.ts';
 import { createBackgroundWork, type BackgroundWork } from './workers/background-work.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
@@ -39,7 +41,7 @@ export type AppContext = {
   /** Shared Redis connection for HTTP's rate limiter; `null` in embedded mode (in-memory limits). */
   redis: Redis | null;
   notificationSender: NotificationSender;
-  /** Sends outbound events to merchants' endpoints (`fetch` with a timeout). */
+  /** Sends outbound events to merchants' endpoints (through the URL guard, with a timeout). */
   postEvent: EventPoster;
   /** This context's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
@@ -62,6 +64,8 @@ export type ContextOverrides = {
   clock?: Clock;
   notificationSender?: NotificationSender;
   postEvent?: EventPoster;
+  /** The URL guard's resolver (default: the system's); tests make names resolve where they want. */
+  lookup?: LookupHost;
   log?: PinoLogger;
   migrate?: boolean;
 };
@@ -122,6 +126,8 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
   const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const lookupPaidSale = createPaidSaleLookup({ stripeApiBase: config.STRIPE_API_BASE });
+  const guard = createOutboundGuard({ allow: config.OUTBOUND_ALLOW_HOSTS, lookup: o.lookup, log });
+  const egress = createGuardedDispatcher(guard);
   const ctx: AppContext = {
     config,
     db,
@@ -129,7 +135,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     log,
     clock,
     notificationSender,
-    postEvent: o.postEvent ?? postEvent,
+    postEvent: o.postEvent ?? createEventPoster(egress),
     metrics,
     background: createBackgroundWork(),
     redis,
@@ -149,10 +155,12 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       lookupPaymentAlias,
       lookupPaidSale,
       sendTransfer,
+      checkOutboundUrl: guard.checkUrl,
     }),
     async close() {
       await ctx.background.settled();
       await queue.close();
+      await egress.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await db.orm.close();
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSealingKeys } from './core/sealed-secrets.ts';
+import { parseAllowEntries } from './egress/allow-list.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(100_000_000).default(fallback);
@@ -88,6 +89,22 @@ export const configSchema = z
     EVENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Consecutive failed attempts after which an endpoint is disabled (and the advertiser notified). */
     EVENT_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(10_000).default(50),
+    /**
+     * Comma-separated host names, IP addresses and CIDR ranges outbound event endpoints may reach
+     * although they are not public (a receiver on this machine or network: development, tests),
+     * and the only hosts a plain `http://` endpoint may name. Empty: public `https://` only.
+     */
+    OUTBOUND_ALLOW_HOSTS: z
+      .string()
+      .default('')
+      .transform((v, c) => {
+        try {
+          return parseAllowEntries(v);
+        } catch (err) {
+          c.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
     /**
      * Days a webhook's raw payload keeps the buyer's personal data; after that the payload sweeper
      * removes it (the normalised jobs, which replay runs, stay).

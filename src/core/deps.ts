@@ -11,6 +11,7 @@ import type { EndpointSubscription } from './outbound/emit-events.ts';
 import type { SendTransfer } from './payout-transfers.ts';
 import type { LookupPaymentAlias } from './alias-lookup.ts';
 import type { LookupPaidSale } from './refund-sale-lookup.ts';
+import type { CheckOutboundUrl } from './outbound/outbound-target.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -72,6 +73,8 @@ export type CoreDeps = {
   lookupPaymentAlias?: LookupPaymentAlias;
   /** Asks a provider's API which sale a refunded payment paid (refund-sale-lookup.ts); absent: never asked. */
   lookupPaidSale?: LookupPaidSale;
+  /** The URL guard's check of an outbound URL before it is stored (outbound/outbound-target.ts). */
+  checkOutboundUrl: CheckOutboundUrl;
   /** Makes a Stripe Connect transfer (payout-transfers.ts); absent: Stripe Connect runs cannot send. */
   sendTransfer?: SendTransfer;
   /**

@@ -4,6 +4,7 @@
  */
 export const ERROR_CODES = [
   'invalid_request',
+  'url_not_allowed',
   'no_attribution',
   'unauthorized',
   'api_key_rotation_required',

@@ -9,6 +9,7 @@ type Render = { status: number; name: string; envelope: 'platform' | 'typed' };
 /** The one table that renders every error code (spec: Errors). */
 export const ERROR_TABLE: Record<ErrorCode, Render> = {
   invalid_request: { status: 400, name: 'BadRequestError', envelope: 'platform' },
+  url_not_allowed: { status: 400, name: 'BadRequestError', envelope: 'platform' },
   no_attribution: { status: 400, name: 'BadRequestError', envelope: 'platform' },
   invalid_signature: { status: 400, name: 'BadRequestError', envelope: 'platform' },
   unauthorized: { status: 401, name: 'UnauthorizedError', envelope: 'platform' },

@@ -1,32 +1,36 @@
+import { request, type Dispatcher } from 'undici';
 import type { EventPoster } from '../core/outbound/deliver-event.ts';
-import { RESPONSE_EXCERPT_CHARS } from '../core/outbound/deliver-event.ts';
+import { excerptOf, RESPONSE_EXCERPT_BYTES } from '../core/outbound/deliver-event.ts';
 
 /**
- * POSTs a signed event with `fetch`, aborted after `timeoutMs` (the whole exchange: connection,
- * headers and the body excerpt). Redirects are not followed (a 3xx is a failed attempt). Only the
- * start of the answer is read.
+ * POSTs signed events through `dispatcher` (egress/guarded-dispatcher.ts: every connection goes to
+ * an address the URL guard checked), aborted after `timeoutMs` (the whole exchange: resolution,
+ * connection, headers and the body excerpt). Redirects are not followed (a 3xx is a failed
+ * attempt). Only the first RESPONSE_EXCERPT_BYTES of the answer are read.
  */
-export const postEvent: EventPoster = async ({ url, headers, body, timeoutMs }) => {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { ...headers, 'user-agent': 'partner-conversion-tracker-events/1' },
-    body,
-    redirect: 'manual',
-    signal,
-  });
-  let text = '';
-  try {
-    const reader = res.body?.getReader();
-    const decoder = new TextDecoder();
-    while (reader && text.length < RESPONSE_EXCERPT_CHARS) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
+export function createEventPoster(dispatcher: Dispatcher): EventPoster {
+  return async ({ url, headers, body, timeoutMs }) => {
+    const res = await request(url, {
+      method: 'POST',
+      headers: { ...headers, 'user-agent': 'partner-conversion-tracker-events/1' },
+      body,
+      dispatcher,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        size += chunk.length;
+        // Leaving the loop early destroys the body: the rest is never read.
+        if (size >= RESPONSE_EXCERPT_BYTES) break;
+      }
+    } catch {
+      // The status decides; an unreadable body is only a missing excerpt.
     }
-    await reader?.cancel().catch(() => {});
-  } catch {
-    // The status decides; an unreadable body is only a missing excerpt.
-  }
-  return { status: res.status, body: text.slice(0, RESPONSE_EXCERPT_CHARS) };
-};
+    // `stream: true`: a character cut at the limit is left out, not decoded as U+FFFD.
+    const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES), { stream: true });
+    return { status: res.statusCode, body: excerptOf(text) };
+  };
+}

@@ -90,7 +90,13 @@ async function rawSecrets(h: Harness, endpointId: number): Promise<{ secret: str
 }
 
 describe('with DATA_ENCRYPTION_KEYS', () => {
-  const h = useHarness({ DATA_ENCRYPTION_KEYS: KEY, LOG_LEVEL: 'debug', EVENT_RETRY_BASE_MS: '50' });
+  const h = useHarness({
+    DATA_ENCRYPTION_KEYS: KEY,
+    LOG_LEVEL: 'debug',
+    EVENT_RETRY_BASE_MS: '50',
+    // The receiver listens on this machine: a private address the URL guard allows only when listed.
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+  });
 
   test('both secrets are stored sealed through a rotation; deliveries verify with the secrets shown once', async () => {
     const f = await createProgramFixture(h);
@@ -195,7 +201,7 @@ describe('with DATA_ENCRYPTION_KEYS', () => {
 });
 
 describe('without DATA_ENCRYPTION_KEYS', () => {
-  const h = useHarness();
+  const h = useHarness({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
 
   test('production mode refuses to create an endpoint (nothing stored in clear); embedded mode seals with its generated key', async () => {
     const f = await createProgramFixture(h);

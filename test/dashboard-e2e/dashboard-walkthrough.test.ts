@@ -103,6 +103,8 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
       WEBHOOK_ATTEMPTS: '20',
       WEBHOOK_RETRY_BASE_MS: '5000',
       DATA_ENCRYPTION_KEYS: generateSealingKey('e2e'),
+      // The outbound events receiver listens on this machine (the URL guard refuses it unless listed).
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     });
     base = await h.listen();
     browser = await launchChromium();

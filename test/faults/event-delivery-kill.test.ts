@@ -41,6 +41,8 @@ beforeAll(async () => {
       // Longer than the test holds the request: the kill, not the sender's timeout, ends the attempt.
       EVENT_TIMEOUT_MS: '60000',
       EVENT_RETRY_BASE_MS: '200',
+      // The receiver listens on this machine: a private address the URL guard allows only when listed.
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     },
   });
 });

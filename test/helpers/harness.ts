@@ -9,6 +9,7 @@ import { createHttpApp } from '../../src/http/app.ts';
 import { startWorkers } from '../../src/workers/start-workers.ts';
 import type { INotification } from '../../src/core/entities/notification.ts';
 import type { NotificationSender } from '../../src/core/deliver-notification.ts';
+import type { LookupHost } from '../../src/egress/outbound-guard.ts';
 import { assertDocumentedResponse } from './contract.ts';
 
 /**
@@ -36,8 +37,11 @@ export type Harness = {
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdef';
 
-/** `notificationSender` replaces the recording one (then `sent` stays empty). */
-export type HarnessOptions = { notificationSender?: NotificationSender };
+/**
+ * `notificationSender` replaces the recording one (then `sent` stays empty); `lookup` replaces the
+ * system resolver of the outbound URL guard (names resolve where the test says).
+ */
+export type HarnessOptions = { notificationSender?: NotificationSender; lookup?: LookupHost };
 
 export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const id = randomBytes(5).toString('hex');
@@ -100,6 +104,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
         sent.push(n);
       },
     },
+    lookup: opts.lookup,
   });
   const workers = startWorkers(ctx);
   const app = createHttpApp(ctx);

@@ -25,7 +25,7 @@ export const EventDelivery = defineEntity({
     status: p.string().$type<EventDeliveryStatus>().default('pending'),
     attempts: p.integer().default(0),
     lastStatusCode: p.integer().nullable(),
-    /** The first 500 characters of the last response body, or the network error. */
+    /** The first 256 bytes of the last response body, the network error, or the URL guard's refusal. */
     lastResponse: p.text().nullable(),
     lastAttemptAt: p.datetime().nullable(),
     deliveredAt: p.datetime().nullable(),

@@ -3,10 +3,14 @@ import { typedSql } from '../sql.ts';
 import { signEvent } from './sign-event.ts';
 import { disableAfterFailures } from './disable-endpoint.ts';
 import { openEndpointSecret } from './endpoint-secrets.ts';
+import { OutboundTargetRefused } from './outbound-target.ts';
 
 /** What a merchant's endpoint answered (any status); a network error or timeout is thrown instead. */
 export type EventResponse = { status: number; body: string };
-/** Sends one signed event (injected: the worker's `fetch` with a timeout). */
+/**
+ * Sends one signed event (injected: the worker's guarded HTTP client with a timeout). A destination
+ * the URL guard refuses throws `OutboundTargetRefused` before any connection is made.
+ */
 export type EventPoster = (req: {
   url: string;
   headers: Record<string, string>;
@@ -16,10 +20,20 @@ export type EventPoster = (req: {
 
 export type EventAttemptOutcome =
   | { kind: 'delivered' | 'already_delivered' | 'missing' | 'endpoint_inactive' }
-  | { kind: 'failed'; reason: string; notificationId: number | null };
+  | { kind: 'failed' | 'refused'; reason: string; notificationId: number | null };
 
-/** What is kept of an endpoint's answer: the first 500 characters. */
-export const RESPONSE_EXCERPT_CHARS = 500;
+/** What is kept of an endpoint's answer: its first 256 bytes (UTF-8), no more. */
+export const RESPONSE_EXCERPT_BYTES = 256;
+
+/**
+ * The stored excerpt of an answer or an error: at most RESPONSE_EXCERPT_BYTES of UTF-8, cut at a
+ * character boundary; NUL (which a PostgreSQL text column cannot hold) becomes U+FFFD.
+ */
+export function excerptOf(text: string): string {
+  const bytes = new TextEncoder().encode(text.replaceAll('\0', '\uFFFD'));
+  // `stream: true` holds back a character cut in half instead of decoding it as U+FFFD.
+  return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES), { stream: true });
+}
 
 export type AttemptOptions = {
   timeoutMs: number;
@@ -34,7 +48,8 @@ export type AttemptOptions = {
  * endpoint's active secrets (opened from their sealed form), POSTs it, records the attempt
  * (status code, an excerpt of the answer) and the endpoint's run of failures, which disables it
  * at `disableAfter`. No transaction or lock is held across the request. A 2xx is success;
- * anything else, a network error or the timeout is a failure the queue retries.
+ * anything else, a network error or the timeout is a failure the queue retries. A destination the
+ * URL guard refuses (`refused`, nothing sent) fails the delivery at once: retrying cannot help.
  */
 export async function attemptEventDelivery(
   deps: CoreDeps,
@@ -93,10 +108,12 @@ export async function attemptEventDelivery(
   };
   let res: EventResponse | null = null;
   let error: string | null = null;
+  let refused: string | null = null;
   try {
     res = await post({ url: row.url, headers, body: row.payload, timeoutMs: o.timeoutMs });
   } catch (err) {
-    error = err instanceof Error ? err.message : String(err);
+    if (err instanceof OutboundTargetRefused) refused = err.reason;
+    else error = err instanceof Error ? err.message : String(err);
   }
   const ok = res !== null && res.status >= 200 && res.status < 300;
   const done = deps.clock();
@@ -105,9 +122,9 @@ export async function attemptEventDelivery(
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
       last_status_code: res?.status ?? null,
-      last_response: (res ? res.body : `error: ${error}`).slice(0, RESPONSE_EXCERPT_CHARS),
+      last_response: excerptOf(res ? res.body : refused ? `refused: ${refused}` : `error: ${error}`),
       last_attempt_at: done,
-      status: ok ? 'delivered' : o.final ? 'failed' : 'pending',
+      status: ok ? 'delivered' : o.final || refused ? 'failed' : 'pending',
       delivered_at: ok ? done : null,
     }))
     .where('id', '=', deliveryId)
@@ -123,8 +140,13 @@ export async function attemptEventDelivery(
     deps.log.info({ ...log, status: res!.status }, 'outbound event delivered');
     return { kind: 'delivered' };
   }
-  const reason = res ? `endpoint answered ${res.status}` : `request failed: ${error}`;
-  deps.log.warn({ ...log, status: res?.status ?? null, err: reason, final: o.final }, 'outbound event attempt failed');
+  const reason = res
+    ? `endpoint answered ${res.status}`
+    : refused
+      ? `refused by the URL guard: ${refused}`
+      : `request failed: ${error}`;
+  const final = o.final || refused !== null;
+  deps.log.warn({ ...log, status: res?.status ?? null, err: reason, final }, 'outbound event attempt failed');
   const notificationId = await disableAfterFailures(deps, row.program_id, row.endpoint_id, o.disableAfter, reason);
-  return { kind: 'failed', reason, notificationId };
+  return { kind: refused ? 'refused' : 'failed', reason, notificationId };
 }

@@ -6,28 +6,30 @@ import { EventEndpoint, type IEventEndpoint } from '../entities/event-endpoint.t
 import type { OutboundEventType } from './event-types.ts';
 import { newSigningSecret } from './sign-event.ts';
 import { sealEndpointSecret, sealIfPlaintext } from './endpoint-secrets.ts';
-
-/** Hosts an `http://` endpoint may name (a receiver on the same machine, for development). */
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { OutboundTargetRefused } from './outbound-target.ts';
 
 /**
- * An endpoint URL must be `https://`; plain `http://` only to localhost, 127.0.0.1 or [::1].
- * @throws AppError `invalid_request` naming the field `url`.
+ * An endpoint URL is `https://` (plain `http://` only to a host on `OUTBOUND_ALLOW_HOSTS`), without
+ * credentials, and its host must not be or resolve to a non-public address (the URL guard,
+ * outbound-target.ts); every delivery checks again.
+ * @throws AppError `invalid_request` (not an http(s) URL, credentials) or `url_not_allowed`
+ * (refused by the guard), both naming the field `url`.
  */
-export function checkEndpointUrl(url: string): string {
+export async function checkEndpointUrl(deps: Pick<CoreDeps, 'checkOutboundUrl'>, url: string): Promise<string> {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     throw new AppError('invalid_request', 'url is not a valid URL', { field: 'url' });
   }
-  const ok = u.protocol === 'https:' || (u.protocol === 'http:' && LOCAL_HOSTS.has(u.hostname));
-  if (!ok || u.username || u.password)
-    throw new AppError(
-      'invalid_request',
-      'url must be https:// (http:// only to localhost or 127.0.0.1), without credentials',
-      { field: 'url' },
-    );
+  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password)
+    throw new AppError('invalid_request', 'url must be an https:// URL without credentials', { field: 'url' });
+  try {
+    await deps.checkOutboundUrl(u);
+  } catch (err) {
+    if (!(err instanceof OutboundTargetRefused)) throw err;
+    throw new AppError('url_not_allowed', `url is refused: ${err.reason}`, { field: 'url', reason: err.reason });
+  }
   return u.toString();
 }
 
@@ -47,7 +49,8 @@ async function save(deps: CoreDeps, e: IEventEndpoint): Promise<void> {
 
 /**
  * Creates an endpoint with a fresh secret, stored sealed; the secret is in the result once and never again.
- * @throws AppError `not_found`; `invalid_request` (a bad url, or no encryption key to seal the secret).
+ * @throws AppError `not_found`; `invalid_request` (a bad url, or no encryption key to seal the secret);
+ * `url_not_allowed` (checkEndpointUrl).
  */
 export async function createEventEndpoint(
   deps: CoreDeps,
@@ -55,11 +58,12 @@ export async function createEventEndpoint(
   input: EndpointInput,
 ): Promise<{ endpoint: IEventEndpoint; secret: string }> {
   if (!(await deps.em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
+  const url = await checkEndpointUrl(deps, input.url);
   const now = deps.clock();
   const secret = newSigningSecret(randomBytes);
   const endpoint = deps.em.create(EventEndpoint, {
     program: programId,
-    url: checkEndpointUrl(input.url),
+    url,
     eventTypes: input.eventTypes,
     enabled: input.enabled,
     secret: sealEndpointSecret(deps, secret),
@@ -76,7 +80,10 @@ export async function listEventEndpoints(deps: CoreDeps, programId: number): Pro
   return deps.em.find(EventEndpoint, { program: programId }, { orderBy: { id: 'asc' } });
 }
 
-/** Changes url, types or enabled; enabling clears an automatic disable and its run of failures. */
+/**
+ * Changes url, types or enabled; enabling clears an automatic disable and its run of failures.
+ * @throws AppError `not_found`; `invalid_request` or `url_not_allowed` (checkEndpointUrl).
+ */
 export async function updateEventEndpoint(
   deps: CoreDeps,
   programId: number,
@@ -84,7 +91,7 @@ export async function updateEventEndpoint(
   patch: Partial<EndpointInput>,
 ): Promise<IEventEndpoint> {
   const e = await findEndpoint(deps, programId, endpointId);
-  if (patch.url !== undefined) e.url = checkEndpointUrl(patch.url);
+  if (patch.url !== undefined) e.url = await checkEndpointUrl(deps, patch.url);
   if (patch.eventTypes !== undefined) e.eventTypes = patch.eventTypes;
   if (patch.enabled !== undefined) {
     e.enabled = patch.enabled;

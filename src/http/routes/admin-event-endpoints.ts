@@ -101,12 +101,17 @@ const params = { id, endpointId: id };
 const SEALED =
   'The signing secret is stored sealed (AES-256-GCM under DATA_ENCRYPTION_KEYS) and returned only in this answer. ' +
   'Production mode without DATA_ENCRYPTION_KEYS answers 400 invalid_request.';
+const GUARDED =
+  'The url must be https:// and its host a public address, or a name whose every address is public ' +
+  '(plain http://, and private, loopback, link-local, shared or metadata addresses, only for hosts on ' +
+  'OUTBOUND_ALLOW_HOSTS); otherwise 400 url_not_allowed with details.field url and details.reason. ' +
+  'Every delivery checks again.';
 export const eventEndpointOperations = [
   adminOperation('post', BASE, 'createEventEndpoint', 'Add an outbound event endpoint (its secret is shown once)', {
-    description: SEALED,
+    description: `${GUARDED} ${SEALED}`,
     params: { id },
     body: createSchema,
-    errors: ['not_found'],
+    errors: ['not_found', 'url_not_allowed'],
     responses: { 201: { description: 'The endpoint and its signing secret', schema: endpointWithSecretBody } },
   }),
   adminOperation('get', BASE, 'listEventEndpoints', "The program's outbound event endpoints (no secrets)", {
@@ -114,9 +119,10 @@ export const eventEndpointOperations = [
     responses: { 200: { description: 'The endpoints', schema: endpointsBody } },
   }),
   adminOperation('patch', `${BASE}/:endpointId`, 'updateEventEndpoint', 'Change url, event types or enabled', {
+    description: GUARDED,
     params,
     body: patchSchema,
-    errors: ['not_found'],
+    errors: ['not_found', 'url_not_allowed'],
     responses: { 200: { description: 'The endpoint', schema: endpointBody } },
   }),
   adminOperation(

@@ -40,7 +40,10 @@ export const deliveryWire = z.strictObject({
   status: z.enum(EVENT_DELIVERY_STATUSES),
   attempts: int,
   last_status_code: int.nullable(),
-  last_response_excerpt: z.string().nullable().meta({ description: 'At most 500 characters of the last answer' }),
+  last_response_excerpt: z.string().nullable().meta({
+    description:
+      'At most 256 bytes of the last answer, or the error (`refused: …` when the URL guard refused the destination)',
+  }),
   last_attempt_at: time.nullable(),
   delivered_at: time.nullable(),
   created_at: time,
