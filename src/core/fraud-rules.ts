@@ -10,10 +10,10 @@ import { DAY_MS, type CoreDeps } from './deps.ts';
 import { compileStatement } from './sql.ts';
 import { Customer } from './entities/customer.ts';
 import { Partner } from './entities/partner.ts';
-import { EMAIL_HASH_VERSION } from './email-hash.ts';
+import { EMAIL_HASH_VERSION, emailHashInput } from './email-hash.ts';
 
 export const fraudRulesSchema = z.strictObject({
-  /** The customer's email (its keyed hash) is the partner's own. */
+  /** The customer's email (its keyed hash, normalised: normalise-email.ts) is the partner's own. */
   self_referral: z.boolean().optional(),
   /** The customer's lead email is at a disposable-address domain (a maintained list). */
   disposable_email: z.boolean().optional(),
@@ -78,15 +78,9 @@ export async function checkFraud(
           { fields: ['emailHash', 'emailHashVersion', 'emailDisposable'] },
         )
       : null;
-  if (rules.self_referral && customer?.emailHash && deps.hashEmail) {
-    const partner = await deps.em.findOne(Partner, { id: sale.partnerId }, { fields: ['email'] });
-    const version = customer.emailHashVersion ?? EMAIL_HASH_VERSION.sha256;
-    if (
-      partner?.email &&
-      version === EMAIL_HASH_VERSION.hmacSha256 &&
-      deps.hashEmail(partner.email) === customer.emailHash
-    )
-      matched.push({ rule: 'self_referral', evidence: { customer_id: sale.customerId, match: 'email' } });
+  if (rules.self_referral && customer?.emailHash) {
+    const evidence = await selfReferral(deps, sale.partnerId, customer);
+    if (evidence) matched.push({ rule: 'self_referral', evidence: { customer_id: sale.customerId, ...evidence } });
   }
   if (rules.disposable_email && customer?.emailDisposable)
     matched.push({ rule: 'disposable_email', evidence: { customer_id: sale.customerId } });
@@ -104,6 +98,29 @@ export async function checkFraud(
     if (spike) matched.push({ rule: 'click_spike', evidence: spike });
   }
   return matched.length ? { rules: matched, held_at: sale.at.toISOString() } : null;
+}
+
+/**
+ * The self-referral evidence when the customer's stored email hash is the partner's address hashed
+ * by the same scheme, else null: both forms named, the partner's address as entered and the form
+ * compared (normalise-email.ts for hashes of version 3; trimmed and lower-cased for version 2, the
+ * rows written before normalisation until their customer's next lead re-hashes them). Plain
+ * SHA-256 hashes (version 1) are never compared.
+ */
+async function selfReferral(
+  deps: CoreDeps,
+  partnerId: number,
+  customer: { emailHash?: string | null; emailHashVersion?: number | null },
+): Promise<Record<string, unknown> | null> {
+  const version = customer.emailHashVersion ?? EMAIL_HASH_VERSION.sha256;
+  if (
+    !deps.hashEmail ||
+    (version !== EMAIL_HASH_VERSION.hmacSha256 && version !== EMAIL_HASH_VERSION.hmacSha256Normalised)
+  )
+    return null;
+  const partner = await deps.em.findOne(Partner, { id: partnerId }, { fields: ['email'] });
+  if (!partner?.email || deps.hashEmail(partner.email, version) !== customer.emailHash) return null;
+  return { match: 'email', partner_email: partner.email, compared_as: emailHashInput(partner.email, version) };
 }
 
 export const BASELINE_DAYS = 30;

@@ -11,9 +11,12 @@
  *   sourceCurrency,targetCurrency`, with `amountCurrency` `target` (the partner receives the exact
  *   amount; fees are the merchant's).
  * Amounts are decimal strings in the currency's minor-unit precision (none for JPY, VND...).
- * The file lists the run's processing and paid payouts (not failed ones).
+ * The file lists the run's processing and paid payouts (not failed ones). Merchants open the CSV
+ * files in a spreadsheet before uploading them: a cell it would run as a formula (a name entered as
+ * `=HYPERLINK(...)`) is written with a `'` first, as the exports are (csv-formulas.ts).
  */
-import { stringify } from 'csv-stringify/sync';
+import { stringify, type Options } from 'csv-stringify/sync';
+import { defuseFormula } from './csv-formulas.ts';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { formatMinorUnits } from './money.ts';
@@ -38,6 +41,9 @@ export const WISE_COLUMNS = [
 ] as const;
 
 export type PayoutFile = { filename: string; contentType: string; body: string };
+
+/** Every string cell of a bank CSV defused (names and emails come from partners). */
+const SAFE_CSV: Options = { cast: { string: defuseFormula } };
 
 /**
  * The run's file in `format` (default: the rail's first). @throws AppError `not_found`,
@@ -79,6 +85,7 @@ export async function buildPayoutFile(
         contentType: 'text/csv; charset=utf-8',
         body: stringify(
           lines.map((l) => [email(l.details), l.amount, l.payout.currency, `P${l.payout.id}`, note, 'PAYPAL']),
+          SAFE_CSV,
         ),
       };
     case 'paypal_json':
@@ -123,7 +130,7 @@ export async function buildPayoutFile(
               run.currency,
             ];
           }),
-          { header: true, columns: [...WISE_COLUMNS] },
+          { ...SAFE_CSV, header: true, columns: [...WISE_COLUMNS] },
         ),
       };
   }

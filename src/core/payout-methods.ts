@@ -12,25 +12,38 @@ import { Partner } from './entities/partner.ts';
 import { PayoutMethod, type IPayoutMethod } from './entities/payout-method.ts';
 import type { PayoutMethodKind } from './vocabulary.ts';
 
-const email = z.string().trim().toLowerCase().email().max(254);
+const storedEmail = z.string().trim().toLowerCase().email().max(254);
+/**
+ * A recipient email as entered: also never starting with `+` or `-` (the email check already
+ * refuses `=` and `@` there). Neither rail's users have such mailboxes in practice, and the
+ * bank files put the email in a cell a spreadsheet would otherwise run as a formula.
+ */
+const enteredEmail = storedEmail.refine((e) => !/^[+-]/.test(e), {
+  message: 'An email starting with + or - is not accepted (spreadsheets read it as a formula)',
+});
+
+const detailsSchema = (email: typeof storedEmail) =>
+  z.discriminatedUnion('kind', [
+    /** PayPal Payouts: the recipient's PayPal email. */
+    z.strictObject({ kind: z.literal('paypal'), email }),
+    /**
+     * Wise batch payments, "send by email": Wise mails the recipient for their bank details; `name`
+     * is the account holder's name as their bank knows it.
+     */
+    z.strictObject({
+      kind: z.literal('wise'),
+      name: z.string().trim().min(1).max(140),
+      email,
+      receiver_type: z.enum(['PERSON', 'INSTITUTION']).default('PERSON'),
+    }),
+    /** Stripe Connect: the connected account (`acct_...`) transfers go to. */
+    z.strictObject({ kind: z.literal('stripe_connect'), account_id: z.string().regex(/^acct_[A-Za-z0-9]{1,255}$/) }),
+  ]);
 
 /** The details of each kind, as the partner enters them (snake_case, as on the wire). */
-export const payoutMethodSchema = z.discriminatedUnion('kind', [
-  /** PayPal Payouts: the recipient's PayPal email. */
-  z.strictObject({ kind: z.literal('paypal'), email }),
-  /**
-   * Wise batch payments, "send by email": Wise mails the recipient for their bank details; `name`
-   * is the account holder's name as their bank knows it.
-   */
-  z.strictObject({
-    kind: z.literal('wise'),
-    name: z.string().trim().min(1).max(140),
-    email,
-    receiver_type: z.enum(['PERSON', 'INSTITUTION']).default('PERSON'),
-  }),
-  /** Stripe Connect: the connected account (`acct_...`) transfers go to. */
-  z.strictObject({ kind: z.literal('stripe_connect'), account_id: z.string().regex(/^acct_[A-Za-z0-9]{1,255}$/) }),
-]);
+export const payoutMethodSchema = detailsSchema(enteredEmail);
+/** The details as stored: rows recorded before a rule of entry was added still open. */
+const storedDetailsSchema = detailsSchema(storedEmail);
 export type PayoutDetails = z.output<typeof payoutMethodSchema>;
 
 export const PAYOUT_DETAILS_CONTEXT = 'payout_method.details';
@@ -127,7 +140,7 @@ export async function openPayoutDetails(
       if (!deps.sealer) throw new SealedSecretError('no sealer');
       out.set(
         row.partner,
-        payoutMethodSchema.parse(JSON.parse(deps.sealer.open(row.detailsSealed, PAYOUT_DETAILS_CONTEXT))),
+        storedDetailsSchema.parse(JSON.parse(deps.sealer.open(row.detailsSealed, PAYOUT_DETAILS_CONTEXT))),
       );
     } catch (err) {
       throw new Error(`the payout details of partner ${row.partner} cannot be opened: ${(err as Error).message}`, {

@@ -10,15 +10,13 @@
  * docs/performance.md, CSV export).
  */
 
+import { isFormulaCell } from '../core/csv-formulas.ts';
+
 export type CsvCell = string | number | bigint | boolean | null | undefined;
 /** How one column's cell is read from a row. */
 export type CsvColumn<T> = (row: T) => CsvCell;
 
 const NEEDS_QUOTES = /[",\n\r]/;
-/** A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first)... */
-const FORMULA = /^[=+\-@\t\r]/;
-/** ...unless it is a number, like `-12.50`. */
-const NUMBER = /^-?\d+(\.\d+)?$/;
 const COMMA = 0x2c;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
@@ -33,7 +31,7 @@ export class CsvEncoder<T> {
   /**
    * @param columns each column's cell, in order.
    * @param defuseFormulas prefix string cells a spreadsheet would run as a formula with `'`
-   *   (partner names, codes and transaction ids come from outside).
+   *   (core/csv-formulas.ts; partner names, codes and transaction ids come from outside).
    */
   constructor(columns: ReadonlyArray<CsvColumn<T>>, defuseFormulas = true) {
     this.#columns = columns;
@@ -60,7 +58,7 @@ export class CsvEncoder<T> {
     if (v === null || v === undefined || v === '') return;
     if (typeof v === 'boolean') return this.#text(v ? 'true' : 'false');
     if (typeof v !== 'string') return this.#text(String(v));
-    const defuse = this.#defuseFormulas && FORMULA.test(v) && !NUMBER.test(v);
+    const defuse = this.#defuseFormulas && isFormulaCell(v);
     if (!NEEDS_QUOTES.test(v)) {
       if (defuse) this.#byte(APOSTROPHE);
       return this.#text(v);

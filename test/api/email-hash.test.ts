@@ -1,7 +1,8 @@
 /**
- * Lead emails are stored as HMAC-SHA256 under a server secret (EMAIL_HASH_SECRET, else a key
- * generated once and kept in the database), never as plain SHA-256 that a dictionary reverses.
- * Hashes stored by the plain scheme (version 1) are replaced when a lead brings the email again.
+ * Lead emails are stored as HMAC-SHA256 of the normalised address under a server secret
+ * (EMAIL_HASH_SECRET, else a key generated once and kept in the database), never as plain SHA-256
+ * that a dictionary reverses. Hashes stored by an older scheme (version 1 plain, version 2 before
+ * normalisation) are replaced when a lead brings the email again.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -37,7 +38,7 @@ describe('with EMAIL_HASH_SECRET', () => {
     f = await createProgramFixture(h, { domain: 'shop.example' });
   });
 
-  test('keyed and keyless leads store HMAC-SHA256(secret, normalised email), version 2, never the plain SHA-256', async () => {
+  test('keyed and keyless leads store HMAC-SHA256(secret, normalised email), version 3, never the plain SHA-256', async () => {
     const keyed = await h.request('/api/v1/track/lead', {
       body: { customer_key: 'u-keyed', click_id: await click(h, f), email: ' Alice@Example.com' },
       headers: bearer(f.liveKey),
@@ -48,23 +49,23 @@ describe('with EMAIL_HASH_SECRET', () => {
         program_id: f.programId,
         customer_key: 'u-browser',
         click_id: await click(h, f),
-        email: 'Bob@Example.com',
+        email: 'B.o.b+signup@GoogleMail.com.',
       },
       headers: { origin: 'https://shop.example' },
     });
     expect(browser.status).toBe(200);
     expect(await customerRow(h, f.programId, 'u-keyed')).toEqual({
       email_hash: hmac(SECRET, 'alice@example.com'),
-      email_hash_version: 2,
+      email_hash_version: 3,
     });
     expect(await customerRow(h, f.programId, 'u-browser')).toEqual({
-      email_hash: hmac(SECRET, 'bob@example.com'),
-      email_hash_version: 2,
+      email_hash: hmac(SECRET, 'bob@gmail.com'),
+      email_hash_version: 3,
     });
     expect((await customerRow(h, f.programId, 'u-keyed'))!.email_hash).not.toBe(sha256('alice@example.com'));
   });
 
-  test('migration path: a stored plain SHA-256 hash (version 1) is replaced by the keyed hash when the email comes again; a version-2 hash is kept', async () => {
+  test('migration path: a stored plain SHA-256 hash (version 1) is replaced by the keyed hash when the email comes again; a newer hash is kept', async () => {
     const clickId = await click(h, f);
     const first = await h.request('/api/v1/track/lead', {
       body: { customer_key: 'u-legacy', click_id: clickId },
@@ -86,7 +87,7 @@ describe('with EMAIL_HASH_SECRET', () => {
     expect(again.status).toBe(200);
     expect(await customerRow(h, f.programId, 'u-legacy')).toEqual({
       email_hash: hmac(SECRET, 'carol@example.com'),
-      email_hash_version: 2,
+      email_hash_version: 3,
     });
 
     // A lead job queued by the previous version (plain hash, no version) never downgrades it.
@@ -101,7 +102,29 @@ describe('with EMAIL_HASH_SECRET', () => {
     });
     expect(await customerRow(h, f.programId, 'u-legacy')).toEqual({
       email_hash: hmac(SECRET, 'carol@example.com'),
-      email_hash_version: 2,
+      email_hash_version: 3,
+    });
+  });
+
+  test('migration path: a keyed hash from before normalisation (version 2) is replaced when the email comes again', async () => {
+    const clickId = await click(h, f);
+    const lead = (email: string) =>
+      h.request('/api/v1/track/lead', {
+        body: { customer_key: 'u-v2', click_id: clickId, email },
+        headers: bearer(f.liveKey),
+      });
+    expect((await lead('Erin@example.com')).status).toBe(200);
+    await h.ctx.db.em
+      .fork()
+      .execute('update customer set email_hash = ?, email_hash_version = 2 where program_id = ? and customer_key = ?', [
+        hmac(SECRET, 'erin+old@example.com'),
+        f.programId,
+        'u-v2',
+      ]);
+    expect((await lead('Erin+New@example.com')).status).toBe(200);
+    expect(await customerRow(h, f.programId, 'u-v2')).toEqual({
+      email_hash: hmac(SECRET, 'erin@example.com'),
+      email_hash_version: 3,
     });
   });
 });
@@ -122,7 +145,7 @@ describe('without EMAIL_HASH_SECRET', () => {
     expect(row!.email_hash_secret.length).toBeGreaterThanOrEqual(40);
     expect(await customerRow(h, f.programId, 'u-gen')).toEqual({
       email_hash: hmac(row!.email_hash_secret, 'dave@example.com'),
-      email_hash_version: 2,
+      email_hash_version: 3,
     });
   });
 });

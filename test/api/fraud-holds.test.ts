@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { bearer, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
 
 /**
@@ -27,8 +27,11 @@ async function clicks(f: Fixture, n: number, daysAgo = 0) {
   }
 }
 
-async function program(email: string | null = 'jane.partner@example.com'): Promise<Fixture> {
-  const f = await createProgramFixture(h, { fraud_rules: fraudRules });
+async function program(
+  email: string | null = 'jane.partner@example.com',
+  rules: Record<string, unknown> = fraudRules,
+): Promise<Fixture> {
+  const f = await createProgramFixture(h, { fraud_rules: rules });
   // The fixture's partner has no email: give the program a partner who has one.
   const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, {
     code: `${f.partnerCode}-f`,
@@ -39,7 +42,7 @@ async function program(email: string | null = 'jane.partner@example.com'): Promi
 }
 
 /** A click, a lead with `email`, and (after `minutes`) a sale of 100.00; returns the sale's answer. */
-async function journey(f: Fixture, email: string, minutes = 10) {
+async function journey(f: Fixture, email: string, minutes = 10, afterLead?: (customerKey: string) => Promise<void>) {
   const key = `cust-${++seq}`;
   const click = await h.request('/api/v1/track/click', {
     body: { affiliate_url: `https://shop.example/?aff=${f.partnerCode}` },
@@ -48,6 +51,7 @@ async function journey(f: Fixture, email: string, minutes = 10) {
     body: { customer_key: key, click_id: click.body.click_id, email },
     headers: bearer(f.liveKey),
   });
+  await afterLead?.(key);
   const start = h.clock.now;
   h.clock.now = new Date(start.getTime() + minutes * 60_000);
   try {
@@ -170,4 +174,71 @@ test('a commission not held by fraud rules cannot be released or rejected', asyn
     await expect(
       h.admin('POST', `/programs/${f.programId}/commissions/${sale.commission_id}/${action}`),
     ).rejects.toThrow(/not held/);
+});
+
+describe('self_referral compares normalised addresses (the partner is Jane.Doe@gmail.com)', () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await program('Jane.Doe@gmail.com', { self_referral: true });
+  });
+
+  test.each([
+    ['as entered', 'Jane.Doe@gmail.com'],
+    ['upper case', 'JANE.DOE@GMAIL.COM'],
+    ['surrounding spaces', '  jane.doe@gmail.com  '],
+    ['trailing dot on the domain', 'jane.doe@gmail.com.'],
+    ['a +tag', 'jane.doe+deals@gmail.com'],
+    ['Gmail dots removed', 'janedoe@gmail.com'],
+    ['Gmail dots moved', 'j.a.n.e.d.o.e@gmail.com'],
+    ['googlemail.com', 'jane.doe@googlemail.com'],
+    ['+tag at googlemail.com with a trailing dot', 'janedoe+1@googlemail.com.'],
+    ['all of them', ' J.A.N.E.Doe+Promo@GoogleMail.COM. '],
+  ])('%s (%j) is held, the evidence naming both forms', async (_label, email) => {
+    const sale = await journey(f, email);
+    expect(await commission(f, sale.commission_id)).toMatchObject({
+      held_for_review: true,
+      hold: {
+        rules: [
+          {
+            rule: 'self_referral',
+            evidence: {
+              customer_id: expect.any(Number),
+              match: 'email',
+              partner_email: 'Jane.Doe@gmail.com',
+              compared_as: 'janedoe@gmail.com',
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  test.each([
+    ['another Gmail mailbox', 'jane.doe2@gmail.com'],
+    ['the same name at another domain (dots count there)', 'janedoe@example.com'],
+  ])('%s (%j) is not held', async (_label, email) => {
+    const sale = await journey(f, email);
+    expect(await commission(f, sale.commission_id)).toMatchObject({ held_for_review: false, hold: null });
+  });
+
+  test('a customer hashed before normalisation (version 2) is compared as then: trimmed and lower-cased', async () => {
+    // As rows written before normalisation: the stored hash replaced by the version-2 hash of `email`.
+    const hashedAsVersion2 = (email: string) => async (key: string) => {
+      await h.ctx.db.em
+        .fork()
+        .execute(
+          'update customer set email_hash = ?, email_hash_version = 2 where program_id = ? and customer_key = ?',
+          [h.ctx.hashEmail(email, 2), f.programId, key],
+        );
+    };
+    const exact = await journey(f, 'x@example.org', 10, hashedAsVersion2(' JANE.DOE@gmail.com'));
+    expect((await commission(f, exact.commission_id)).hold.rules).toEqual([
+      {
+        rule: 'self_referral',
+        evidence: expect.objectContaining({ partner_email: 'Jane.Doe@gmail.com', compared_as: 'jane.doe@gmail.com' }),
+      },
+    ]);
+    const tagged = await journey(f, 'x@example.org', 10, hashedAsVersion2('jane.doe+x@gmail.com'));
+    expect(await commission(f, tagged.commission_id)).toMatchObject({ held_for_review: false });
+  });
 });

@@ -19,7 +19,7 @@ export const Customer = defineEntity({
     partner: () => p.manyToOne(Partner).mapToPk().nullable(),
     /** Keyed hash (hex) of the normalised email; the address itself is never stored. */
     emailHash: p.string().nullable(),
-    /** How `emailHash` was made: 1 plain SHA-256 (older rows), 2 HMAC-SHA256 under the server secret. */
+    /** How `emailHash` was made (EMAIL_HASH_VERSION): 1 plain SHA-256, 2 keyed of the lower-cased address, 3 keyed of the normalised one. */
     emailHashVersion: p.smallint().nullable(),
     /** The lead's email is at a disposable-address domain (fraud-rules.ts); null: no email given. */
     emailDisposable: p.boolean().nullable(),

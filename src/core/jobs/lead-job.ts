@@ -7,9 +7,9 @@ export const leadJobSchema = z.object({
   programId: z.number().int().positive(),
   customerKey: z.string().nullable(),
   clickId: z.string().nullable(),
-  /** Keyed hash (hex) of the lower-cased, trimmed email; the email itself is never stored. */
+  /** Keyed hash (hex) of the normalised email (email-hash.ts); the email itself is never stored. */
   emailHash: z.string().nullable(),
-  /** 2 = HMAC-SHA256 under the server secret; absent in jobs queued before it (plain SHA-256, 1). */
+  /** EMAIL_HASH_VERSION (3 = of the normalised address); absent in jobs queued before the keyed hash (1). */
   emailHashVersion: z.number().int().optional(),
   /** The email is at a disposable-address domain (fraud-rules.ts); null: no email. */
   emailDisposable: z.boolean().nullable().default(null),
@@ -32,7 +32,7 @@ export function buildLeadJob(input: LeadJobInput): LeadJob {
     customerKey: input.customerKey,
     clickId: input.clickId,
     emailHash: input.emailHash ?? null,
-    ...(input.emailHash ? { emailHashVersion: input.emailHashVersion ?? EMAIL_HASH_VERSION.hmacSha256 } : {}),
+    ...(input.emailHash ? { emailHashVersion: input.emailHashVersion ?? EMAIL_HASH_VERSION.hmacSha256Normalised } : {}),
     emailDisposable: input.emailDisposable ?? null,
     eventName: input.eventName ?? null,
     additionalData: input.additionalData ?? null,

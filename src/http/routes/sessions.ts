@@ -3,8 +3,7 @@ import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { endSession, startSession, type SessionKind } from '../../core/sessions.ts';
 import { acceptPartnerInvite, describePartnerInvite, verifyPartnerPassword } from '../../core/partner-invites.ts';
-import { AppError } from '../../core/errors.ts';
-import { clientAddress } from '../client-address.ts';
+import { withPartnerSignInLimits } from '../partner-sign-in-limit.ts';
 import { readJson } from '../read-json.ts';
 import { json, route } from '../route.ts';
 import { validate } from '../validate.ts';
@@ -66,26 +65,10 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
     '/api/v1/partner/session',
     route(async (e) => {
       const { login, password } = validate(partnerSignIn, await body(e));
-      // Failed sign-ins share the admin token's per-client budget, so passwords cannot be guessed at speed.
-      const failures = ctx.config.ADMIN_AUTH_FAILURES_PER_MINUTE;
-      const key = `portal-fail-${clientAddress(e, ctx.config.TRUST_PROXY)}`;
-      const blocked = await ctx.rateLimiter.blocked(key, failures);
-      if (!blocked.allowed) {
-        ctx.metrics.rateLimited.inc({ limiter: 'portal_auth' });
-        throw new AppError(
-          'rate_limited',
-          'Too many failed sign-ins from this client',
-          {},
-          { retry_after_seconds: blocked.retryAfterSeconds },
-        );
-      }
-      try {
-        const { partnerId } = await verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password);
-        return await open(e, 'partner', partnerId);
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'unauthorized') await ctx.rateLimiter.hit(key, failures);
-        throw err;
-      }
+      const { partnerId } = await withPartnerSignInLimits(ctx, e, login, () =>
+        verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password),
+      );
+      return open(e, 'partner', partnerId);
     }),
   );
   app.get('/api/v1/partner/session', describe('partner'));
