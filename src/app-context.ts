@@ -16,7 +16,7 @@ import { createGuardedDispatcher } from './egress/guarded-dispatcher.ts';
 import { createBackgroundWork, type BackgroundWork } from './workers/background-work.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
-import { createBullQueue } from './queue/bullmq-queue.ts';
+import { createBullQueue, REDIS_COMMAND_TIMEOUT_MS } from './queue/bullmq-queue.ts';
 import {
   createDiscountLookup,
   createPaidSaleLookup,
@@ -94,7 +94,11 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     ? createBullQueue({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, log })
     : createMemoryQueue();
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    ? new Redis(config.REDIS_URL, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      })
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis (rate limiter) connection error'));
   log.info(

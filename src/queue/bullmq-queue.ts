@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Job as BullJob, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
+import pTimeout from 'p-timeout';
 import type { Job } from '../core/jobs/job.ts';
 import type { Logger } from '../core/deps.ts';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type JobOptions } from './job-options.ts';
@@ -21,12 +22,26 @@ const REPLY_ID = /^([0-9a-f]{32})\./;
 export type BullOptions = { redisUrl: string; prefix: string; log: Logger };
 
 /**
+ * How long a command on a non-blocking connection (the producer, the rate limiter's) may wait for
+ * Redis's answer before it fails. A hung Redis (a network partition, a stopped server) keeps the
+ * connection open and sends no error, so without it a command would wait as long as the hang.
+ * Never set on the workers' connections: their blocking commands wait by design (BullMQ).
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
+/**
  * BullMQ on Redis. Producers use a connection without an offline queue so that an enqueue during a
- * Redis outage fails at once (the caller answers a retryable 503) instead of hanging.
+ * Redis outage fails at once (the caller answers a retryable 503) instead of hanging, and with a
+ * command timeout so that one during a hang fails within REDIS_COMMAND_TIMEOUT_MS.
  */
 export function createBullQueue(opts: BullOptions): JobQueue {
   const base: RedisOptions = { maxRetriesPerRequest: null, lazyConnect: false };
-  const producer = new Redis(opts.redisUrl, { ...base, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const producer = new Redis(opts.redisUrl, {
+    ...base,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  });
   producer.on('error', (err) => opts.log.warn({ err: err.message }, 'redis producer connection error'));
   // The producer's connection lost and regained: what could not be enqueued meanwhile can be now.
   const reconnectListeners: Array<() => void> = [];
@@ -171,16 +186,21 @@ export function createBullQueue(opts: BullOptions): JobQueue {
       return added.id ?? '';
     },
     async addAndWait(name, job, timeoutMs) {
+      // One bound for the whole call: subscribing (the first call, or after a lost connection) spends it too.
+      const deadline = performance.now() + timeoutMs;
       try {
-        await subscribe();
+        await pTimeout(subscribe(), { milliseconds: timeoutMs, message: new JobTimeoutError(timeoutMs) });
       } catch (err) {
-        throw new EnqueueError(err);
+        throw err instanceof JobTimeoutError ? err : new EnqueueError(err);
       }
       // The job is removed once it completed (the caller got the outcome, the database holds the
       // record); a final failure stays in the failed set.
       const jobId = `${instance}.${randomUUID()}`;
       return new Promise<unknown>((resolve, reject) => {
-        const timer = setTimeout(() => takeWaiter(jobId)?.reject(new JobTimeoutError(timeoutMs)), timeoutMs);
+        const timer = setTimeout(
+          () => takeWaiter(jobId)?.reject(new JobTimeoutError(timeoutMs)),
+          Math.max(0, deadline - performance.now()),
+        );
         waiters.set(jobId, { resolve, reject, timer });
         enqueue(name, job, { jobId }, true).catch((err: Error) => takeWaiter(jobId)?.reject(err));
       });

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, expect, test } from 'vitest';
 import type { TrackJob } from '../../src/core/jobs/job.ts';
-import { createBullQueue } from '../../src/queue/bullmq-queue.ts';
-import { type JobQueue, UnrecoverableJobError } from '../../src/queue/job-queue.ts';
+import { createBullQueue, REDIS_COMMAND_TIMEOUT_MS } from '../../src/queue/bullmq-queue.ts';
+import { EnqueueError, JobTimeoutError, type JobQueue, UnrecoverableJobError } from '../../src/queue/job-queue.ts';
+import { createFreezableProxy } from '../helpers/freezable-proxy.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/service-process.ts';
 
 // BullMQ only (production mode): how an API call gets its job's outcome from a worker in its own
@@ -52,5 +54,51 @@ test.skipIf(!production)(
     await expect(api.addAndWait('track', job('bad-local'), 10_000)).rejects.toThrow('cannot run bad-local');
     expect(ran.filter((r) => !r.startsWith('worker:') && !r.startsWith('api:'))).toEqual([]);
     expect(ran.filter((r) => r.endsWith(':l1'))).toEqual(['api:l1']);
+  },
+);
+
+test.skipIf(!production)(
+  'a hung Redis: a waiting call fails within its own timeout, subscribing included, and an enqueue within the command timeout',
+  { timeout: 30_000 },
+  async () => {
+    // Redis behind a proxy that stops forwarding: connections stay open, nothing answers.
+    const proxy = await createFreezableProxy(SHARED_REDIS_URL);
+    // Its own prefix: the other test's workers still consume the shared one.
+    const hungPrefix = `${prefix}-hung`;
+    const failsWithin = async (call: Promise<unknown>) => {
+      const t = performance.now();
+      const err = await call.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      return { err, ms: performance.now() - t };
+    };
+    try {
+      const fresh = createBullQueue({ redisUrl: proxy.url, prefix: hungPrefix, log: pino({ level: 'silent' }) });
+      queues.push(fresh);
+      await waitFor(() => fresh.ping(), 5_000);
+      // Not subscribed to replies yet: the subscription spends the call's own 1 s.
+      proxy.freeze();
+      const first = await failsWithin(fresh.addAndWait('track', job('hung-1'), 1_000));
+      expect(first.err).toBeInstanceOf(JobTimeoutError);
+      expect(first.ms).toBeLessThan(1_500);
+
+      proxy.thaw();
+      const subscribed = createBullQueue({ redisUrl: proxy.url, prefix: hungPrefix, log: pino({ level: 'silent' }) });
+      queues.push(subscribed);
+      subscribed.process('track', async () => ({ ok: true }), 1);
+      expect(await subscribed.addAndWait('track', job('before-hang'), 5_000)).toEqual({ ok: true });
+      // Subscribed: the enqueue itself hangs, and fails after REDIS_COMMAND_TIMEOUT_MS.
+      proxy.freeze();
+      const second = await failsWithin(subscribed.addAndWait('track', job('hung-2'), 10_000));
+      expect(second.err).toBeInstanceOf(EnqueueError);
+      expect(second.ms).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 50);
+      expect(second.ms).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 500);
+    } finally {
+      proxy.thaw();
+      await Promise.all(queues.splice(-2).map((q) => q.close()));
+      await proxy.close();
+      await deleteRedisPrefix(SHARED_REDIS_URL, hungPrefix);
+    }
   },
 );
