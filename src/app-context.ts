@@ -1,4 +1,4 @@
-import { createStripeTransferSender } from './providers/stripe/transfers.ts';
+import { createStripeTransferLister, createStripeTransferSender } from './providers/stripe/transfers.ts';
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
@@ -120,6 +120,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
+  const listTransfers = createStripeTransferLister({ apiBase: config.STRIPE_API_BASE });
   const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const lookupPaidSale = createPaidSaleLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const ctx: AppContext = {
@@ -149,6 +150,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       lookupPaymentAlias,
       lookupPaidSale,
       sendTransfer,
+      listTransfers,
     }),
     async close() {
       await ctx.background.settled();
