@@ -30,6 +30,11 @@ export type FakeStripe = {
   forgetKeys(): void;
   /** The next `n` requests of `method` answer 500. */
   failNext(method: 'GET' | 'POST', n: number): void;
+  /**
+   * After `n` more answered transfers, each further `POST` makes its transfer and never answers
+   * (a process killed while Stripe's answer was on its way); `null` answers again.
+   */
+  holdAfter(n: number | null): void;
   close(): Promise<void>;
 };
 
@@ -37,6 +42,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const transfers: Json[] = [];
   const keys = new Map<string, Json>();
   const failures = { GET: 0, POST: 0 };
+  let answeredBeforeHold: number | null = null;
   const requests: FakeStripe['requests'] = [];
   const make = (fields: Record<string, string>, key?: string) => {
     const form = new URLSearchParams(fields);
@@ -85,7 +91,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         return answer(500, { error: { type: 'api_error', message: 'stand-in: transient error' } });
       }
       if (method === 'POST') {
-        return answer(200, (key && keys.get(key)) || make(Object.fromEntries(form), key));
+        const transfer = (key && keys.get(key)) || make(Object.fromEntries(form), key);
+        if (answeredBeforeHold !== null && answeredBeforeHold-- <= 0) return; // made, never answered
+        return answer(200, transfer);
       }
       const group = url.searchParams.get('transfer_group');
       const limit = Number(url.searchParams.get('limit') ?? 10);
@@ -110,6 +118,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     failNext: (method, n) => {
       failures[method] = n;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    holdAfter: (n) => {
+      answeredBeforeHold = n;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
