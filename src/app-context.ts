@@ -1,4 +1,4 @@
-import { createStripeTransferSender } from './providers/stripe/transfers.ts';
+import { createStripeTransferLister, createStripeTransferSender } from './providers/stripe/transfers.ts';
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
@@ -128,6 +128,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
+  const listTransfers = createStripeTransferLister({ apiBase: config.STRIPE_API_BASE });
   const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const lookupPaidSale = createPaidSaleLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const guard = createOutboundGuard({ allow: config.OUTBOUND_ALLOW_HOSTS, lookup: o.lookup, log });
@@ -159,6 +160,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       lookupPaymentAlias,
       lookupPaidSale,
       sendTransfer,
+      listTransfers,
       checkOutboundUrl: guard.checkUrl,
     }),
     async close() {

@@ -8,7 +8,7 @@ import type { EmailHasher } from './email-hash.ts';
 import type { Sealer } from './sealed-secrets.ts';
 import type { LookupDiscountCodes } from './discount-lookup.ts';
 import type { EndpointSubscription } from './outbound/emit-events.ts';
-import type { SendTransfer } from './payout-transfers.ts';
+import type { ListTransfers, SendTransfer } from './payout-transfers.ts';
 import type { LookupPaymentAlias } from './alias-lookup.ts';
 import type { LookupPaidSale } from './refund-sale-lookup.ts';
 import type { CheckOutboundUrl } from './outbound/outbound-target.ts';
@@ -77,6 +77,8 @@ export type CoreDeps = {
   checkOutboundUrl: CheckOutboundUrl;
   /** Makes a Stripe Connect transfer (payout-transfers.ts); absent: Stripe Connect runs cannot send. */
   sendTransfer?: SendTransfer;
+  /** Lists the transfers Stripe made for a run's payouts, read before any send (payout-transfers.ts). */
+  listTransfers?: ListTransfers;
   /**
    * Outbound event deliveries written by the use-case (outbound/emit-events.ts), for the caller to
    * enqueue after its transaction committed; absent, they wait for the outbox sweeper.

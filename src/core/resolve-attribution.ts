@@ -7,6 +7,7 @@ import { Sale } from './entities/sale.ts';
 import { Click, type IClick } from './entities/click.ts';
 import { Customer, type ICustomer } from './entities/customer.ts';
 import { bind } from './bind-lead.ts';
+import { bindReferral } from './bind-referral.ts';
 import { compileStatement, dateFromMs, epochMs } from './sql.ts';
 import { findCodeOwner } from './partner-codes.ts';
 import { lookUpCouponCodes } from './discount-lookup.ts';
@@ -18,12 +19,9 @@ export type Attribution =
       customerId: number | null;
       partnerId: number;
       clickId: string | null;
-      /** When the sale's click was made (fraud rules' fast conversion); null for renewals and coupon sales. */
+      /** When the sale's click was made (fraud rules' fast conversion); null for renewal, coupon, referral sales. */
       clickAt: Date | null;
-      /**
-       * A renewal that follows its subscription: when the first attributed sale was received
-       * (the recurring policy decides whether it earns, record-sale.ts); null otherwise.
-       */
+      /** A renewal following its subscription: when its first attributed sale was received (record-sale.ts). */
       firstSaleAt: Date | null;
       /** The customer is disputed: its commission is held from automatic approval. */
       held: boolean;
@@ -40,24 +38,24 @@ export type Attribution =
     }
   | { kind: 'window_expired'; clickAgeDays: number; windowDays: number }
   /**
-   * A read-only resolution (`readOnly`) that would have to write: a provider checkout binding its
-   * customer now, or a provisional binding replaced by the sale's own click. The caller resolves
-   * again inside a transaction.
+   * A read-only resolution (`readOnly`) that would have to write: a provider checkout or a referral
+   * binding its customer now, or a provisional binding replaced by the sale's own click. The caller
+   * resolves again inside a transaction.
    */
   | { kind: 'needs_writes' };
 
 /**
  * Finds who referred a sale, inside the sale's transaction, or (`readOnly`) with reads only, so
  * the common sale needs no transaction of its own (`needs_writes` otherwise).
- * 1. A recurring sale of a subscription already attributed in this program follows that
- *    subscription (no click-window check; the recurring policy is applied by the caller); when the subscription
- *    is unknown, the same holds for the customer's first attributed sale.
+ * 1. A recurring sale of a subscription already attributed in this program follows that subscription
+ *    (no click-window check; the recurring policy is applied by the caller), else the customer's first one.
  * 2. Under the program's coupon precedence `coupon`, a partner's code the sale carries.
  * 3. The customer by `customer_key` first, then by `click_id`; the customer's click gives the
  *    partner (the click's current partner: last-partner attribution) and the age.
- * 4. When that finds no partner, or the click is older than the window: a partner's code the sale
+ * 4. When that finds no partner, or the click is older than the window: the referral code the
+ *    payment came with binds the customer (bind-referral.ts), else a partner's code the sale
  *    carries (`couponCodes`), else one its provider names when asked (`couponLookup`: an API call,
- *    made only here); otherwise `no_attribution` or `window_expired` as without codes.
+ *    made only here); otherwise `no_attribution` (saying why a referral bound nothing) or `window_expired`.
  * @throws AppError `no_attribution` when neither a customer, click and partner nor a code is found in this program.
  */
 export async function resolveAttribution(
@@ -80,10 +78,15 @@ export async function resolveAttribution(
     if (coupon) return coupon;
   }
   const byClick = await attributeByClick(deps, program, job, now, o);
+  const unbound = byClick.kind === 'unattributed' || byClick.kind === 'window_expired';
+  const referral = unbound ? await bindReferral(deps, program.id, job, o) : null;
+  if (referral && referral.kind !== 'not_referred') return referral;
   if (byClick.kind === 'unattributed') {
     const coupon = (await byCode()) ?? (await byLookup());
     if (coupon) return coupon;
-    throw new AppError('no_attribution', byClick.message, byClick.details);
+    if (!referral) throw new AppError('no_attribution', byClick.message, byClick.details);
+    const details = { ...byClick.details, referral_code: job.referralCode, referral: referral.reason };
+    throw new AppError('no_attribution', `${byClick.message}; ${referral.reason}`, details);
   }
   if (byClick.kind === 'window_expired') return (await byCode()) ?? (await byLookup()) ?? byClick;
   return byClick;

@@ -138,10 +138,14 @@ test('amounts: atomic units to cents, rounded down; less than a cent and unsettl
   expect(await reportX402Settlement(client, { settlement, requirements })).toEqual({
     reported: false,
     reason: 'below_one_cent',
+    retryable: false,
+    transaction: '0xabc',
   });
   expect(await reportX402Settlement(client, { settlement: { ...settlement, success: false }, requirements })).toEqual({
     reported: false,
     reason: 'not_settled',
+    retryable: false,
+    transaction: '0xabc',
   });
   expect(x402ReferralOf(new Request('https://api.example/w?ref=jane'))).toBe('jane');
 });

@@ -16,6 +16,8 @@ export type TrackerResult<T> = {
   data: T | null;
   error: string | undefined;
   code: string | undefined;
+  /** On a 429: the server's `retry_after_seconds`, when it sent one. */
+  retryAfterSeconds?: number;
 };
 
 export type TrackLeadInput = {
@@ -48,6 +50,14 @@ export type TrackSaleInput = {
   additionalData?: Record<string, unknown>;
   /** Where the payment was made, when a helper reports it (`x402`); omitted for your own checkout. */
   provider?: 'x402';
+  /**
+   * The partner's referral code the payment came with (x402: the request's `X-Referral`). Binds
+   * `customerExternalId` to that partner when no click attributes the sale; a customer already
+   * bound keeps its partner, and an unknown code binds nothing (the sale attributes as without it).
+   */
+  referralCode?: string;
+  /** Where the referred request was made; recorded as the referral click's link. */
+  referralUrl?: string;
 };
 
 /** A test sale: recorded in test mode (`additional_data.test_mode: true`), no customer needed. */
@@ -101,3 +111,27 @@ export type ClickResponse = { success: true; click_id: string; partner_code: str
 
 /** Lead and status bodies are not fixed by the spec. */
 export type JsonObject = Record<string, unknown>;
+
+export type TrackerClientOptions = {
+  apiKey: string;
+  apiUrl?: string;
+  /** Needed where no global fetch exists, or to add instrumentation. */
+  fetch?: typeof fetch;
+  /** Per-request timeout; a timed-out call resolves with `status: 0`. Default 10 000 ms. */
+  timeoutMs?: number;
+};
+
+export type TrackerClient = {
+  /** Throws a TypeError before sending without `customerExternalId` and `clickId`. */
+  trackLead(input: TrackLeadInput): Promise<TrackerResult<JsonObject>>;
+  /** Throws before sending: no customer id nor click id, `amount` not a positive integer, no `invoiceId`. */
+  trackSale(input: TrackSaleInput): Promise<TrackerResult<SaleResponse>>;
+  /** A sale in test mode (`additional_data.test_mode: true`): no customer, amount or invoice needed. */
+  trackTestSale(input?: TrackTestSaleInput): Promise<TrackerResult<SaleResponse>>;
+  /** Throws before sending without `invoiceId`, or with a negative or fractional `refundAmountCents`. */
+  trackRefund(input: TrackRefundInput): Promise<TrackerResult<RefundResponse>>;
+  /** Keyless, like the browser tracker's click call. */
+  trackClick(input?: TrackClickInput): Promise<TrackerResult<ClickResponse>>;
+  /** `GET /api/v1/cli/status`: checks the key and the program. */
+  status(): Promise<TrackerResult<JsonObject>>;
+};

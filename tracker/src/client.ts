@@ -4,18 +4,7 @@
  * secret: it is sent only as the bearer token of sale, refund, lead and status calls, never with
  * clicks, and never appears in a result.
  */
-import type {
-  ClickResponse,
-  JsonObject,
-  RefundResponse,
-  SaleResponse,
-  TrackClickInput,
-  TrackerResult,
-  TrackLeadInput,
-  TrackRefundInput,
-  TrackSaleInput,
-  TrackTestSaleInput,
-} from './client-types.ts';
+import type { TrackerClient, TrackerClientOptions, TrackerResult } from './client-types.ts';
 
 export type * from './client-types.ts';
 // Checkout metadata travels with the server client: merchants build checkouts on their server.
@@ -23,35 +12,19 @@ export { buildTrackerMetadata, checkoutMetadata } from './checkout-metadata.ts';
 export type { CheckoutTrackingInput, StripeCheckoutMode, TrackerCheckoutMetadata } from './checkout-metadata.ts';
 // x402 resource servers report settled payments through the same client.
 export { decodeX402PaymentResponse, reportX402Settlement, x402Cents, x402ReferralOf } from './x402.ts';
-export type { X402ReportInput, X402ReportResult, X402Requirements, X402Settlement } from './x402.ts';
+export type {
+  X402ReportInput,
+  X402ReportOptions,
+  X402ReportResult,
+  X402Requirements,
+  X402Settlement,
+  X402Unreported,
+  X402UnreportedReason,
+} from './x402.ts';
 
 /** Placeholder for the hosted API (`{base_url}`); self-hosted merchants pass `apiUrl`. */
 export const DEFAULT_API_URL = 'https://tracker.example.com';
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-export type TrackerClientOptions = {
-  apiKey: string;
-  apiUrl?: string;
-  /** Needed where no global fetch exists, or to add instrumentation. */
-  fetch?: typeof fetch;
-  /** Per-request timeout; a timed-out call resolves with `status: 0`. Default 10 000 ms. */
-  timeoutMs?: number;
-};
-
-export type TrackerClient = {
-  /** Throws a TypeError before sending without `customerExternalId` and `clickId`. */
-  trackLead(input: TrackLeadInput): Promise<TrackerResult<JsonObject>>;
-  /** Throws before sending: no customer id nor click id, `amount` not a positive integer, no `invoiceId`. */
-  trackSale(input: TrackSaleInput): Promise<TrackerResult<SaleResponse>>;
-  /** A sale in test mode (`additional_data.test_mode: true`): no customer, amount or invoice needed. */
-  trackTestSale(input?: TrackTestSaleInput): Promise<TrackerResult<SaleResponse>>;
-  /** Throws before sending without `invoiceId`, or with a negative or fractional `refundAmountCents`. */
-  trackRefund(input: TrackRefundInput): Promise<TrackerResult<RefundResponse>>;
-  /** Keyless, like the browser tracker's click call. */
-  trackClick(input?: TrackClickInput): Promise<TrackerResult<ClickResponse>>;
-  /** `GET /api/v1/cli/status`: checks the key and the program. */
-  status(): Promise<TrackerResult<JsonObject>>;
-};
 
 const hasText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
@@ -75,7 +48,7 @@ function describeFailure(
   status: number,
   statusText: string,
   body: unknown,
-): { error: string; code: string | undefined } {
+): { error: string; code: string | undefined; retryAfterSeconds?: number } {
   const err = (body as { error?: unknown } | null)?.error;
   if (!err || typeof err !== 'object')
     return { error: `HTTP ${status}${statusText ? ' ' + statusText : ''}`, code: undefined };
@@ -83,8 +56,9 @@ function describeFailure(
   const label = typeof code === 'string' ? code : `HTTP ${status}`;
   let text = typeof message === 'string' && message !== '' ? `${label}: ${message}` : label;
   if (typeof hint === 'string') text += ` (${hint})`;
-  if (typeof retryAfter === 'number') text += ` (retry after ${retryAfter}s)`;
-  return { error: text, code: typeof code === 'string' ? code : undefined };
+  if (typeof retryAfter !== 'number') return { error: text, code: typeof code === 'string' ? code : undefined };
+  text += ` (retry after ${retryAfter}s)`;
+  return { error: text, code: typeof code === 'string' ? code : undefined, retryAfterSeconds: retryAfter };
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {
@@ -176,6 +150,8 @@ export function createTrackerClient(options: TrackerClientOptions): TrackerClien
           additional_data: input.additionalData,
           provider: input.provider,
           provider_payment_id: input.provider ? input.invoiceId : undefined,
+          referral_code: input.referralCode,
+          referral_url: input.referralUrl,
         },
         true,
       );

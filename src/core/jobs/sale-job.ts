@@ -79,6 +79,14 @@ export const saleJobSchema = z.object({
   aliasLookup: aliasLookupSchema.nullable().default(null),
   /** Where the sale's customer is found when the payment names only an order. */
   orderLookup: orderLookupSchema.nullable().default(null),
+  /**
+   * The partner's referral code the payment came with (an x402 request's `X-Referral`): binds
+   * `customerKey` to that partner when no click attributes the sale (bind-referral.ts). Absent
+   * when not given (and in jobs queued before it).
+   */
+  referralCode: z.string().optional(),
+  /** Where the referred request was made: the referral's click records it as its link. */
+  referralUrl: z.string().optional(),
   /** Free-form data sent with the sale (API `additional_data`). */
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** ISO time the call/event was received; commissions, windows and holds use this time. */
@@ -117,6 +125,8 @@ export function buildSaleJob(input: SaleJobInput): SaleJob {
     couponLookup: input.couponLookup ?? null,
     aliasLookup: input.aliasLookup ?? null,
     orderLookup: input.orderLookup ?? null,
+    ...(input.referralCode ? { referralCode: input.referralCode } : {}),
+    ...(input.referralCode && input.referralUrl ? { referralUrl: input.referralUrl } : {}),
     additionalData: input.additionalData ?? null,
     receivedAt: input.receivedAt,
   };

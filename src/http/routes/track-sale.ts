@@ -40,6 +40,17 @@ export const saleSchema = z.strictObject({
   event_name: z.string().max(100).nullable().optional(),
   // Extension: a partner's coupon code used on this sale; attributes it when no click does.
   coupon_code: z.string().trim().min(1).max(100).nullable().optional(),
+  // Extension (x402's `X-Referral`; bind-referral.ts): an unknown code binds nothing and never fails the sale.
+  referral_code: z.string().trim().min(1).max(255).nullable().optional().meta({
+    description:
+      'The partner referral code the payment came with: binds `customer_key` to its partner when no click attributes the sale; an unknown code binds nothing',
+  }),
+  referral_url: z
+    .string()
+    .max(2048)
+    .nullable()
+    .optional()
+    .meta({ description: 'Where the referred request was made; recorded as the referral click’s link' }),
   // Sent by the server client's trackSale; not used (the lead keeps the email, hashed).
   email: z.string().max(320).nullable().optional(),
 });
@@ -91,6 +102,8 @@ export function trackSaleRoute(ctx: RouteContext) {
       customerKey: body.customer_key,
       clickId: body.click_id,
       couponCodes: body.coupon_code ? [body.coupon_code] : null,
+      referralCode: body.referral_code ?? undefined,
+      referralUrl: body.referral_url ?? undefined,
       additionalData: body.additional_data,
       receivedAt: now.toISOString(),
     });

@@ -1,11 +1,13 @@
 /**
- * Core's `sendTransfer` port for Stripe Connect payout runs, through the official SDK:
- * `transfers.create` with the payout's idempotency key (https://docs.stripe.com/api/transfers/create,
- * https://docs.stripe.com/api/idempotent_requests). The SDK retries network errors, 409 and 5xx
- * answers itself (`maxNetworkRetries`) with the same key, so Stripe makes the transfer once.
- * `apiBase` points the SDK elsewhere than api.stripe.com (tests run a local server).
+ * Core's `sendTransfer` and `listTransfers` ports for Stripe Connect payout runs, through the
+ * official SDK: `transfers.create` with the payout's idempotency key
+ * (https://docs.stripe.com/api/transfers/create, https://docs.stripe.com/api/idempotent_requests)
+ * and `transfers.list` by transfer group (https://docs.stripe.com/api/transfers/list). The SDK
+ * retries network errors, 409 and 5xx answers itself (`maxNetworkRetries`) with the same key, so
+ * Stripe makes the transfer once. `apiBase` points the SDK elsewhere than api.stripe.com (tests
+ * run a local server).
  */
-import type { SendTransfer } from '../../core/payout-transfers.ts';
+import type { ListTransfers, MadeTransfer, SendTransfer } from '../../core/payout-transfers.ts';
 import { createStripeClients } from './client.ts';
 
 export function createStripeTransferSender(o: { apiBase: string; maxNetworkRetries?: number }): SendTransfer {
@@ -29,6 +31,32 @@ export function createStripeTransferSender(o: { apiBase: string; maxNetworkRetri
       return { ok: true, transferId: transfer.id };
     } catch (err) {
       // Never the key: the SDK's message names the request's problem (balance, account, key scope).
+      const message = err instanceof Error ? err.message : String(err);
+      return { ok: false, error: message.slice(0, 500) };
+    }
+  };
+}
+
+/**
+ * The transfers of a transfer group that name a payout of the program in their metadata (every
+ * page: the SDK's auto-pagination). An error answers `ok: false`: the caller sends nothing then.
+ */
+export function createStripeTransferLister(o: { apiBase: string; maxNetworkRetries?: number }): ListTransfers {
+  const clientFor = createStripeClients({
+    apiBase: o.apiBase,
+    maxNetworkRetries: o.maxNetworkRetries ?? 2,
+    timeoutMs: 20_000,
+  });
+  return async (apiKey, q) => {
+    try {
+      const transfers: MadeTransfer[] = [];
+      for await (const t of clientFor(apiKey).transfers.list({ transfer_group: q.transferGroup, limit: 100 })) {
+        const payoutId = Number(t.metadata?.payout_id);
+        if (t.metadata?.program_id !== String(q.programId) || !Number.isSafeInteger(payoutId)) continue;
+        transfers.push({ transferId: t.id, payoutId, reversed: t.reversed });
+      }
+      return { ok: true, transfers };
+    } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       return { ok: false, error: message.slice(0, 500) };
     }
