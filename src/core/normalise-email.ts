@@ -1,7 +1,11 @@
 import normalizeEmailModule from 'validator/lib/normalizeEmail.js';
 
-// The one function's CommonJS file, not the whole library; its `module.exports.default` is the function.
-const normalizeEmail = normalizeEmailModule.default;
+type NormalizeEmail = (email: string, options?: { yahoo_remove_subaddress?: boolean }) => string | false;
+// The one function's CommonJS file, not the whole library. Its `module.exports` is the function and
+// carries itself as `.default`; Node's resolution types the import as the latter, a bundler's as the
+// former (the dashboard type-checks this file through shared types), so either is taken.
+const loaded = normalizeEmailModule as unknown as NormalizeEmail & { default?: NormalizeEmail };
+const normalizeEmail: NormalizeEmail = loaded.default ?? loaded;
 
 /**
  * The mailbox an address delivers to, as far as it can be told from the address alone: the form
