@@ -47,7 +47,8 @@ const dbUrl = () => {
   u.pathname = `/${name}`;
   return u.toString();
 };
-const exec = <T = Array<Record<string, unknown>>>(db: Db, sql: string) => db.em.fork().execute<T>(sql);
+const exec = async <T = Array<Record<string, unknown>>>(db: Db, sql: string): Promise<T> =>
+  (await db.em.fork().execute(sql)) as T;
 /** How long `call` took to settle, and its error if it failed. */
 async function timed(call: () => Promise<unknown>): Promise<{ ms: number; err: unknown }> {
   const t = performance.now();
