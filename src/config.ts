@@ -75,9 +75,9 @@ export const configSchema = z
      */
     DB_PREPARED_STATEMENTS: bool.default(true),
     /**
-     * How long a request path waits for a PostgreSQL pool connection, and for each statement (the
-     * server cancels a longer one: `statement_timeout`), before it answers a retryable 503: a hung
-     * database holds no request longer. Workers, migrations, export downloads and rule previews are
+     * How long a request path waits for a PostgreSQL pool connection, and for each statement (one
+     * given up on is cancelled on the server), before it answers a retryable 503: a hung database
+     * holds no request longer. Workers, migrations, export downloads and rule previews are
      * not bound by it. 0 = off.
      */
     DB_QUERY_TIMEOUT_MS: z.coerce

@@ -32,7 +32,8 @@ export function isUniqueViolation(err: unknown): boolean {
 /**
  * The database did not answer in time: a request's own bound ran out (db-bound.ts: waiting for a
  * connection, or a statement the client gave up on), or the server cancelled a statement (SQLSTATE
- * 57014: `statement_timeout`, or an operator's `pg_cancel_backend`). Temporary: a retry may succeed.
+ * 57014: a `statement_timeout` set by the operator, or `pg_cancel_backend`). Temporary: a retry may
+ * succeed.
  */
 export function isDatabaseTimeout(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === DATABASE_TIMEOUT || sqlState(err) === '57014';

@@ -4,8 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * The bound a request path puts on its own database calls (DB_QUERY_TIMEOUT_MS). A hung PostgreSQL
  * (a network partition, a stopped server) keeps its connections open and sends no error, so
  * without it a request would wait as long as the hang. Inside `withDatabaseBound`, on PostgreSQL
- * (orm.ts), waiting for a pool connection and each statement give up after the bound with a
- * `DatabaseTimeoutError`, and the server cancels a statement running longer (`statement_timeout`).
+ * (orm.ts, pg-bounds.ts), waiting for a pool connection and each statement give up after the bound
+ * with a `DatabaseTimeoutError`, and a statement given up on is cancelled on the server too.
  * Outside it (workers, sweepers, migrations, the CLI, exports after their first page, rule
  * previews) nothing changes: their long statements are not cut by a bound meant for requests.
  *

@@ -1,5 +1,5 @@
 import { preparedStatementName } from './sql.ts';
-import { boundCheckouts, runStatement, type StatementConfig } from './pg-bounds.ts';
+import { boundCheckouts, runStatement, type PgSession, type StatementConfig } from './pg-bounds.ts';
 import { MikroORM as PgORM } from '@mikro-orm/postgresql';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import type { MikroORM } from '@mikro-orm/core';
@@ -71,7 +71,7 @@ type PooledClient = {
 type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 type ClientPool = {
   connect(...args: unknown[]): unknown;
-  on(event: 'connect', fn: (client: { query: QueryFn; end(): Promise<void> }) => void): unknown;
+  on(event: 'connect', fn: (client: PgSession & { query: QueryFn }) => void): unknown;
 };
 
 /**

@@ -1,15 +1,22 @@
+import { connect } from 'node:net';
+import { serialize } from 'pg-protocol';
 import { DatabaseTimeoutError, databaseBound } from './db-bound.ts';
 
 /**
  * How the bound of db-bound.ts is applied to `pg` (PostgreSQL mode; orm.ts installs it on the
- * pool). Three parts, each only inside a bounded scope:
+ * pool), only inside a bounded scope:
  * - waiting for a pool connection gives up after the bound (a connection that comes later goes
  *   straight back to the pool);
- * - the server cancels a statement running past the bound (`statement_timeout`, set on the
- *   connection as it is checked out, and reset when an unbounded caller takes it next), so a live
- *   but slow server does not keep working for a caller that has gone;
- * - the client gives up on a statement whose answer does not come within the bound (pg's own
- *   `query_timeout`), which is what ends a wait on a hung server: it cannot cancel anything.
+ * - the client gives up on a statement whose answer has not come within the bound (pg's own
+ *   `query_timeout`): what ends a wait on a hung server, which can cancel nothing;
+ * - it then asks the server to cancel that statement (the protocol's CancelRequest, on a socket of
+ *   its own), so a server that is slow but alive stops working for a caller that has gone, and
+ *   closes the connection.
+ *
+ * Not a session `statement_timeout`: a `SET` would cost a round trip each time a connection passes
+ * between a job and a request (the `serve` role), and behind PgBouncer in transaction pooling it
+ * would stay on whichever server connection ran it, bounding other clients' statements, jobs'
+ * included. The cancel concerns one statement of one session, and only when the bound ran out.
  */
 
 /** pg's error for a statement past its `query_timeout` (pg/lib/client.js). */
@@ -17,47 +24,57 @@ const PG_QUERY_TIMEOUT = 'Query read timeout';
 
 export type StatementConfig = { text: string; values?: unknown[]; name?: string };
 type PgQuery = (config: unknown, values?: unknown, callback?: unknown) => unknown;
+/** What pg's Client knows of its session (`processID`, `secretKey`: its BackendKeyData). */
+export type PgSession = {
+  end(): Promise<void>;
+  host: string;
+  port: number;
+  processID: number | null;
+  secretKey: number | null;
+};
 
 /**
- * Runs a statement with pg's `query_timeout` set to the caller's bound. A connection whose
- * statement timed out is closed: the statement may still be running there, or its transaction's
- * ROLLBACK may never have been sent, and no later caller may inherit that session (pg-pool drops a
- * client that has ended). The caller gets a `DatabaseTimeoutError`.
+ * Runs a statement with pg's `query_timeout` set to the caller's bound. A statement given up on is
+ * cancelled on the server, and its connection closed: the statement may still be running there,
+ * or its transaction's ROLLBACK may never have been sent, and no later caller may inherit that
+ * session (pg-pool drops a client that has ended). The caller gets a `DatabaseTimeoutError`.
  */
-export function runStatement(client: { end(): Promise<void> }, query: PgQuery, q: StatementConfig): unknown {
+export function runStatement(client: PgSession, query: PgQuery, q: StatementConfig): unknown {
   const ms = databaseBound();
   if (!ms) return query(q);
   return (query({ ...q, query_timeout: ms }) as Promise<unknown>).catch((err: unknown) => {
     if (!(err instanceof Error) || err.message !== PG_QUERY_TIMEOUT) throw err;
+    cancelOnServer(client, ms);
     client.end().catch(() => {});
     throw new DatabaseTimeoutError("A database statement's answer", ms);
   });
 }
 
-type Checkout = { release(err?: Error | boolean): void; query(text: string): Promise<unknown> };
+/**
+ * Sends the session's CancelRequest (what libpq's PQcancel and pg's own cancel send: a new
+ * connection, no authentication, the session's key). Fire and forget: a hung server may never
+ * take it, so the socket is dropped after `ms`; a server that has ended the session ignores it.
+ */
+function cancelOnServer(client: PgSession, ms: number): void {
+  if (client.processID === null || client.secretKey === null) return;
+  const socket = client.host.startsWith('/')
+    ? connect(`${client.host}/.s.PGSQL.${client.port}`)
+    : connect(client.port, client.host);
+  socket.setTimeout(ms, () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.once('connect', () => socket.end(serialize.cancel(client.processID!, client.secretKey!)));
+}
+
+type Checkout = { release(err?: Error | boolean): void };
 type Pool = { connect(...args: unknown[]): unknown };
 
-/** Bounds the promise form of `pool.connect` (Kysely's) and keeps `statement_timeout` in step with the caller. */
+/** Bounds the promise form of `pool.connect` (Kysely's) by the caller's bound, if any. */
 export function boundCheckouts(pool: Pool): void {
-  const connect = pool.connect.bind(pool);
-  // The statement_timeout each connection was last given (absent: the session's default).
-  const applied = new WeakMap<Checkout, number>();
-  const withStatementTimeout = async (client: Checkout, ms: number): Promise<Checkout> => {
-    if ((applied.get(client) ?? 0) === ms) return client;
-    try {
-      // `ms` is the configured integer (config.ts), never input.
-      await client.query(ms ? `set statement_timeout = ${ms}` : 'reset statement_timeout');
-    } catch (err) {
-      client.release(err instanceof Error ? err : true);
-      throw err;
-    }
-    applied.set(client, ms);
-    return client;
-  };
+  const connectToPool = pool.connect.bind(pool);
   pool.connect = (...args: unknown[]) => {
-    if (args.length) return connect(...args); // callback form (pg's own pool.query): not Kysely's
+    if (args.length) return connectToPool(...args); // callback form (pg's own pool.query): not Kysely's
     const ms = databaseBound();
-    const checkout = (connect() as Promise<Checkout>).then((client) => withStatementTimeout(client, ms));
+    const checkout = connectToPool() as Promise<Checkout>;
     return ms ? within(checkout, ms) : checkout;
   };
 }

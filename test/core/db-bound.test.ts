@@ -1,6 +1,6 @@
 /**
  * The database bound of request paths (core/db-bound.ts, core/pg-bounds.ts): inside it, waiting for
- * a pool connection and each statement give up after the bound, the server cancels a longer
+ * a pool connection and each statement give up after the bound, the server is asked to cancel the
  * statement, and a connection whose statement was given up on is not reused; outside it (workers,
  * migrations, exports past their first page) nothing is cut. On PostgreSQL, once directly and once
  * through a proxy that can hang; in embedded mode (PGlite, no connections) the bound changes nothing.
@@ -120,20 +120,12 @@ describe.runIf(baseUrl)('PostgreSQL', () => {
     await admin(`drop database if exists ${name} with (force)`);
   });
 
-  test('statement_timeout follows the caller on one connection: the bound inside, the default outside', async () => {
-    const db = await open(dbUrl());
-    const show = async () => (await exec<Array<{ statement_timeout: string }>>(db, 'show statement_timeout'))[0];
-    expect(await show()).toEqual({ statement_timeout: '0' });
-    expect(await withDatabaseBound(BOUND_MS, show)).toEqual({ statement_timeout: `${BOUND_MS}ms` });
-    expect(await show()).toEqual({ statement_timeout: '0' });
-  });
-
   test('a statement past the bound fails as a database timeout, and the server cancels it; unbounded it runs', async () => {
     const db = await open(dbUrl());
     const { ms, err } = await timed(() => withDatabaseBound(BOUND_MS, () => exec(db, 'select pg_sleep(30)')));
     expect(isDatabaseTimeout(err)).toBe(true);
     expect(ms).toBeLessThan(BOUND_MS + SLACK_MS);
-    // Cancelled on the server (statement_timeout), not left running for a caller that has gone.
+    // Cancelled on the server too (its CancelRequest), not left running for a caller that has gone.
     expect(await waitFor(async () => (await sleeping()) === 0, 1_000)).toBe(true);
     // The same statement from a job or an export page is not cut.
     const unbounded = await timed(() => exec(db, `select pg_sleep(${(BOUND_MS * 2) / 1000})`));
