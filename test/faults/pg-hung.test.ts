@@ -105,7 +105,8 @@ test('PostgreSQL hung for 20 s: every request answered within its bound, nothing
     );
     await sleep(50);
   });
-  const clicks = loadFor(until, 2, 10_000, async (i) => {
+  // Three loops: during the hang a click waits out the job wait (10 s), so each loop sends one or two.
+  const clicks = loadFor(until, 3, 10_000, async (i) => {
     const body = { affiliate_url: `https://shop.example/?aff=${f.partnerCodes[i % f.partnerCodes.length]}` };
     await record('click', i, send(url, '/api/v1/track/click', { body, timeoutMs }));
     await sleep(50);
