@@ -74,6 +74,19 @@ export const configSchema = z
      * in transaction mode).
      */
     DB_PREPARED_STATEMENTS: bool.default(true),
+    /**
+     * How long a request path waits for a PostgreSQL pool connection, and for each statement (one
+     * given up on is cancelled on the server), before it answers a retryable 503: a hung database
+     * holds no request longer. Workers, migrations, export downloads and rule previews are
+     * not bound by it. 0 = off.
+     */
+    DB_QUERY_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(600_000)
+      .refine((v) => v === 0 || v >= 100, 'DB_QUERY_TIMEOUT_MS must be 0 (off) or at least 100')
+      .default(5_000),
     /** How long an API call waits for its job's result before answering a retryable 503. */
     JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** First retry delay of a webhook job (refund before sale); doubles up to WEBHOOK_ATTEMPTS. */

@@ -1,4 +1,5 @@
 import { DriverException } from '@mikro-orm/core';
+import { DATABASE_TIMEOUT } from './db-bound.ts';
 
 /**
  * The SQLSTATE of a database error: MikroORM's converted exceptions (`em.execute`, the unit of
@@ -26,4 +27,14 @@ export function isDataError(err: unknown): boolean {
  */
 export function isUniqueViolation(err: unknown): boolean {
   return sqlState(err) === '23505';
+}
+
+/**
+ * The database did not answer in time: a request's own bound ran out (db-bound.ts: waiting for a
+ * connection, or a statement the client gave up on), or the server cancelled a statement (SQLSTATE
+ * 57014: a `statement_timeout` set by the operator, or `pg_cancel_backend`). Temporary: a retry may
+ * succeed.
+ */
+export function isDatabaseTimeout(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === DATABASE_TIMEOUT || sqlState(err) === '57014';
 }

@@ -1,4 +1,5 @@
 import { preparedStatementName } from './sql.ts';
+import { boundCheckouts, runStatement, type PgSession, type StatementConfig } from './pg-bounds.ts';
 import { MikroORM as PgORM } from '@mikro-orm/postgresql';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import type { MikroORM } from '@mikro-orm/core';
@@ -48,7 +49,9 @@ export async function createDb(opts: DbOptions): Promise<Db> {
       driverOptions: {
         onPoolCreated: (pool: ClientPool) => {
           releaseDroppedConnections(pool);
-          if (opts.preparedStatements !== false) prepareCompiledStatements(pool);
+          // Request paths bound their waits (db-bound.ts); inert for every other caller.
+          boundCheckouts(pool);
+          instrumentStatements(pool, opts.preparedStatements !== false);
         },
       },
       debug: opts.debug ?? false,
@@ -68,23 +71,27 @@ type PooledClient = {
 type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 type ClientPool = {
   connect(...args: unknown[]): unknown;
-  on(event: 'connect', fn: (client: { query: QueryFn }) => void): unknown;
+  on(event: 'connect', fn: (client: PgSession & { query: QueryFn }) => void): unknown;
 };
 
 /**
- * Statements compiled once (sql.ts `compileStatement`: the sale, refund and ledger statements, the
- * hot lookups) run as named prepared statements: each connection parses and plans one the first
- * time and then only binds and executes it (Kysely passes no statement name, so the pool's clients
- * add it by the statement's text). Any other SQL runs as before. Behind PgBouncer, use session
- * pooling or a version that keeps prepared statements in transaction pooling (1.21+).
+ * Kysely's statements (text and values, answered by a promise) go through `runStatement`, which
+ * applies a request path's bound (pg-bounds.ts). With `prepared`, statements compiled once (sql.ts
+ * `compileStatement`: the sale, refund and ledger statements, the hot lookups) run as named
+ * prepared statements: each connection parses and plans one the first time and then only binds
+ * and executes it (Kysely passes no statement name, so the pool's clients add it by the
+ * statement's text). Any other call (a cursor, a callback) runs as before. Behind PgBouncer, use
+ * session pooling or a version that keeps prepared statements in transaction pooling (1.21+).
  */
-function prepareCompiledStatements(pool: ClientPool): void {
+function instrumentStatements(pool: ClientPool, prepared: boolean): void {
   pool.on('connect', (client) => {
     const query = client.query.bind(client);
     client.query = (config, values, callback) => {
-      const name = typeof config === 'string' && Array.isArray(values) ? preparedStatementName(config) : undefined;
-      if (name) return query({ name, text: config, values }, callback);
-      return query(config, values, callback);
+      if (typeof config !== 'string' || callback !== undefined || (values !== undefined && !Array.isArray(values)))
+        return query(config, values, callback);
+      const name = prepared && values ? preparedStatementName(config) : undefined;
+      const q: StatementConfig = name ? { name, text: config, values } : { text: config, values };
+      return runStatement(client, query, q);
     };
   });
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { sha256Hex } from './crypto.ts';
-import { isUniqueViolation } from './data-error.ts';
+import { isDatabaseTimeout, isUniqueViolation } from './data-error.ts';
 import type { NormalisedEvent } from './jobs/normalised-event.ts';
 import type { WebhookProvider } from './vocabulary.ts';
 import { AppError } from './errors.ts';
@@ -129,7 +129,7 @@ export function createInboxWriter(): InboxWriter {
  * Inserts first, no lookup: redeliveries are rare and the unique key decides. Several rows go in
  * one statement that skips those whose key exists (`on conflict do nothing`); a skipped row is a
  * redelivery, answered with the first row. If that statement fails, each row is inserted on its
- * own so only the offending one fails.
+ * own so only the offending one fails (unless the database did not answer in time: then all do).
  */
 async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook>>> {
   if (items.length === 1) return settleEach(items, insertOne);
@@ -142,7 +142,10 @@ async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook
       .onConflict((oc) => oc.columns(['provider', 'program_id', 'dedupe_key']).doNothing())
       .returning(['id', 'provider', 'program_id', 'dedupe_key'])
       .execute();
-  } catch {
+  } catch (err) {
+    // A database that did not answer in time would not answer each row either: the batch fails
+    // within the requests' bound (503; the providers retry), not once per row after it.
+    if (isDatabaseTimeout(err)) throw err;
     return settleEach(items, insertOne);
   }
   const keyOf = (provider: string, programId: number, dedupeKey: string) =>

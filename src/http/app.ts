@@ -4,6 +4,7 @@ import type { HttpContext, RouteContext } from './http-context.ts';
 import { createKeyCache } from './key-cache.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { errorHook } from './error-table.ts';
+import { boundDatabaseCalls } from './bound-database-calls.ts';
 import { trackingCors } from './cors.ts';
 import { trackSaleRoute } from './routes/track-sale.ts';
 import { trackRefundRoute } from './routes/track-refund.ts';
@@ -68,6 +69,7 @@ export function createHttpApp(http: HttpContext): H3 {
     },
   });
 
+  boundDatabaseCalls(app, ctx.config.DB_QUERY_TIMEOUT_MS);
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));
   app.get('/tracker.js', trackerScriptRoute(ctx));

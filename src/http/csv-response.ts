@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
+import { withoutDatabaseBound } from '../core/db-bound.ts';
 import { EXPORT_COLUMNS, exportCells, exportRows, type ExportKind, type ExportScope } from '../core/exports.ts';
 import { CsvEncoder } from './csv-encoder.ts';
 
@@ -27,7 +28,8 @@ export function exportKind(raw: string | undefined, kinds: readonly ExportKind[]
 
 /**
  * An export as a streamed CSV download (header row first, then page by page). The first page is
- * read before answering: a missing program or partner is a 404, not a broken download. The body
+ * read before answering, within the request's database bound: a missing program or partner is a
+ * 404, a hung database a 503, not a broken download. The later pages are not bound. The body
  * is pulled: the next page is read only when the one before is taken by the response, which takes
  * it only when the socket has drained, so at most one page waits whatever the client's speed.
  */
@@ -59,7 +61,10 @@ export async function csvResponse(
       },
       async pull(controller) {
         try {
-          const page = await pages.next();
+          // The download has begun (200): its later pages are read without the request's
+          // database bound, whoever reads the body (the server's writer, today outside the
+          // request's scope anyway): a bound could only cut the download short now.
+          const page = await withoutDatabaseBound(() => pages.next());
           if (page.done) controller.close();
           else controller.enqueue(rows.encode(page.value));
         } catch (err) {

@@ -2,6 +2,7 @@ import type { H3Event, HTTPError } from 'h3';
 import type { HttpContext } from './http-context.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import { AppError } from '../core/errors.ts';
+import { isDatabaseTimeout } from '../core/data-error.ts';
 import { EnqueueError, JobTimeoutError } from '../queue/job-queue.ts';
 
 type Render = { status: number; name: string; envelope: 'platform' | 'typed' };
@@ -26,6 +27,9 @@ export const ERROR_TABLE: Record<ErrorCode, Render> = {
   service_unavailable: { status: 503, name: 'ServiceUnavailableError', envelope: 'typed' },
 };
 
+/** What a 503 for a database that did not answer in time (DB_QUERY_TIMEOUT_MS) tells the client to wait. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The `onError` hook: renders every error a route, its middleware or the router raises, with the
  * headers staged for the response (CORS, key deprecation), and logs the unexpected ones. h3 hands
@@ -36,9 +40,10 @@ export function errorHook(ctx: HttpContext): (error: HTTPError, event: H3Event) 
 }
 
 /**
- * AppErrors render from the table; a queue that cannot take or answer the job becomes a retryable
- * 503; a path or method without a route is `not_found`; h3's own 400 is `invalid_request`; anything else is logged and answered with
- * the fixed `internal_error`.
+ * AppErrors render from the table; a queue that cannot take or answer the job, or a database that
+ * does not answer within the request's bound (DB_QUERY_TIMEOUT_MS), becomes a retryable 503; a
+ * path or method without a route is `not_found`; h3's own 400 is `invalid_request`; anything else
+ * is logged and answered with the fixed `internal_error`.
  */
 function toAppError(ctx: HttpContext, error: HTTPError, event: H3Event): AppError {
   const err = error.unhandled ? error.cause : error;
@@ -51,6 +56,15 @@ function toAppError(ctx: HttpContext, error: HTTPError, event: H3Event): AppErro
       'The service is temporarily unable to process this request; retry later (retrying is safe).',
       {},
       { retry_after_seconds: err instanceof JobTimeoutError ? 2 : 5 },
+    );
+  }
+  if (isDatabaseTimeout(err)) {
+    log.warn({ err: (err as Error).message }, 'database did not answer in time; answered 503');
+    return new AppError(
+      'service_unavailable',
+      'The database did not answer in time; retry later.',
+      {},
+      { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS },
     );
   }
   if (!error.unhandled && (error.status === 404 || error.status === 405))

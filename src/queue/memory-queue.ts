@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Job } from '../core/jobs/job.ts';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type JobOptions } from './job-options.ts';
 import {
@@ -37,6 +38,10 @@ type Lane = {
  * which the sweepers enqueue again after the next start.
  */
 export function createMemoryQueue(): JobQueue {
+  // Jobs run in the queue's own async context, not in the one of whoever enqueued them, as they
+  // would in a BullMQ worker process: a request's scope (its database bound, core/db-bound.ts)
+  // neither follows its job nor the job's retries, which may run long after the request ended.
+  const inQueueContext = AsyncLocalStorage.snapshot();
   const lanes = new Map<QueueName, Lane>();
   const known = new Map<string, Entry>();
   const timers = new Set<NodeJS.Timeout>();
@@ -65,7 +70,7 @@ export function createMemoryQueue(): JobQueue {
       l.running++;
       e.attempt++;
       const final = e.attempt >= e.attempts;
-      l.handler(e.job, { attempt: e.attempt, final })
+      inQueueContext(l.handler, e.job, { attempt: e.attempt, final })
         .then(
           (v) => {
             e.settle(true, v);

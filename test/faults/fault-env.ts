@@ -36,6 +36,8 @@ export async function createFaultEnv(o: {
   env?: Record<string, string>;
   customers?: number;
   partners?: number;
+  /** The URL the service processes use for the scenario's database (a scenario puts a proxy in front). */
+  databaseUrl?: (url: string) => string;
 }): Promise<FaultEnv> {
   const db = await createTempDatabase('fault');
   const prefix = `fault${randomBytes(4).toString('hex')}`;
@@ -43,7 +45,7 @@ export async function createFaultEnv(o: {
   const adminToken = `fault-admin-${randomBytes(16).toString('hex')}`;
   const procs: ServiceProcess[] = [];
   const baseEnv = {
-    DATABASE_URL: db.url,
+    DATABASE_URL: o.databaseUrl ? o.databaseUrl(db.url) : db.url,
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
     ADMIN_TOKEN: adminToken,

@@ -1,26 +1,29 @@
 import { createServer, connect, type Socket } from 'node:net';
 
 /**
- * A TCP proxy in front of a real server (here the shared Redis) that can be frozen: what a network
- * partition or a stopped server (SIGSTOP) looks like to a client. Connections stay open, bytes sent
- * either way are held, nothing answers and no error arrives; `thaw` delivers what was held, in
- * order, as a resumed server would. The server behind it is never paused, so other test files
- * sharing it are not affected.
+ * A TCP proxy in front of a real server (the shared Redis or PostgreSQL) that can be frozen: what a
+ * network partition or a stopped server (SIGSTOP) looks like to a client. Connections stay open
+ * (new ones are still accepted), bytes sent either way are held, nothing answers and no error
+ * arrives; `thaw` delivers what was held, in order, as a resumed server would. A connection its
+ * client closes meanwhile is closed on the server's side too, and what it had sent is dropped. The
+ * server behind it is never paused, so other test files sharing it are not affected.
  */
 export type FreezableProxy = {
-  /** `redis://127.0.0.1:<port>` (the target's scheme) pointing at the proxy. */
+  /** The target's URL (scheme, user, database) with the proxy's address: `redis://127.0.0.1:<port>`. */
   url: string;
   freeze(): void;
   thaw(): void;
   close(): Promise<void>;
 };
 
+const DEFAULT_PORTS: Record<string, number> = { 'redis:': 6379, 'postgres:': 5432, 'postgresql:': 5432 };
+
 export async function createFreezableProxy(targetUrl: string): Promise<FreezableProxy> {
   const target = new URL(targetUrl);
   let frozen = false;
   const pipes: Array<{ flush(): void; sockets: Socket[] }> = [];
   const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 6379), target.hostname);
+    const upstream = connect(Number(target.port || DEFAULT_PORTS[target.protocol]), target.hostname);
     const held: Array<[Socket, Buffer]> = [];
     const forward = (to: Socket) => (chunk: Buffer) => {
       if (frozen) held.push([to, chunk]);
@@ -44,8 +47,11 @@ export async function createFreezableProxy(targetUrl: string): Promise<Freezable
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('proxy has no port');
+  const url = new URL(targetUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(address.port);
   return {
-    url: `${target.protocol}//127.0.0.1:${address.port}${target.pathname}`,
+    url: url.toString(),
     freeze() {
       frozen = true;
     },

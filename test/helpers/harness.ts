@@ -39,9 +39,15 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdef';
 
 /**
  * `notificationSender` replaces the recording one (then `sent` stays empty); `lookup` replaces the
- * system resolver of the outbound URL guard (names resolve where the test says).
+ * system resolver of the outbound URL guard (names resolve where the test says); `databaseUrl`
+ * the address the service reaches its database at.
  */
-export type HarnessOptions = { notificationSender?: NotificationSender; lookup?: LookupHost };
+export type HarnessOptions = {
+  notificationSender?: NotificationSender;
+  lookup?: LookupHost;
+  /** The URL the service uses for the database the harness created (a test puts a proxy in front). */
+  databaseUrl?: (created: string) => string;
+};
 
 export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const id = randomBytes(5).toString('hex');
@@ -56,7 +62,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     await admin.end();
     const u = new URL(baseUrl);
     u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
+    databaseUrl = opts.databaseUrl ? opts.databaseUrl(u.toString()) : u.toString();
   }
   const config: Config = loadConfig({
     DATABASE_URL: databaseUrl ?? '',

@@ -9,8 +9,11 @@ import { CSRF_HEADER, SESSION_COOKIES } from '../session-auth.ts';
 type Json = Record<string, unknown>;
 type SchemeName = SecurityScheme | 'csrfToken';
 
-/** Errors every route can answer, and those of any route that reads a JSON body. */
-const ALWAYS: ErrorCode[] = ['internal_error'];
+/**
+ * Errors every route can answer (a database that does not answer within the request's bound is a
+ * 503 anywhere: README, Bounds on a hung dependency), and those of any route that reads a JSON body.
+ */
+const ALWAYS: ErrorCode[] = ['internal_error', 'service_unavailable'];
 const WITH_BODY: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
 
 const SECURITY_SCHEMES: Record<SchemeName, Json> = {
