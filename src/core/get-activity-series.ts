@@ -226,13 +226,37 @@ export type RollupMismatch = { day: string; measure: string; rollup: number; raw
 /**
  * The consistency check (`GET /programs/:id/stats/check`, `rollups:check`): the series of the range
  * read through the rollups against the same read from the raw rows alone. Empty when they agree,
- * which the dirty-marking triggers keep true; anything else is a bug to report.
+ * which the dirty-marking triggers keep true; anything else is a bug to report. Read a month at a
+ * time: a year of raw rows is never one query, and `signal` stops the check between months
+ * (its reason is thrown).
  */
-export async function checkRollups(deps: CoreDeps, input: SeriesInput): Promise<RollupMismatch[]> {
-  const [rolled, raw] = await Promise.all([
-    getActivitySeries(deps, input),
-    getActivitySeries(deps, { ...input, rawOnly: true }),
-  ]);
+export async function checkRollups(
+  deps: CoreDeps,
+  input: SeriesInput,
+  signal?: AbortSignal,
+): Promise<RollupMismatch[]> {
+  const { days } = emptySeries(input, MAX_SERIES_DAYS);
+  const out: RollupMismatch[] = [];
+  for (let i = 0; i < days.length; i += CHECK_DAYS) {
+    signal?.throwIfAborted();
+    const part = {
+      ...input,
+      from: new Date(dayStartMs(days[i]!)),
+      to: new Date(dayStartMs(days[Math.min(i + CHECK_DAYS, days.length) - 1]!)),
+    };
+    const [rolled, raw] = await Promise.all([
+      getActivitySeries(deps, part),
+      getActivitySeries(deps, { ...part, rawOnly: true }),
+    ]);
+    out.push(...compareSeries(rolled, raw));
+  }
+  return out;
+}
+
+/** Days read per step of the check. */
+const CHECK_DAYS = 31;
+
+function compareSeries(rolled: ActivitySeries, raw: ActivitySeries): RollupMismatch[] {
   const out: RollupMismatch[] = [];
   const compare = (measure: string, a: number[] = [], b: number[] = []) =>
     rolled.days.forEach((day, i) => {
