@@ -30,6 +30,10 @@ export function exportKind(raw: string | undefined, kinds: readonly ExportKind[]
  * read before answering: a missing program or partner is a 404, not a broken download. The body
  * is pulled: the next page is read only when the one before is taken by the response, which takes
  * it only when the socket has drained, so at most one page waits whatever the client's speed.
+ *
+ * One export per `slotKey` at a time (429 `rate_limited` meanwhile), held until the download
+ * ends, fails or is dropped by the client; at EXPORT_TIMEOUT_MS the download is cut off (the
+ * connection closes before the end of the chunked body, which clients report as incomplete).
  */
 export async function csvResponse(
   ctx: RouteContext,
@@ -37,11 +41,25 @@ export async function csvResponse(
   kind: ExportKind,
   scope: ExportScope,
   filename: string,
+  slotKey: string,
 ): Promise<Response> {
   const columns = EXPORT_COLUMNS[kind];
+  const slot = ctx.reports.acquire(slotKey, 'An export', ctx.config.EXPORT_TIMEOUT_MS);
   const pages = exportRows(ctx.deps(), programId, kind, scope);
-  const first = await pages.next();
+  const end = () => {
+    slot.release();
+    void pages.return(undefined);
+  };
+  let first: Awaited<ReturnType<typeof pages.next>>;
+  try {
+    first = await pages.next();
+    slot.signal.throwIfAborted();
+  } catch (err) {
+    end();
+    throw err;
+  }
   const log = ctx.log;
+  const context = { programId, kind, partnerId: scope.partnerId ?? null };
   const header = new CsvEncoder(
     columns.map((_, i) => (names: readonly string[]) => names[i]),
     false,
@@ -54,24 +72,38 @@ export async function csvResponse(
       start(controller) {
         controller.enqueue(header);
         if (firstPage) controller.enqueue(firstPage);
-        else controller.close();
+        else {
+          controller.close();
+          end();
+        }
         firstPage = null;
+        // At the limit, also when the client has stopped reading (no pull to notice it).
+        slot.signal.addEventListener(
+          'abort',
+          () => {
+            log.warn({ ...context, limitMs: ctx.config.EXPORT_TIMEOUT_MS }, 'export cut off at its time limit');
+            controller.error(slot.signal.reason);
+            end();
+          },
+          { once: true },
+        );
       },
       async pull(controller) {
         try {
           const page = await pages.next();
-          if (page.done) controller.close();
-          else controller.enqueue(rows.encode(page.value));
+          if (slot.signal.aborted) return;
+          if (page.done) {
+            controller.close();
+            end();
+          } else controller.enqueue(rows.encode(page.value));
         } catch (err) {
-          log.error(
-            { err, programId, kind, partnerId: scope.partnerId ?? null },
-            'export stopped: the download is incomplete',
-          );
+          log.error({ err, ...context }, 'export stopped: the download is incomplete');
           controller.error(err);
+          end();
         }
       },
-      async cancel() {
-        await pages.return(undefined);
+      cancel() {
+        end();
       },
     },
     { highWaterMark: 1 },
