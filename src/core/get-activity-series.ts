@@ -4,6 +4,7 @@ import { DAY_MS } from './deps.ts';
 import { ALL_PARTNERS } from './entities/daily-rollup.ts';
 import { dayStartMs, dayText, dirtyDays, rolledThrough } from './rollups.ts';
 import { typedSql } from './sql.ts';
+import { createTimeSlice } from './time-slice.ts';
 
 /**
  * Daily activity of a program (or of one partner in it), UTC days from `from` to `to` inclusive.
@@ -227,8 +228,8 @@ export type RollupMismatch = { day: string; measure: string; rollup: number; raw
  * The consistency check (`GET /programs/:id/stats/check`, `rollups:check`): the series of the range
  * read through the rollups against the same read from the raw rows alone. Empty when they agree,
  * which the dirty-marking triggers keep true; anything else is a bug to report. Read a month at a
- * time: a year of raw rows is never one query, and `signal` stops the check between months
- * (its reason is thrown).
+ * time (time-slice.ts: resting between months as long as the last one took): a year of raw rows
+ * is never one query, and `signal` stops the check between months (its reason is thrown).
  */
 export async function checkRollups(
   deps: CoreDeps,
@@ -237,8 +238,9 @@ export async function checkRollups(
 ): Promise<RollupMismatch[]> {
   const { days } = emptySeries(input, MAX_SERIES_DAYS);
   const out: RollupMismatch[] = [];
+  const slice = createTimeSlice(signal);
   for (let i = 0; i < days.length; i += CHECK_DAYS) {
-    signal?.throwIfAborted();
+    if (i > 0) await slice.next();
     const part = {
       ...input,
       from: new Date(dayStartMs(days[i]!)),

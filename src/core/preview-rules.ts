@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { CoreDeps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { Program, type IProgram } from './entities/program.ts';
@@ -6,7 +5,8 @@ import { PartnerGroup } from './entities/partner-group.ts';
 import { evaluateReward, renewalEarns, type RewardRules } from './reward-rules.ts';
 import { periodStart } from './partner-groups.ts';
 import { CURRENCIES, type Currency } from './vocabulary.ts';
-import { bigCents, cents, epochMs, exactText, typedSql } from './sql.ts';
+import { typedSql } from './sql.ts';
+import { loadPreviewSales, PREVIEW_PAGE_SIZE, type SaleRow, type SalesCursor } from './preview-sales.ts';
 import { exactAmount } from './money.ts';
 import { createTimeSlice } from './time-slice.ts';
 
@@ -21,17 +21,6 @@ export type RulesPreview = {
   sales: number;
   totals: PreviewLine[];
   partners: Array<PreviewLine & { partnerId: number }>;
-};
-
-type SaleRow = {
-  id: number;
-  partnerId: number;
-  amountCents: number;
-  currency: string;
-  productId: string | null;
-  at: number;
-  firstSaleAt: number | null;
-  currentCents: bigint;
 };
 
 /** How a preview runs: `signal` stops it (its reason is thrown at the next page or slice). */
@@ -73,11 +62,11 @@ export async function previewRules(
   );
   const replay = createReplay(program, proposed.programRules, groups, await loadMembers(em, programId), window.from);
   const slice = createTimeSlice(opts.signal);
-  const pageSize = opts.pageSize ?? PAGE_SIZE;
+  const pageSize = opts.pageSize ?? PREVIEW_PAGE_SIZE;
   let after: SalesCursor | null = null;
   for (let last = false; !last;) {
     opts.signal?.throwIfAborted();
-    const page = await loadSales(em, programId, { from: loadFrom, to: window.to, after, limit: pageSize });
+    const page = await loadPreviewSales(em, programId, { from: loadFrom, to: window.to, after, limit: pageSize });
     last = page.rows.length < pageSize;
     after = page.last;
     for (const s of page.rows) {
@@ -136,7 +125,7 @@ function createReplay(
       let tierValue = 0;
       if (tiers) {
         const key = `${s.partnerId}:${tiers.period}`;
-        const w = windows.get(key) ?? { sales: [], start: 0, revenue: new Map() };
+        const w = windows.get(key) ?? newWindow();
         windows.set(key, w);
         tierValue = addToWindow(w, s, periodStart(tiers.period, new Date(s.at)).getTime(), tiers.metric);
       }
@@ -169,100 +158,33 @@ function createReplay(
   return out;
 }
 
-/** A partner's sales in a sliding tier period (its start only moves forward as sales are replayed in order). */
-type TierWindow = { sales: SaleRow[]; start: number; revenue: Map<string, number> };
+/**
+ * A partner's sales in a sliding tier period (its start only moves forward as sales are replayed in
+ * order): their times, amounts and currencies in plain arrays, not the rows, so a long window keeps
+ * no per-sale object alive for the garbage collector to trace and move.
+ */
+type TierWindow = { at: number[]; amount: number[]; currency: string[]; start: number; revenue: Map<string, number> };
+
+const newWindow = (): TierWindow => ({ at: [], amount: [], currency: [], start: 0, revenue: new Map() });
 
 /** Adds `sale` to the window, drops what fell before `since`, and answers the partner's results with it. */
 function addToWindow(w: TierWindow, sale: SaleRow, since: number, metric: 'sales' | 'revenue'): number {
-  w.sales.push(sale);
+  w.at.push(sale.at);
+  w.amount.push(sale.amountCents);
+  w.currency.push(sale.currency);
   w.revenue.set(sale.currency, (w.revenue.get(sale.currency) ?? 0) + sale.amountCents);
-  while (w.sales[w.start]!.at < since) {
-    const old = w.sales[w.start++]!;
-    w.revenue.set(old.currency, w.revenue.get(old.currency)! - old.amountCents);
+  while (w.at[w.start]! < since) {
+    const old = w.start++;
+    w.revenue.set(w.currency[old]!, w.revenue.get(w.currency[old]!)! - w.amount[old]!);
   }
   // Forget the sales that left the period (a year of a partner's sales is not kept for a month's tier).
-  if (w.start >= 1_024 && w.start * 2 >= w.sales.length) {
-    w.sales = w.sales.slice(w.start);
+  if (w.start >= 1_024 && w.start * 2 >= w.at.length) {
+    w.at = w.at.slice(w.start);
+    w.amount = w.amount.slice(w.start);
+    w.currency = w.currency.slice(w.start);
     w.start = 0;
   }
-  return metric === 'sales' ? w.sales.length - w.start : w.revenue.get(sale.currency)!;
-}
-
-/** Sales read per page: a few milliseconds of decoding, so a page never stalls the event loop for long. */
-const PAGE_SIZE = 2_000;
-
-/** Where the next page starts: after this sale, by (received_at, id); `at` is PostgreSQL's own text of the time (exact to the microsecond). */
-type SalesCursor = { at: string; id: number };
-
-/**
- * One page of the attributed live sales in [from, to) after the cursor, in the order received,
- * with their commission and (renewals) first sale, and the cursor after the page.
- */
-async function loadSales(
-  em: CoreDeps['em'],
-  programId: number,
-  p: { from: Date; to: Date; after: SalesCursor | null; limit: number },
-): Promise<{ rows: SaleRow[]; last: SalesCursor | null }> {
-  const after = p.after;
-  const rows = await typedSql(em)
-    .selectFrom('sale as s')
-    .leftJoin('commission as c', 'c.sale_id', 's.id')
-    .select((eb) => [
-      's.id',
-      's.partner_id',
-      exactText(eb.ref('s.amount_cents')).as('amount'),
-      's.currency',
-      's.product_id',
-      epochMs(eb.ref('s.received_at')).as('at_ms'),
-      sql<string>`${eb.ref('s.received_at')}::text`.as('at_text'),
-      exactText(eb.fn.coalesce('c.amount_cents', eb.lit(0))).as('current'),
-      eb
-        .case()
-        .when(eb.and([eb('s.is_recurring', '=', true), eb('s.subscription_id', 'is not', null)]))
-        .then(
-          epochMs(
-            eb
-              .selectFrom('sale as f')
-              .select((f) => f.fn.min('f.received_at').as('first'))
-              .whereRef('f.program_id', '=', 's.program_id')
-              .whereRef('f.subscription_id', '=', 's.subscription_id')
-              .where('f.partner_id', 'is not', null)
-              .$asScalar(),
-          ),
-        )
-        .else(null)
-        .end()
-        .as('first_ms'),
-    ])
-    .where('s.program_id', '=', programId)
-    .where('s.partner_id', 'is not', null)
-    .where('s.received_at', '>=', p.from)
-    .where('s.received_at', '<', p.to)
-    .$if(after !== null, (q) =>
-      q
-        .where('s.received_at', '>=', sql<Date>`${after!.at}::timestamptz`)
-        .where((eb) =>
-          eb(eb.refTuple('s.received_at', 's.id'), '>', eb.tuple(sql<Date>`${after!.at}::timestamptz`, after!.id)),
-        ),
-    )
-    .orderBy('s.received_at')
-    .orderBy('s.id')
-    .limit(p.limit)
-    .execute();
-  const end = rows[rows.length - 1];
-  return {
-    last: end ? { at: end.at_text, id: end.id } : null,
-    rows: rows.map((r) => ({
-      id: r.id,
-      partnerId: r.partner_id!,
-      amountCents: cents(r.amount),
-      currency: r.currency,
-      productId: r.product_id,
-      at: Number(r.at_ms),
-      firstSaleAt: r.first_ms === null ? null : Number(r.first_ms),
-      currentCents: bigCents(r.current),
-    })),
-  };
+  return metric === 'sales' ? w.at.length - w.start : w.revenue.get(sale.currency)!;
 }
 
 /** Partner id → group id, for the program's partners in a group. */

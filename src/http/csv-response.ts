@@ -3,6 +3,7 @@ import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/errors.ts';
 import { EXPORT_COLUMNS, exportCells, exportRows, type ExportKind, type ExportScope } from '../core/exports.ts';
 import { CsvEncoder } from './csv-encoder.ts';
+import { createTimeSlice } from '../core/time-slice.ts';
 
 export const exportQuerySchema = z.strictObject({
   /** Rows created (sales: received) from this time, inclusive. */
@@ -60,6 +61,7 @@ export async function csvResponse(
   }
   const log = ctx.log;
   const context = { programId, kind, partnerId: scope.partnerId ?? null };
+  const slice = createTimeSlice(slot.signal);
   const header = new CsvEncoder(
     columns.map((_, i) => (names: readonly string[]) => names[i]),
     false,
@@ -90,13 +92,19 @@ export async function csvResponse(
       },
       async pull(controller) {
         try {
+          slice.begin();
           const page = await pages.next();
           if (slot.signal.aborted) return;
           if (page.done) {
             controller.close();
             end();
-          } else controller.enqueue(rows.encode(page.value));
+            return;
+          }
+          controller.enqueue(rows.encode(page.value));
+          // Reading and encoding a page is the export's slice; it rests as long before the next.
+          if (slice.spent()) await slice.next();
         } catch (err) {
+          if (slot.signal.aborted) return; // cut off at the limit: said and done by the abort listener
           log.error({ err, ...context }, 'export stopped: the download is incomplete');
           controller.error(err);
           end();
