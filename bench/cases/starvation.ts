@@ -6,8 +6,8 @@
  * (idle), then again while STARVATION_CLIENTS (10) clients each loop on a heavy report of the same
  * program: the 366-day reward-rules what-if, the sales CSV export of the year, the rollup check of
  * the year (BENCH_STARVATION_LOADS, default preview,export,check). A client answered 429 retries
- * after 250 ms (harder than the `retry_after_seconds` it is given). Prints click p99 idle and
- * under each load and their ratio (goal ≤ 2), the reports' own times and answers, the service's
+ * after 250 ms (harder than the `retry_after_seconds` it is given). Prints click p99 idle (measured right before
+ * each load) and under it and their ratio (goal ≤ 2), the reports' own times and answers, the service's
  * event-loop delay (p99 and max, from its /metrics, reset by each scrape) and the most database
  * connections of its database in use at once (pg_stat_activity sampled every 100 ms).
  */
@@ -216,13 +216,17 @@ export async function runStarvation(ctx: BenchContext): Promise<void> {
   }
   await pacedClicks(ctx, 'starve-warm-', 2);
 
-  await loopDelay(ctx);
-  const idle = await busyConnections(ctx, () => pacedClicks(ctx, 'starve-idle-', SECONDS));
-  const idleLoop = await loopDelay(ctx);
-  const idleP99 = p(idle.r.latencies, 99);
-  clickRow(ctx, 'click idle', idle.r, { eventLoop: idleLoop, maxBusyConnections: idle.maxBusy });
-
   for (const load of loads(ctx)) {
+    // Idle right before each load: other work on a shared host changes over minutes, so each load
+    // is compared with the idle run next to it.
+    await loopDelay(ctx);
+    const idle = await busyConnections(ctx, () => pacedClicks(ctx, `starve-idle-${load.name}-`, SECONDS));
+    const idleLoop = await loopDelay(ctx);
+    const idleP99 = p(idle.r.latencies, 99);
+    clickRow(ctx, `click idle (before ${load.name})`, idle.r, {
+      eventLoop: idleLoop,
+      maxBusyConnections: idle.maxBusy,
+    });
     const stop = new AbortController();
     const clients = reportClients(load, stop);
     await loopDelay(ctx);
