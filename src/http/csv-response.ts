@@ -32,7 +32,7 @@ export function exportKind(raw: string | undefined, kinds: readonly ExportKind[]
  * is pulled: the next page is read only when the one before is taken by the response, which takes
  * it only when the socket has drained, so at most one page waits whatever the client's speed.
  *
- * One export per `slotKey` at a time (429 `rate_limited` meanwhile), held until the download
+ * One export per `slot.key` at a time (429 `rate_limited` meanwhile), held until the download
  * ends, fails or is dropped by the client; at EXPORT_TIMEOUT_MS the download is cut off (the
  * connection closes before the end of the chunked body, which clients report as incomplete).
  */
@@ -42,10 +42,10 @@ export async function csvResponse(
   kind: ExportKind,
   scope: ExportScope,
   filename: string,
-  slotKey: string,
+  gate: { key: string; label: string },
 ): Promise<Response> {
   const columns = EXPORT_COLUMNS[kind];
-  const slot = ctx.reports.acquire(slotKey, 'An export', ctx.config.EXPORT_TIMEOUT_MS);
+  const slot = ctx.reports.acquire(gate.key, gate.label, ctx.config.EXPORT_TIMEOUT_MS);
   const pages = exportRows(ctx.deps(), programId, kind, scope);
   const end = () => {
     slot.release();

@@ -8,6 +8,7 @@ import { AppError } from '../core/errors.ts';
  */
 export type ReportGate = {
   /**
+   * `label` names the report and its scope in the errors ("A rules preview of this program").
    * Takes the slot of `key` for a report that outlives the handler (a streamed export), else 429
    * `rate_limited`. `signal` is aborted at the time limit with the 503 to answer; the holder calls
    * `release` once the report has ended (idempotent).
@@ -48,7 +49,7 @@ export function createReportGate(): ReportGate {
   const busy = (label: string) =>
     new AppError(
       'rate_limited',
-      `${label} of this program is already running; one runs at a time, retry once it has finished`,
+      `${label} is already running; one runs at a time, retry once it has finished`,
       {},
       { retry_after_seconds: REPORT_RETRY_SECONDS },
     );

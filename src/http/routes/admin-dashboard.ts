@@ -26,7 +26,7 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
     const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
     const programId = num(e, 'id');
     const limits = { limitMs: ctx.config.REPORT_TIMEOUT_MS };
-    const mismatches = await ctx.reports.run(`check:${programId}`, 'A rollup check', limits, (signal) =>
+    const mismatches = await ctx.reports.run(`check:${programId}`, 'A rollup check of this program', limits, (signal) =>
       checkRollups(ctx.deps(), { programId, ...range }, signal),
     );
     if (mismatches.length) ctx.log.error({ programId, mismatches }, 'daily rollups differ from the raw rows');

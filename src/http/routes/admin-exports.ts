@@ -20,7 +20,10 @@ export function registerExportRoutes(ctx: RouteContext, { on, num }: AdminHelper
     const scope = { ...exportWindow(q), partnerId: q.partner_id ?? null };
     const name = `program-${programId}${q.partner_id ? `-partner-${q.partner_id}` : ''}`;
     // One export of a program at a time (csv-response.ts).
-    return csvResponse(ctx, programId, kind, scope, name, `export:${programId}`);
+    return csvResponse(ctx, programId, kind, scope, name, {
+      key: `export:${programId}`,
+      label: 'An export of this program',
+    });
   });
 }
 

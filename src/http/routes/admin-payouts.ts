@@ -66,7 +66,7 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body, em
     const [programId, partnerId] = [num(e, 'id'), num(e, 'partnerId')];
     const limits = { limitMs: ctx.config.REPORT_TIMEOUT_MS, wait: true };
     return statementToWire(
-      await ctx.reports.run(`statement:${programId}`, 'A partner statement', limits, () =>
+      await ctx.reports.run(`statement:${programId}`, 'A partner statement of this program', limits, () =>
         getPartnerStatement(ctx.deps(), programId, partnerId),
       ),
     );

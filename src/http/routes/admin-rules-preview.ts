@@ -46,13 +46,18 @@ export function registerRulesPreviewRoute(ctx: RouteContext, { on, num, body }: 
     const groupRules = Object.fromEntries(Object.entries(input.group_rules ?? {}).map(([k, v]) => [Number(k), v]));
     // One preview of a program at a time, within REPORT_TIMEOUT_MS (report-gate.ts).
     const limits = { limitMs: ctx.config.REPORT_TIMEOUT_MS };
-    const r = await ctx.reports.run(`preview:${programId}`, 'A rules preview', limits, async (signal) => {
-      const programRules =
-        input.reward_rules !== undefined
-          ? input.reward_rules
-          : ((await getProgram(deps, programId)).rewardRules ?? null);
-      return previewRules(deps, programId, { programRules, groupRules }, { from, to }, { signal });
-    });
+    const r = await ctx.reports.run(
+      `preview:${programId}`,
+      'A rules preview of this program',
+      limits,
+      async (signal) => {
+        const programRules =
+          input.reward_rules !== undefined
+            ? input.reward_rules
+            : ((await getProgram(deps, programId)).rewardRules ?? null);
+        return previewRules(deps, programId, { programRules, groupRules }, { from, to }, { signal });
+      },
+    );
     return {
       from: r.from.toISOString(),
       to: r.to.toISOString(),

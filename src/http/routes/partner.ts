@@ -94,7 +94,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     const window = exportWindow(validate(exportQuerySchema, query(e)));
     const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
     // One export of a partner at a time (csv-response.ts).
-    const slot = `export:${programId}:partner:${partnerId}`;
+    const slot = { key: `export:${programId}:partner:${partnerId}`, label: 'An export of yours' };
     return csvResponse(ctx, programId, kind, { ...window, partnerId }, `partner-${partnerId}`, slot);
   });
   // Payout details: stored sealed; answered as the kind and a hint only.
