@@ -66,6 +66,8 @@ export type BenchContext = {
   /** Raw-pg rates per concurrency: the denominators of the ratios (webhooks and clicks use the sale's). */
   baseline: { sale: Map<number, number>; refund: Map<number, number> };
   metricsCost: Array<Record<string, number | null>>;
+  /** The bearer token of the service's /metrics. */
+  metricsToken: string;
 };
 
 /** One load run of a case: against `svc`, `c` connections for `seconds`, its rows named by `prefix`. */

@@ -89,6 +89,13 @@ export const configSchema = z
       .default(5_000),
     /** How long an API call waits for its job's result before answering a retryable 503. */
     JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /**
+     * Time limit of a rules preview, a rollup check or a partner statement (the wait for its turn
+     * included): past it the call answers 503 and the report stops at its next step.
+     */
+    REPORT_TIMEOUT_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+    /** Time limit of a CSV export: past it the download is cut off (incomplete) and the slot freed. */
+    EXPORT_TIMEOUT_MS: z.coerce.number().int().min(50).max(86_400_000).default(900_000),
     /** First retry delay of a webhook job (refund before sale); doubles up to WEBHOOK_ATTEMPTS. */
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2_000),
     WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),

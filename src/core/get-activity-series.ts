@@ -4,6 +4,7 @@ import { DAY_MS } from './deps.ts';
 import { ALL_PARTNERS } from './entities/daily-rollup.ts';
 import { dayStartMs, dayText, dirtyDays, rolledThrough } from './rollups.ts';
 import { typedSql } from './sql.ts';
+import { createTimeSlice } from './time-slice.ts';
 
 /**
  * Daily activity of a program (or of one partner in it), UTC days from `from` to `to` inclusive.
@@ -226,13 +227,38 @@ export type RollupMismatch = { day: string; measure: string; rollup: number; raw
 /**
  * The consistency check (`GET /programs/:id/stats/check`, `rollups:check`): the series of the range
  * read through the rollups against the same read from the raw rows alone. Empty when they agree,
- * which the dirty-marking triggers keep true; anything else is a bug to report.
+ * which the dirty-marking triggers keep true; anything else is a bug to report. Read a month at a
+ * time (time-slice.ts: resting between months as long as the last one took): a year of raw rows
+ * is never one query, and `signal` stops the check between months (its reason is thrown).
  */
-export async function checkRollups(deps: CoreDeps, input: SeriesInput): Promise<RollupMismatch[]> {
-  const [rolled, raw] = await Promise.all([
-    getActivitySeries(deps, input),
-    getActivitySeries(deps, { ...input, rawOnly: true }),
-  ]);
+export async function checkRollups(
+  deps: CoreDeps,
+  input: SeriesInput,
+  signal?: AbortSignal,
+): Promise<RollupMismatch[]> {
+  const { days } = emptySeries(input, MAX_SERIES_DAYS);
+  const out: RollupMismatch[] = [];
+  const slice = createTimeSlice(signal);
+  for (let i = 0; i < days.length; i += CHECK_DAYS) {
+    if (i > 0) await slice.next();
+    const part = {
+      ...input,
+      from: new Date(dayStartMs(days[i]!)),
+      to: new Date(dayStartMs(days[Math.min(i + CHECK_DAYS, days.length) - 1]!)),
+    };
+    const [rolled, raw] = await Promise.all([
+      getActivitySeries(deps, part),
+      getActivitySeries(deps, { ...part, rawOnly: true }),
+    ]);
+    out.push(...compareSeries(rolled, raw));
+  }
+  return out;
+}
+
+/** Days read per step of the check. */
+const CHECK_DAYS = 31;
+
+function compareSeries(rolled: ActivitySeries, raw: ActivitySeries): RollupMismatch[] {
   const out: RollupMismatch[] = [];
   const compare = (measure: string, a: number[] = [], b: number[] = []) =>
     rolled.days.forEach((day, i) => {

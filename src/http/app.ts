@@ -3,6 +3,7 @@ import { H3 } from 'h3';
 import type { HttpContext, RouteContext } from './http-context.ts';
 import { createKeyCache } from './key-cache.ts';
 import { createRateLimiter } from './rate-limiter.ts';
+import { createReportGate } from './report-gate.ts';
 import { errorHook } from './error-table.ts';
 import { boundDatabaseCalls } from './bound-database-calls.ts';
 import { trackingCors } from './cors.ts';
@@ -33,6 +34,7 @@ export function createHttpApp(http: HttpContext): H3 {
     ...http,
     rateLimiter: createRateLimiter(http.redis, http.config.QUEUE_PREFIX, http.log),
     keyCache: createKeyCache(5_000),
+    reports: createReportGate(),
   };
   const app = new H3({
     // Errors are rendered, and the unexpected ones logged, by the one onError hook: h3 prints nothing.

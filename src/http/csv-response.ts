@@ -4,6 +4,7 @@ import { AppError } from '../core/errors.ts';
 import { withoutDatabaseBound } from '../core/db-bound.ts';
 import { EXPORT_COLUMNS, exportCells, exportRows, type ExportKind, type ExportScope } from '../core/exports.ts';
 import { CsvEncoder } from './csv-encoder.ts';
+import { createTimeSlice } from '../core/time-slice.ts';
 
 export const exportQuerySchema = z.strictObject({
   /** Rows created (sales: received) from this time, inclusive. */
@@ -32,6 +33,10 @@ export function exportKind(raw: string | undefined, kinds: readonly ExportKind[]
  * 404, a hung database a 503, not a broken download. The later pages are not bound. The body
  * is pulled: the next page is read only when the one before is taken by the response, which takes
  * it only when the socket has drained, so at most one page waits whatever the client's speed.
+ *
+ * One export per `slot.key` at a time (429 `rate_limited` meanwhile), held until the download
+ * ends, fails or is dropped by the client; at EXPORT_TIMEOUT_MS the download is cut off (the
+ * connection closes before the end of the chunked body, which clients report as incomplete).
  */
 export async function csvResponse(
   ctx: RouteContext,
@@ -39,11 +44,26 @@ export async function csvResponse(
   kind: ExportKind,
   scope: ExportScope,
   filename: string,
+  gate: { key: string; label: string },
 ): Promise<Response> {
   const columns = EXPORT_COLUMNS[kind];
+  const slot = ctx.reports.acquire(gate.key, gate.label, ctx.config.EXPORT_TIMEOUT_MS);
   const pages = exportRows(ctx.deps(), programId, kind, scope);
-  const first = await pages.next();
+  const end = () => {
+    slot.release();
+    void pages.return(undefined);
+  };
+  let first: Awaited<ReturnType<typeof pages.next>>;
+  try {
+    first = await pages.next();
+    slot.signal.throwIfAborted();
+  } catch (err) {
+    end();
+    throw err;
+  }
   const log = ctx.log;
+  const context = { programId, kind, partnerId: scope.partnerId ?? null };
+  const slice = createTimeSlice(slot.signal);
   const header = new CsvEncoder(
     columns.map((_, i) => (names: readonly string[]) => names[i]),
     false,
@@ -56,27 +76,46 @@ export async function csvResponse(
       start(controller) {
         controller.enqueue(header);
         if (firstPage) controller.enqueue(firstPage);
-        else controller.close();
+        else {
+          controller.close();
+          end();
+        }
         firstPage = null;
+        // At the limit, also when the client has stopped reading (no pull to notice it).
+        slot.signal.addEventListener(
+          'abort',
+          () => {
+            log.warn({ ...context, limitMs: ctx.config.EXPORT_TIMEOUT_MS }, 'export cut off at its time limit');
+            controller.error(slot.signal.reason);
+            end();
+          },
+          { once: true },
+        );
       },
       async pull(controller) {
         try {
+          slice.begin();
           // The download has begun (200): its later pages are read without the request's
-          // database bound, whoever reads the body (the server's writer, today outside the
-          // request's scope anyway): a bound could only cut the download short now.
+          // database bound, whoever reads the body: a bound could only cut the download short now.
           const page = await withoutDatabaseBound(() => pages.next());
-          if (page.done) controller.close();
-          else controller.enqueue(rows.encode(page.value));
+          if (slot.signal.aborted) return;
+          if (page.done) {
+            controller.close();
+            end();
+            return;
+          }
+          controller.enqueue(rows.encode(page.value));
+          // Reading and encoding a page is the export's slice; it rests as long before the next.
+          if (slice.spent()) await slice.next();
         } catch (err) {
-          log.error(
-            { err, programId, kind, partnerId: scope.partnerId ?? null },
-            'export stopped: the download is incomplete',
-          );
+          if (slot.signal.aborted) return; // cut off at the limit: said and done by the abort listener
+          log.error({ err, ...context }, 'export stopped: the download is incomplete');
           controller.error(err);
+          end();
         }
       },
-      async cancel() {
-        await pages.return(undefined);
+      cancel() {
+        end();
       },
     },
     { highWaterMark: 1 },

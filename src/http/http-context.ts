@@ -8,6 +8,7 @@ import type { ProviderAdapters } from '../providers/registry.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import type { ReportGate } from './report-gate.ts';
 import type { ActiveSession } from '../core/sessions.ts';
 
 /** What the HTTP app is given (the app context satisfies it). */
@@ -29,7 +30,7 @@ export type HttpContext = {
 };
 
 /** What routes use: the HTTP context plus the edge's own per-process state, built by the app. */
-export type RouteContext = HttpContext & { rateLimiter: RateLimiter; keyCache: KeyCache };
+export type RouteContext = HttpContext & { rateLimiter: RateLimiter; keyCache: KeyCache; reports: ReportGate };
 
 declare module 'h3' {
   /** What the app and its middleware put on `event.context`. */

@@ -31,6 +31,11 @@ export function typedEnvelopeSchema(codes: ErrorCode[]) {
         retry_after_seconds: z.number().int().positive().optional().meta({
           description: '`rate_limited`, `service_unavailable`: seconds to wait (also the Retry-After header)',
         }),
+        limit_seconds: z
+          .number()
+          .positive()
+          .optional()
+          .meta({ description: '`service_unavailable` of a report stopped at its time limit: the limit, seconds' }),
         hint: z.string().optional().meta({ description: '`api_key_rotation_required`: what to do' }),
         docs_url: z.string().optional().meta({ description: '`api_key_rotation_required`: where it is explained' }),
       }),

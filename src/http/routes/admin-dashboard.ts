@@ -24,9 +24,12 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
   });
   on('get', `${P}/stats/check`, async (e) => {
     const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
-    const mismatches = await checkRollups(ctx.deps(), { programId: num(e, 'id'), ...range });
-    if (mismatches.length)
-      ctx.log.error({ programId: num(e, 'id'), mismatches }, 'daily rollups differ from the raw rows');
+    const programId = num(e, 'id');
+    const limits = { limitMs: ctx.config.REPORT_TIMEOUT_MS };
+    const mismatches = await ctx.reports.run(`check:${programId}`, 'A rollup check of this program', limits, (signal) =>
+      checkRollups(ctx.deps(), { programId, ...range }, signal),
+    );
+    if (mismatches.length) ctx.log.error({ programId, mismatches }, 'daily rollups differ from the raw rows');
     return { consistent: mismatches.length === 0, mismatches };
   });
   on('post', `${P}/partners/:partnerId/invites`, async (e) => {
@@ -78,6 +81,9 @@ export const adminDashboardOperations = [
     {
       params: { id },
       query: seriesQuery,
+      description:
+        'One check of a program runs at a time (another meanwhile: 429 `rate_limited` with `retry_after_seconds`), within `REPORT_TIMEOUT_MS` (past it: 503 `service_unavailable`).',
+      errors: ['service_unavailable'],
       responses: {
         200: {
           description: 'Every day and measure where the two differ',

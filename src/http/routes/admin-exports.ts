@@ -19,7 +19,11 @@ export function registerExportRoutes(ctx: RouteContext, { on, num }: AdminHelper
     const programId = num(e, 'id');
     const scope = { ...exportWindow(q), partnerId: q.partner_id ?? null };
     const name = `program-${programId}${q.partner_id ? `-partner-${q.partner_id}` : ''}`;
-    return csvResponse(ctx, programId, kind, scope, name);
+    // One export of a program at a time (csv-response.ts).
+    return csvResponse(ctx, programId, kind, scope, name, {
+      key: `export:${programId}`,
+      label: 'An export of this program',
+    });
   });
 }
 
@@ -28,8 +32,8 @@ export const exportOperations = [
     params: { id: z.number().int().positive(), kind: z.enum(EXPORT_KINDS) },
     query: adminExportQuery,
     description:
-      "Commissions, sales, refunds, payouts, or one partner's `statement` (`partner_id` required: their ledger, every line naming the sale, refund, lead or payout that caused it, with the running balance and a hash chain). Oldest first, streamed (memory stays one page of 1,000 rows whatever the size). Amounts are integer minor units of the row's `currency` (`*_cents`) and, in the last columns, decimal strings in the currency's precision; times are ISO 8601 UTC. `partner_id` keeps one partner's rows. A `.csv` suffix on the kind is accepted. Cells a spreadsheet would run as a formula are prefixed with `'`.",
-    errors: ['not_found', 'invalid_request'],
+      "Commissions, sales, refunds, payouts, or one partner's `statement` (`partner_id` required: their ledger, every line naming the sale, refund, lead or payout that caused it, with the running balance and a hash chain). Oldest first, streamed (memory stays one page of 250 rows whatever the size). Amounts are integer minor units of the row's `currency` (`*_cents`) and, in the last columns, decimal strings in the currency's precision; times are ISO 8601 UTC. `partner_id` keeps one partner's rows. A `.csv` suffix on the kind is accepted. Cells a spreadsheet would run as a formula are prefixed with `'`. One export of a program at a time (another meanwhile: 429 `rate_limited` with `retry_after_seconds`), within `EXPORT_TIMEOUT_MS` (503 `service_unavailable` when reached before the first byte, else the download is cut off).",
+    errors: ['not_found', 'invalid_request', 'service_unavailable'],
     responses: { 200: { description: 'The CSV (header row first)', contentType: 'text/csv' } },
   }),
 ];

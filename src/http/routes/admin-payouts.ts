@@ -60,8 +60,17 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body, em
   on('post', '/programs/:id/commissions/:cid/pay', async (e) =>
     paidPayoutToWire(await emitting((d) => payCommission(d, num(e, 'id'), num(e, 'cid')))),
   );
-  const statement = async (e: H3Event) =>
-    statementToWire(await getPartnerStatement(ctx.deps(), num(e, 'id'), num(e, 'partnerId')));
+  // Statements of a program run one at a time, the others waiting their turn within
+  // REPORT_TIMEOUT_MS: the dashboard asks for every partner's at once (report-gate.ts).
+  const statement = async (e: H3Event) => {
+    const [programId, partnerId] = [num(e, 'id'), num(e, 'partnerId')];
+    const limits = { limitMs: ctx.config.REPORT_TIMEOUT_MS, wait: true };
+    return statementToWire(
+      await ctx.reports.run(`statement:${programId}`, 'A partner statement of this program', limits, () =>
+        getPartnerStatement(ctx.deps(), programId, partnerId),
+      ),
+    );
+  };
   on('get', '/programs/:id/partners/:partnerId/statement', statement);
   on('get', '/programs/:id/partners/:partnerId/account', statement);
 }
@@ -70,7 +79,9 @@ const id = z.number().int().positive();
 const statementOp = (path: string, operationId: string, summary: string) =>
   adminOperation('get', path, operationId, summary, {
     params: { id, partnerId: id },
-    errors: ['not_found'],
+    description:
+      "A program's statements are computed one at a time, the others waiting their turn within `REPORT_TIMEOUT_MS` (past it: 503 `service_unavailable`).",
+    errors: ['not_found', 'service_unavailable'],
     responses: { 200: { description: 'The statement', schema: statementBody } },
   });
 

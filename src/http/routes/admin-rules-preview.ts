@@ -44,12 +44,18 @@ export function registerRulesPreviewRoute(ctx: RouteContext, { on, num, body }: 
       throw new AppError('invalid_request', `from must be before to, at most ${MAX_WINDOW_DAYS} days apart`, {
         field: 'from',
       });
-    const programRules =
-      input.reward_rules !== undefined ? input.reward_rules : ((await getProgram(deps, programId)).rewardRules ?? null);
     const groupRules = Object.fromEntries(Object.entries(input.group_rules ?? {}).map(([k, v]) => [Number(k), v]));
-    // One read over up to a year of sales: not cut by the request's database bound.
-    const r = await withoutDatabaseBound(() =>
-      previewRules(deps, programId, { programRules, groupRules }, { from, to }),
+    // One preview of a program at a time, within REPORT_TIMEOUT_MS (report-gate.ts); its reads over
+    // up to a year of sales are not cut by the request's database bound.
+    const limits = { limitMs: ctx.config.REPORT_TIMEOUT_MS };
+    const r = await ctx.reports.run(`preview:${programId}`, 'A rules preview of this program', limits, (signal) =>
+      withoutDatabaseBound(async () => {
+        const programRules =
+          input.reward_rules !== undefined
+            ? input.reward_rules
+            : ((await getProgram(deps, programId)).rewardRules ?? null);
+        return previewRules(deps, programId, { programRules, groupRules }, { from, to }, { signal });
+      }),
     );
     return {
       from: r.from.toISOString(),
@@ -71,8 +77,8 @@ export const rulesPreviewOperations = [
       params: { id: z.number().int().positive() },
       body: rulesPreviewSchema,
       description:
-        "Replays the program's attributed live sales received in [from, to) under the proposed rules, in the order received (tiers count each partner's sales from the start of their period), and answers current against proposed commissions per partner and currency and in total. Nothing is written. At most 366 days.",
-      errors: ['not_found', 'invalid_request'],
+        "Replays the program's attributed live sales received in [from, to) under the proposed rules, in the order received (tiers count each partner's sales from the start of their period), and answers current against proposed commissions per partner and currency and in total. Nothing is written. At most 366 days. One preview of a program runs at a time (another meanwhile: 429 `rate_limited` with `retry_after_seconds`), within `REPORT_TIMEOUT_MS` (past it: 503 `service_unavailable`).",
+      errors: ['not_found', 'invalid_request', 'service_unavailable'],
       responses: { 200: { description: 'The comparison', schema: rulesPreviewBody } },
     },
   ),

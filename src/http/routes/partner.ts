@@ -93,7 +93,9 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
     const kind = exportKind(e.context.params?.kind, PARTNER_EXPORT_KINDS);
     const window = exportWindow(validate(exportQuerySchema, query(e)));
     const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
-    return csvResponse(ctx, programId, kind, { ...window, partnerId }, `partner-${partnerId}`);
+    // One export of a partner at a time (csv-response.ts).
+    const slot = { key: `export:${programId}:partner:${partnerId}`, label: 'An export of yours' };
+    return csvResponse(ctx, programId, kind, { ...window, partnerId }, `partner-${partnerId}`, slot);
   });
   // Payout details: stored sealed; answered as the kind and a hint only.
   const programOf = async (partnerId: number) => (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
@@ -170,8 +172,8 @@ export const partnerOperations = [
     params: { kind: z.enum(PARTNER_EXPORT_KINDS) },
     query: exportQuerySchema,
     description:
-      "Only the signed-in partner's rows, in the admin export's columns. The `statement` is their ledger, every line naming its cause, with the running balance and a hash chain (README: Auditable statement).",
-    errors: ['not_found', 'invalid_request'],
+      "Only the signed-in partner's rows, in the admin export's columns. The `statement` is their ledger, every line naming its cause, with the running balance and a hash chain (README: Auditable statement). One export of a partner at a time (another meanwhile: 429 `rate_limited`); within `EXPORT_TIMEOUT_MS` (503 `service_unavailable` when reached before the first byte, else the download is cut off).",
+    errors: ['not_found', 'invalid_request', 'rate_limited', 'service_unavailable'],
     responses: { 200: { description: 'The CSV (header row first)', contentType: 'text/csv' } },
   }),
   partnerOp('get', '/earnings', 'getPartnerEarnings', "The partner's balance per currency and payouts", {
