@@ -105,7 +105,7 @@ export async function csvResponse(
             return;
           }
           controller.enqueue(rows.encode(page.value));
-          // Reading and encoding a page is the export's slice; it rests as long before the next.
+          // Reading and encoding a page is the export's slice; it rests twice as long before the next.
           if (slice.spent()) await slice.next();
         } catch (err) {
           if (slot.signal.aborted) return; // cut off at the limit: said and done by the abort listener
