@@ -7,29 +7,21 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/service-process.ts';
-import { signedStripeCheckout } from '../helpers/load-fixture.ts';
+import { createFaultEnv, send, waitFor, type FaultEnv } from './fault-env.ts';
 import {
-  bearer,
-  createFaultEnv,
-  ledgerViolations,
-  loadFor,
-  pendingWebhooks,
-  send,
-  sendSaleWithRetry,
-  sleep,
-  waitFor,
-  type FaultEnv,
-  type Reply,
-} from './fault-env.ts';
+  describeRun,
+  expectAppliedOnce,
+  expectReadyzBounded,
+  expectSuccessOrTyped503,
+  runUnderHang,
+  slowCalls,
+} from './hung-dependency.ts';
 
 const HUNG_MS = 25_000;
 /** The documented bounds (README, Reliability), measured here from the client, so with its own latency. */
 const WEBHOOK_ACK_MS = 2_000;
-const READYZ_MS = 1_000;
 /** JOB_WAIT_TIMEOUT_MS (10 s, the default) plus the rate-limit check's own bound (0.25 s). */
 const TRACK_MS = 10_250;
-/** What the client may add on this shared two-core machine (spawn, event loop, JSON). */
-const CLIENT_SLACK_MS = 400;
 
 let redis: ThrowawayRedis;
 let env: FaultEnv;
@@ -48,148 +40,37 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-type Phase = 'before' | 'hung' | 'after';
-/** `phase` when the request was sent, `answeredIn` when its answer came. */
-type Call = { kind: 'webhook' | 'sale' | 'click' | 'readyz'; i: number; phase: Phase; answeredIn: Phase; reply: Reply };
-
 test('Redis hung (SIGSTOP) for 25 s: every request answered within its bound, nothing acknowledged lost', async () => {
-  const f = env.fixture;
-  const url = env.http.url;
-  await waitFor('readiness before the fault', 30_000, async () => (await send(url, '/readyz')).status === 200);
-
-  let phase: Phase = 'before';
-  const calls: Call[] = [];
-  const record = async (kind: Call['kind'], i: number, req: Promise<Reply>) => {
-    const at = phase;
-    const reply = await req;
-    calls.push({ kind, i, phase: at, answeredIn: phase, reply });
-  };
-  const saleBody = (i: number) => ({
-    transaction_id: `hung-${i}`,
-    amount_cents: 5_000 + i,
-    customer_key: f.customerKey((i * 7) % f.customers),
+  const run = await runUnderHang(env, {
+    tag: 'hung',
+    hungMs: HUNG_MS,
+    clickLoops: 2,
+    freeze() {
+      process.kill(redis.pid!, 'SIGSTOP');
+      stopped = true;
+    },
+    thaw: resume,
   });
-  const until = () => phase === 'after';
-  // A client's timeout far past every bound: a request held for the whole fault shows as such.
-  const timeoutMs = HUNG_MS + 10_000;
-  const webhooks = loadFor(until, 2, 10_000, async (i) => {
-    const d = signedStripeCheckout(f, {
-      eventId: `evt_hung${i}`,
-      paymentIntent: `pi_hung${i}`,
-      amountCents: 3_000 + i,
-      customerKey: f.customerKey(i % f.customers),
-    });
-    const path = `/api/v1/webhooks/stripe/${f.programId}`;
-    await record('webhook', i, send(url, path, { body: d.body, headers: d.headers, timeoutMs }));
-    await sleep(50);
-  });
-  const sales = loadFor(until, 3, 10_000, async (i) => {
-    await record(
-      'sale',
-      i,
-      send(url, '/api/v1/track/sale', { body: saleBody(i), headers: bearer(f.liveKey), timeoutMs }),
-    );
-    await sleep(50);
-  });
-  const clicks = loadFor(until, 2, 10_000, async (i) => {
-    const body = { affiliate_url: `https://shop.example/?aff=${f.partnerCodes[i % f.partnerCodes.length]}` };
-    await record('click', i, send(url, '/api/v1/track/click', { body, timeoutMs }));
-    await sleep(50);
-  });
-  const probes = loadFor(until, 1, 10_000, async (i) => {
-    await record('readyz', i, send(url, '/readyz', { timeoutMs }));
-    await sleep(500);
-  });
-  const fault = (async () => {
-    await sleep(2_000);
-    process.kill(redis.pid!, 'SIGSTOP');
-    stopped = true;
-    phase = 'hung';
-    await sleep(HUNG_MS);
-    resume();
-    phase = 'after';
-  })();
-  await Promise.all([webhooks, sales, clicks, probes, fault]);
-
-  const of = (kind: Call['kind'], p?: Phase) => calls.filter((c) => c.kind === kind && (!p || c.phase === p));
-  const slow = (cs: Call[], ms: number) =>
-    cs
-      .filter((c) => c.reply.ms > ms + CLIENT_SLACK_MS)
-      .map((c) => `${c.kind} ${c.i}: ${c.reply.status} in ${Math.round(c.reply.ms)} ms`);
   // Webhooks: acknowledged from the inbox within 2 s, every one.
-  expect(slow(of('webhook'), WEBHOOK_ACK_MS)).toEqual([]);
-  expect(of('webhook').filter((c) => c.reply.status !== 200)).toEqual([]);
+  expect(slowCalls(run.of('webhook'), WEBHOOK_ACK_MS)).toEqual([]);
+  expect(run.of('webhook').filter((c) => c.reply.status !== 200)).toEqual([]);
   // Sales and clicks: a success, or the typed, retryable 503, within the job wait.
   for (const kind of ['sale', 'click'] as const) {
-    expect(slow(of(kind), TRACK_MS)).toEqual([]);
-    for (const c of of(kind)) {
-      expect([200, 503]).toContain(c.reply.status);
-      if (c.reply.status === 503)
-        expect(c.reply.body).toEqual({
-          error: { code: 'service_unavailable', message: expect.any(String), retry_after_seconds: expect.any(Number) },
-        });
-    }
-    expect(of(kind, 'hung').filter((c) => c.reply.status === 503).length).toBeGreaterThan(0);
+    expect(slowCalls(run.of(kind), TRACK_MS)).toEqual([]);
+    expectSuccessOrTyped503(run, kind);
   }
-  // /readyz: within 1 s, and 503 naming the queue while Redis is hung.
-  expect(slow(of('readyz'), READYZ_MS)).toEqual([]);
-  // Those sent and answered while it hung (the first may have started just before the stop).
-  const hungProbes = of('readyz', 'hung')
-    .slice(1)
-    .filter((c) => c.answeredIn === 'hung');
-  expect(hungProbes.length).toBeGreaterThan(3);
-  for (const c of hungProbes) {
-    expect(c.reply.status).toBe(503);
-    expect(c.reply.body.reasons.join(' ')).toMatch(/the queue \(bullmq\) does not answer/);
-  }
+  expectReadyzBounded(run, 'the queue (bullmq) does not answer');
   // Enough traffic ran into the fault to mean something.
   for (const kind of ['webhook', 'sale', 'click', 'readyz'] as const)
-    expect(of(kind, 'hung').length).toBeGreaterThan(3);
-  expect(of('sale', 'before').some((c) => c.reply.status === 200)).toBe(true);
-  await waitFor('readiness after Redis resumed', 15_000, async () => (await send(url, '/readyz')).status === 200);
+    expect(run.of(kind, 'hung').length).toBeGreaterThan(3);
+  expect(run.of('sale', 'before').some((c) => c.reply.status === 200)).toBe(true);
+  await waitFor(
+    'readiness after Redis resumed',
+    15_000,
+    async () => (await send(env.http.url, '/readyz')).status === 200,
+  );
 
   // Every webhook acknowledged is processed once Redis answers again, exactly once.
-  await waitFor('the inbox to drain', 60_000, async () => (await pendingWebhooks(env.db)) === 0);
-  const { rows: hookSales } = await env.db.pool.query<{ transaction_id: string; n: number }>(
-    `select transaction_id, count(*)::int as n from sale where transaction_id like 'pi_hung%' group by 1`,
-  );
-  const applied = new Map(hookSales.map((r) => [Number(r.transaction_id.slice(7)), r.n]));
-  const acked = of('webhook').map((c) => c.i);
-  expect(acked.filter((i) => applied.get(i) !== 1)).toEqual([]);
-  expect(hookSales.length).toBe(acked.length);
-
-  // A merchant retries what got a 503 with the same transaction id (a 409 = recorded meanwhile).
-  const failed = of('sale').filter((c) => c.reply.status !== 200);
-  for (const c of failed) {
-    const { final } = await sendSaleWithRetry(url, f.liveKey, saleBody(c.i), { attempts: 10 });
-    expect([200, 409]).toContain(final.status);
-  }
-  const { rows: apiSales } = await env.db.pool.query<{ transaction_id: string; id: number; n: number }>(
-    `select transaction_id, min(id)::int as id, count(*)::int as n from sale where transaction_id like 'hung-%' group by 1`,
-  );
-  const byTx = new Map(apiSales.map((r) => [r.transaction_id, r]));
-  for (const c of of('sale').filter((x) => x.reply.status === 200)) {
-    expect(byTx.get(`hung-${c.i}`)).toEqual({ transaction_id: `hung-${c.i}`, id: c.reply.body.sale_id, n: 1 });
-  }
-  expect(apiSales.length).toBe(of('sale').length);
-  expect(apiSales.every((r) => r.n === 1)).toBe(true);
-  // Every click answered 200 is stored.
-  const okClicks = of('click')
-    .filter((c) => c.reply.status === 200)
-    .map((c) => c.reply.body.click_id as string);
-  const { rows: clickRows } = await env.db.pool.query(`select count(*)::int as n from click where id = any($1)`, [
-    okClicks,
-  ]);
-  expect(clickRows[0].n).toBe(okClicks.length);
-  expect(await ledgerViolations(env.db)).toEqual({});
-
-  const worst = (cs: Call[]) => Math.round(Math.max(0, ...cs.map((c) => c.reply.ms)));
-  const count = (kind: Call['kind'], status: number) =>
-    of(kind, 'hung').filter((c) => c.reply.status === status).length;
-  console.log(
-    `redis hung ${HUNG_MS / 1000} s: ${of('webhook', 'hung').length} webhooks acknowledged (slowest ${worst(of('webhook'))} ms), ` +
-      `sales ${count('sale', 200)}×200/${count('sale', 503)}×503 (slowest ${worst(of('sale'))} ms), ` +
-      `clicks ${count('click', 200)}×200/${count('click', 503)}×503 (slowest ${worst(of('click'))} ms), ` +
-      `/readyz ${count('readyz', 503)}×503 (slowest ${worst(of('readyz'))} ms); ${failed.length} sales retried, all applied once`,
-  );
+  const retried = await expectAppliedOnce(env, run, 'hung');
+  console.log(`redis hung ${HUNG_MS / 1000} s: ${describeRun(run)}; ${retried} sales retried, all applied once`);
 }, 150_000);
