@@ -1,4 +1,4 @@
-import { createStripeTransferLister, createStripeTransferSender } from './providers/stripe/transfers.ts';
+import { createStripeTransfers } from './providers/stripe/transfers.ts';
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/email-hash.ts';
 import { Redis } from 'ioredis';
@@ -127,8 +127,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see README, Sealed secrets)',
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
-  const sendTransfer = createStripeTransferSender({ apiBase: config.STRIPE_API_BASE });
-  const listTransfers = createStripeTransferLister({ apiBase: config.STRIPE_API_BASE });
+  const { sendTransfer, listTransfers } = createStripeTransfers({ apiBase: config.STRIPE_API_BASE });
   const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const lookupPaidSale = createPaidSaleLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const guard = createOutboundGuard({ allow: config.OUTBOUND_ALLOW_HOSTS, lookup: o.lookup, log });

@@ -54,6 +54,8 @@ export function runStatement(client: PgSession, query: PgQuery, q: StatementConf
  * Sends the session's CancelRequest (what libpq's PQcancel and pg's own cancel send: a new
  * connection, no authentication, the session's key). Fire and forget: a hung server may never
  * take it, so the socket is dropped after `ms`; a server that has ended the session ignores it.
+ * Not pg's `Client#cancel`: it is undocumented, needs a second Client and the query still active,
+ * and sets no timeout on its socket.
  */
 function cancelOnServer(client: PgSession, ms: number): void {
   if (client.processID === null || client.secretKey === null) return;

@@ -10,55 +10,53 @@
 import type { ListTransfers, MadeTransfer, SendTransfer } from '../../core/payout-transfers.ts';
 import { createStripeClients } from './client.ts';
 
-export function createStripeTransferSender(o: { apiBase: string; maxNetworkRetries?: number }): SendTransfer {
+/** Both ports over one SDK client per API key (`maxNetworkRetries` 2, 20 s per request by default). */
+export function createStripeTransfers(o: { apiBase: string; maxNetworkRetries?: number }): {
+  sendTransfer: SendTransfer;
+  listTransfers: ListTransfers;
+} {
   const clientFor = createStripeClients({
     apiBase: o.apiBase,
     maxNetworkRetries: o.maxNetworkRetries ?? 2,
     timeoutMs: 20_000,
   });
-  return async (apiKey, t) => {
-    try {
-      const transfer = await clientFor(apiKey).transfers.create(
-        {
-          amount: t.amountCents,
-          currency: t.currency,
-          destination: t.destination,
-          transfer_group: t.transferGroup,
-          metadata: t.metadata,
-        },
-        { idempotencyKey: t.idempotencyKey },
-      );
-      return { ok: true, transferId: transfer.id };
-    } catch (err) {
-      // Never the key: the SDK's message names the request's problem (balance, account, key scope).
-      const message = err instanceof Error ? err.message : String(err);
-      return { ok: false, error: message.slice(0, 500) };
-    }
+  return {
+    async sendTransfer(apiKey, t) {
+      try {
+        const transfer = await clientFor(apiKey).transfers.create(
+          {
+            amount: t.amountCents,
+            currency: t.currency,
+            destination: t.destination,
+            transfer_group: t.transferGroup,
+            metadata: t.metadata,
+          },
+          { idempotencyKey: t.idempotencyKey },
+        );
+        return { ok: true, transferId: transfer.id };
+      } catch (err) {
+        return { ok: false, error: errorText(err) };
+      }
+    },
+    /**
+     * The transfers of a transfer group that name a payout of the program in their metadata (every
+     * page: the SDK's auto-pagination). An error answers `ok: false`: the caller sends nothing then.
+     */
+    async listTransfers(apiKey, q) {
+      try {
+        const transfers: MadeTransfer[] = [];
+        for await (const t of clientFor(apiKey).transfers.list({ transfer_group: q.transferGroup, limit: 100 })) {
+          const payoutId = Number(t.metadata?.payout_id);
+          if (t.metadata?.program_id !== String(q.programId) || !Number.isSafeInteger(payoutId)) continue;
+          transfers.push({ transferId: t.id, payoutId, reversed: t.reversed });
+        }
+        return { ok: true, transfers };
+      } catch (err) {
+        return { ok: false, error: errorText(err) };
+      }
+    },
   };
 }
 
-/**
- * The transfers of a transfer group that name a payout of the program in their metadata (every
- * page: the SDK's auto-pagination). An error answers `ok: false`: the caller sends nothing then.
- */
-export function createStripeTransferLister(o: { apiBase: string; maxNetworkRetries?: number }): ListTransfers {
-  const clientFor = createStripeClients({
-    apiBase: o.apiBase,
-    maxNetworkRetries: o.maxNetworkRetries ?? 2,
-    timeoutMs: 20_000,
-  });
-  return async (apiKey, q) => {
-    try {
-      const transfers: MadeTransfer[] = [];
-      for await (const t of clientFor(apiKey).transfers.list({ transfer_group: q.transferGroup, limit: 100 })) {
-        const payoutId = Number(t.metadata?.payout_id);
-        if (t.metadata?.program_id !== String(q.programId) || !Number.isSafeInteger(payoutId)) continue;
-        transfers.push({ transferId: t.id, payoutId, reversed: t.reversed });
-      }
-      return { ok: true, transfers };
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      return { ok: false, error: message.slice(0, 500) };
-    }
-  };
-}
+/** Never the key: the SDK's message names the request's problem (balance, account, key scope). */
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
