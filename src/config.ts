@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseSealingKeys } from './core/sealed-secrets.ts';
+import { parseSealingKeys } from './core/shared/sealed-secrets.ts';
 import { parseAllowEntries } from './egress/allow-list.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -1,7 +1,7 @@
 import type { CoreDeps } from './core/deps.ts';
 import { Program } from './core/entities/program.ts';
-import { createPartner, createProgram } from './core/programs.ts';
-import { issueApiKey } from './core/api-keys.ts';
+import { createPartner, createProgram } from './core/programs/programs.ts';
+import { issueApiKey } from './core/programs/api-keys.ts';
 
 /** On an empty embedded database: a demo program, partner and keys (returned once, for printing). */
 export async function seedDemoProgram(deps: CoreDeps) {

@@ -11,7 +11,7 @@ import { createMetricsApp } from './http/routes/metrics.ts';
 import { createHealthApp } from './http/health-app.ts';
 import { nodeServerOptions } from './http/server-options.ts';
 import { startWorkers } from './workers/start-workers.ts';
-import { createDb, migrate } from './core/orm.ts';
+import { createDb, migrate } from './core/db/orm.ts';
 import { seedDemoProgram } from './demo-seed.ts';
 import { demoPageEnabled } from './http/routes/demo-page.ts';
 

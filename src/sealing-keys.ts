@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
-import { createSealer, generateSealingKey, parseSealingKeys, type Sealer } from './core/sealed-secrets.ts';
+import { createSealer, generateSealingKey, parseSealingKeys, type Sealer } from './core/shared/sealed-secrets.ts';
 
 /** Embedded mode's generated key, beside the admin token. */
 export const DATA_KEY_FILE = 'data-key';

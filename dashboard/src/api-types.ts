@@ -4,8 +4,8 @@
 // (src/http/wire/responses.ts, program-config.ts, records.ts). Type-only imports: nothing of the
 // server reaches the bundle, and those files import no Node modules (this config has no Node types).
 
-import type { ListableKind } from '../../src/core/listable.ts';
-import type { WebhookProvider } from '../../src/core/vocabulary.ts';
+import type { ListableKind } from '../../src/core/reporting/listable.ts';
+import type { WebhookProvider } from '../../src/core/shared/vocabulary.ts';
 import type { ProgramBody, ProgramListBody } from '../../src/http/wire/program-config.ts';
 import type { ListRowWire, RecordListWire } from '../../src/http/wire/records.ts';
 import type {

@@ -2,7 +2,7 @@
 // an embedded `npm start` and a production deployment. Usage: npm run admin -- <command> [args]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { referralLink } from '../core/referral-link.ts';
+import { referralLink } from '../core/attribution/referral-link.ts';
 import { render } from './admin-output.ts';
 import { HELP } from './admin-help.ts';
 import { parseArgv } from './parse-argv.ts';

@@ -1,6 +1,6 @@
 import type { Clock, CoreCaches } from './deps.ts';
 import { expiringMap } from './settings-cache.ts';
-import { createInboxWriter } from './webhook-inbox.ts';
+import { createInboxWriter } from './webhooks/webhook-inbox.ts';
 
 /** The per-process state of the core, built once by the app context and passed on `CoreDeps`. */
 export function createCoreCaches(clock: Clock): CoreCaches {

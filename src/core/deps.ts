@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { ExpiringMap, ProgramSnapshot } from './settings-cache.ts';
-import type { VerificationSecret } from './provider-secrets.ts';
-import type { PartnerRef } from './record-click.ts';
-import type { InboxWriter } from './webhook-inbox.ts';
-import type { PartnerTerms } from './partner-groups.ts';
-import type { EmailHasher } from './email-hash.ts';
-import type { Sealer } from './sealed-secrets.ts';
-import type { LookupDiscountCodes } from './discount-lookup.ts';
+import type { VerificationSecret } from './integrations/provider-secrets.ts';
+import type { PartnerRef } from './attribution/record-click.ts';
+import type { InboxWriter } from './webhooks/webhook-inbox.ts';
+import type { PartnerTerms } from './rewards/partner-groups.ts';
+import type { EmailHasher } from './shared/email-hash.ts';
+import type { Sealer } from './shared/sealed-secrets.ts';
+import type { LookupDiscountCodes } from './attribution/discount-lookup.ts';
 import type { EndpointSubscription } from './outbound/emit-events.ts';
-import type { ListTransfers, SendTransfer } from './payout-transfers.ts';
-import type { LookupPaymentAlias } from './alias-lookup.ts';
-import type { LookupPaidSale } from './refund-sale-lookup.ts';
+import type { ListTransfers, SendTransfer } from './payouts/payout-transfers.ts';
+import type { LookupPaymentAlias } from './sales/alias-lookup.ts';
+import type { LookupPaidSale } from './refunds/refund-sale-lookup.ts';
 import type { CheckOutboundUrl } from './outbound/outbound-target.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { H3Event, Middleware } from 'h3';
 import type { RouteContext } from './http-context.ts';
-import { AppError } from '../core/errors.ts';
-import { authenticateApiKey, hashApiKey, type AuthenticatedKey } from '../core/api-keys.ts';
+import { AppError } from '../core/shared/errors.ts';
+import { authenticateApiKey, hashApiKey, type AuthenticatedKey } from '../core/programs/api-keys.ts';
 import { stageHeader } from './route.ts';
 import { clientAddress } from './client-address.ts';
 

@@ -1,5 +1,5 @@
 import type { H3 } from 'h3';
-import { withDatabaseBound } from '../core/db-bound.ts';
+import { withDatabaseBound } from '../core/db/db-bound.ts';
 
 /**
  * Every request's database calls are bounded by DB_QUERY_TIMEOUT_MS (core/db-bound.ts): waiting

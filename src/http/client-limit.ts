@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3';
 import type { RouteContext } from './http-context.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../core/shared/errors.ts';
 import { clientAddress } from './client-address.ts';
 
 /** The unauthenticated routes, each with its own per-client budget. */

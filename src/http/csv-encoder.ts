@@ -10,7 +10,7 @@
  * docs/performance.md, CSV export).
  */
 
-import { isFormulaCell } from '../core/csv-formulas.ts';
+import { isFormulaCell } from '../core/shared/csv-formulas.ts';
 
 export type CsvCell = string | number | bigint | boolean | null | undefined;
 /** How one column's cell is read from a row. */

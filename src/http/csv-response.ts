@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { RouteContext } from './http-context.ts';
-import { AppError } from '../core/errors.ts';
-import { withoutDatabaseBound } from '../core/db-bound.ts';
-import { EXPORT_COLUMNS, exportCells, exportRows, type ExportKind, type ExportScope } from '../core/exports.ts';
+import { AppError } from '../core/shared/errors.ts';
+import { withoutDatabaseBound } from '../core/db/db-bound.ts';
+import { EXPORT_COLUMNS, exportCells, exportRows, type ExportKind, type ExportScope } from '../core/reporting/exports.ts';
 import { CsvEncoder } from './csv-encoder.ts';
-import { createTimeSlice } from '../core/time-slice.ts';
+import { createTimeSlice } from '../core/shared/time-slice.ts';
 
 export const exportQuerySchema = z.strictObject({
   /** Rows created (sales: received) from this time, inclusive. */

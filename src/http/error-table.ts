@@ -1,8 +1,8 @@
 import type { H3Event, HTTPError } from 'h3';
 import type { HttpContext } from './http-context.ts';
-import type { ErrorCode } from '../core/errors.ts';
-import { AppError } from '../core/errors.ts';
-import { isDatabaseTimeout } from '../core/data-error.ts';
+import type { ErrorCode } from '../core/shared/errors.ts';
+import { AppError } from '../core/shared/errors.ts';
+import { isDatabaseTimeout } from '../core/db/data-error.ts';
 import { EnqueueError, JobTimeoutError } from '../queue/job-queue.ts';
 
 type Render = { status: number; name: string; envelope: 'platform' | 'typed' };

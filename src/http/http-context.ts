@@ -1,7 +1,7 @@
 import type { Logger as PinoLogger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import type { AuthenticatedKey } from '../core/api-keys.ts';
+import type { AuthenticatedKey } from '../core/programs/api-keys.ts';
 import type { Clock, CoreDeps } from '../core/deps.ts';
 import type { Metrics } from '../metrics/create-metrics.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
@@ -9,7 +9,7 @@ import type { JobQueue } from '../queue/job-queue.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { ReportGate } from './report-gate.ts';
-import type { ActiveSession } from '../core/sessions.ts';
+import type { ActiveSession } from '../core/programs/sessions.ts';
 
 /** What the HTTP app is given (the app context satisfies it). */
 export type HttpContext = {

@@ -1,4 +1,4 @@
-import type { AuthenticatedKey } from '../core/api-keys.ts';
+import type { AuthenticatedKey } from '../core/programs/api-keys.ts';
 
 /**
  * Short-lived per-process cache of API-key lookups (hash → key), so a hot key costs no query per

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { H3Event } from 'h3';
 import type { RouteContext } from './http-context.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../core/shared/errors.ts';
 import { clientAddress } from './client-address.ts';
 
 /**

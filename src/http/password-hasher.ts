@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import type { PasswordHasher } from '../core/partner-invites.ts';
+import type { PasswordHasher } from '../core/programs/partner-invites.ts';
 
 /** bcrypt cost: 2^11 rounds, above the OWASP minimum of 10, a fraction of a second per sign-in. */
 const COST = 11;

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3';
 import { visit } from 'jsonc-parser';
-import { AppError } from '../core/errors.ts';
-import { describeJsonProblem, findUnstorableJson } from '../core/storable-json.ts';
+import { AppError } from '../core/shared/errors.ts';
+import { describeJsonProblem, findUnstorableJson } from '../core/shared/storable-json.ts';
 
 /**
  * Reads a JSON request body: 415 unless `application/json`, 413 past `limit` bytes (counted while

@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../core/shared/errors.ts';
 
 /**
  * Heavy reports (rules previews, CSV exports, rollup checks, partner statements) run in the HTTP

@@ -1,8 +1,8 @@
 import { getCookie, type H3Event, type Middleware } from 'h3';
 import type { RouteContext } from './http-context.ts';
-import { AppError } from '../core/errors.ts';
-import { constantTimeEqual } from '../core/crypto.ts';
-import { findSession, type SessionKind } from '../core/sessions.ts';
+import { AppError } from '../core/shared/errors.ts';
+import { constantTimeEqual } from '../core/shared/crypto.ts';
+import { findSession, type SessionKind } from '../core/programs/sessions.ts';
 import { clientAddress, requestIsHttps } from './client-address.ts';
 
 /** Cookie of each kind of browser session; scoped to the API paths that read it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../core/shared/errors.ts';
 
 /** Parses with a zod schema; failures become 400 `invalid_request` listing each bad field. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Clock, CoreDeps } from '../core/deps.ts';
 import { QUEUE_NAMES, type JobQueue } from '../queue/job-queue.ts';
 import type { Metrics } from './create-metrics.ts';
-import { epochMs, typedSql } from '../core/sql.ts';
+import { epochMs, typedSql } from '../core/db/sql.ts';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 

@@ -4,7 +4,7 @@
  * queue, no HTTP framework ("adapter computes, framework does I/O").
  */
 import type { NormalisedEvent } from '../core/jobs/normalised-event.ts';
-import type { WebhookProvider } from '../core/vocabulary.ts';
+import type { WebhookProvider } from '../core/shared/vocabulary.ts';
 
 /** Why a webhook was rejected; safe to log (never contains the secret or the signature). */
 export type VerifyFailureReason =

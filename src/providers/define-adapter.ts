@@ -5,7 +5,7 @@
  * and where its envelope keeps the event type, id, object, time and test flag.
  */
 import type { NormalisedEvent } from '../core/jobs/normalised-event.ts';
-import type { WebhookProvider } from '../core/vocabulary.ts';
+import type { WebhookProvider } from '../core/shared/vocabulary.ts';
 import type { EventHandler, NormaliseContext, ProviderAdapter } from './adapter.ts';
 import { asRecord, computeContentKey, sanitiseKey } from './read-payload.ts';
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from '../core/crypto.ts';
+import { constantTimeEqual } from '../core/shared/crypto.ts';
 import type { ProviderAdapter } from './adapter.ts';
 import { acceptVerifiedBody } from './read-payload.ts';
 

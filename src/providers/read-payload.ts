@@ -3,7 +3,7 @@
  * fields go missing), so every reader returns `null` instead of throwing; normalisers turn a
  * `null` into an `ignoredReason`.
  */
-import { sha256Hex } from '../core/crypto.ts';
+import { sha256Hex } from '../core/shared/crypto.ts';
 import type { VerifyResult } from './adapter.ts';
 
 export type JsonObject = Record<string, unknown>;

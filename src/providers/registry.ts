@@ -1,4 +1,4 @@
-import type { WebhookProvider } from '../core/vocabulary.ts';
+import type { WebhookProvider } from '../core/shared/vocabulary.ts';
 import type { ProviderAdapter } from './adapter.ts';
 import { createCreemAdapter } from './creem/adapter.ts';
 import { createDodoAdapter } from './dodo/adapter.ts';
@@ -8,10 +8,10 @@ import { createPolarAdapter } from './polar/adapter.ts';
 import { createStripeAdapter } from './stripe/adapter.ts';
 import { createPayosAdapter } from './payos/adapter.ts';
 import { createSepayAdapter } from './sepay/adapter.ts';
-import type { LookupDiscountCodes } from '../core/discount-lookup.ts';
+import type { LookupDiscountCodes } from '../core/attribution/discount-lookup.ts';
 import { createLemonSqueezyDiscountLookup } from './lemonsqueezy/discount-redemptions.ts';
-import type { LookupPaymentAlias } from '../core/alias-lookup.ts';
-import type { LookupPaidSale } from '../core/refund-sale-lookup.ts';
+import type { LookupPaymentAlias } from '../core/sales/alias-lookup.ts';
+import type { LookupPaidSale } from '../core/refunds/refund-sale-lookup.ts';
 import { createStripeInvoicePaymentLookup, createStripePaidInvoiceLookup } from './stripe/invoice-payments.ts';
 
 export type ProviderAdapters = Record<WebhookProvider, ProviderAdapter>;

@@ -6,7 +6,7 @@
  * it against `Date.now()` and the service measures every tolerance against its injected clock.
  */
 import { Webhook } from 'standardwebhooks';
-import type { WebhookProvider } from '../core/vocabulary.ts';
+import type { WebhookProvider } from '../core/shared/vocabulary.ts';
 import type { EventHandler, ProviderAdapter, VerifyResult } from './adapter.ts';
 import { defineProviderAdapter } from './define-adapter.ts';
 import { acceptVerifiedBody, asRecord, isoFromString, readString, type JsonObject } from './read-payload.ts';

@@ -1,4 +1,4 @@
-import type { SubscriptionInterval } from '../core/vocabulary.ts';
+import type { SubscriptionInterval } from '../core/shared/vocabulary.ts';
 import { readInteger, readString } from './read-payload.ts';
 
 /**

@@ -14,7 +14,7 @@ import {
   type JobQueue,
   type QueueName,
 } from './job-queue.ts';
-import { createMicroBatcher } from '../core/micro-batch.ts';
+import { createMicroBatcher } from '../core/shared/micro-batch.ts';
 
 /** Id of a job a process waits for (`addAndWait`): `<that process's instance>.<uuid>`. */
 const REPLY_ID = /^([0-9a-f]{32})\./;

@@ -1,5 +1,5 @@
-import { deliverNotifications, type DeliveryOutcome } from '../core/deliver-notification.ts';
-import { createMicroBatcher, type MicroBatchOptions, type Settled } from '../core/micro-batch.ts';
+import { deliverNotifications, type DeliveryOutcome } from '../core/notifications/deliver-notification.ts';
+import { createMicroBatcher, type MicroBatchOptions, type Settled } from '../core/shared/micro-batch.ts';
 import { buildNotifyJob } from '../core/jobs/notify-job.ts';
 import { notifyJobOptions } from '../queue/job-options.ts';
 import type { WorkerContext } from './worker-context.ts';

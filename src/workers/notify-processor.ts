@@ -1,4 +1,4 @@
-import { deliverNotification } from '../core/deliver-notification.ts';
+import { deliverNotification } from '../core/notifications/deliver-notification.ts';
 import { notifyJobSchema } from '../core/jobs/notify-job.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
 import { readJob, type WorkerContext } from './worker-context.ts';

@@ -1,4 +1,4 @@
-import { approveDueCommissions } from '../core/approve-commission.ts';
+import { approveDueCommissions } from '../core/rewards/approve-commission.ts';
 import { depsWithEvents, type WorkerContext } from './worker-context.ts';
 
 /** Approves commissions whose hold period has passed. Returns how many. */

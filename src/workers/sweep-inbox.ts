@@ -1,5 +1,5 @@
 import { buildWebhookJob } from '../core/jobs/webhook-job.ts';
-import { findStalePendingWebhooks, markWebhooksRequeued } from '../core/webhook-inbox.ts';
+import { findStalePendingWebhooks, markWebhooksRequeued } from '../core/webhooks/webhook-inbox.ts';
 import { webhookJobOptions, webhookRetryHorizonMs } from '../queue/job-options.ts';
 import type { WorkerContext } from './worker-context.ts';
 

@@ -1,4 +1,4 @@
-import { sweepNotificationOutbox } from '../core/deliver-notification.ts';
+import { sweepNotificationOutbox } from '../core/notifications/deliver-notification.ts';
 import { notifyRetryHorizonMs } from '../queue/job-options.ts';
 import { enqueueNotifications } from './enqueue-notifications.ts';
 import type { WorkerContext } from './worker-context.ts';

@@ -1,4 +1,4 @@
-import { sweepParkedRefunds } from '../core/parked-refunds.ts';
+import { sweepParkedRefunds } from '../core/refunds/parked-refunds.ts';
 import type { WorkerContext } from './worker-context.ts';
 
 /** Applies parked refunds whose sale exists now; lists as unmatched those older than PARKED_REFUND_DAYS. */

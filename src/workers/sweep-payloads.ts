@@ -1,4 +1,4 @@
-import { redactExpiredWebhookPayloads } from '../core/redact-webhook-payloads.ts';
+import { redactExpiredWebhookPayloads } from '../core/webhooks/redact-webhook-payloads.ts';
 import type { WorkerContext } from './worker-context.ts';
 
 /** Removes buyer personal data from inbox payloads older than WEBHOOK_PAYLOAD_RETENTION_DAYS. Returns how many. */

@@ -1,5 +1,5 @@
-import { runScheduledPayouts } from '../core/scheduled-payouts.ts';
-import { resumeStripeTransfers } from '../core/payout-transfers.ts';
+import { runScheduledPayouts } from '../core/payouts/scheduled-payouts.ts';
+import { resumeStripeTransfers } from '../core/payouts/payout-transfers.ts';
 import { depsWithEvents, type WorkerContext } from './worker-context.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { pruneClicks } from '../core/click-retention.ts';
-import { sweepRollups } from '../core/rollups.ts';
+import { pruneClicks } from '../core/attribution/click-retention.ts';
+import { sweepRollups } from '../core/reporting/rollups.ts';
 import type { WorkerContext } from './worker-context.ts';
 
 /**

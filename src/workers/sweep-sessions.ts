@@ -1,4 +1,4 @@
-import { deleteStaleSessions } from '../core/sessions.ts';
+import { deleteStaleSessions } from '../core/programs/sessions.ts';
 import type { WorkerContext } from './worker-context.ts';
 
 /** Drops sessions that expired or ended more than a day ago. Returns how many. */

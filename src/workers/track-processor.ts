@@ -1,16 +1,16 @@
-import { applyRefund } from '../core/apply-refund.ts';
-import { bindLead } from '../core/bind-lead.ts';
-import { isDataError } from '../core/data-error.ts';
+import { applyRefund } from '../core/refunds/apply-refund.ts';
+import { bindLead } from '../core/attribution/bind-lead.ts';
+import { isDataError } from '../core/db/data-error.ts';
 import type { CoreDeps } from '../core/deps.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../core/shared/errors.ts';
 import { type TrackJob, trackJobSchema } from '../core/jobs/job.ts';
 import type { ClickJob } from '../core/jobs/click-job.ts';
 import type { JobResults, TrackOutcome } from '../core/jobs/job-results.ts';
-import { type ClickResult, recordClicks } from '../core/record-click.ts';
-import { recordSale } from '../core/record-sale.ts';
-import { recordTestEvent } from '../core/record-test-event.ts';
+import { type ClickResult, recordClicks } from '../core/attribution/record-click.ts';
+import { recordSale } from '../core/sales/record-sale.ts';
+import { recordTestEvent } from '../core/sales/record-test-event.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
-import { createMicroBatcher, type MicroBatchOptions } from '../core/micro-batch.ts';
+import { createMicroBatcher, type MicroBatchOptions } from '../core/shared/micro-batch.ts';
 import { createAfterCommitDelivery } from './enqueue-notifications.ts';
 import { depsWithEvents, readJob, type WorkerContext } from './worker-context.ts';
 

@@ -1,8 +1,8 @@
 import { webhookJobSchema } from '../core/jobs/webhook-job.ts';
-import { type ProcessedWebhook, processWebhookEvents } from '../core/process-webhook-events.ts';
-import { markWebhookFailed } from '../core/webhook-inbox.ts';
+import { type ProcessedWebhook, processWebhookEvents } from '../core/webhooks/process-webhook-events.ts';
+import { markWebhookFailed } from '../core/webhooks/webhook-inbox.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
-import { createMicroBatcher, type MicroBatchOptions } from '../core/micro-batch.ts';
+import { createMicroBatcher, type MicroBatchOptions } from '../core/shared/micro-batch.ts';
 import { enqueueNotifications } from './enqueue-notifications.ts';
 import { depsWithEvents, readJob, type WorkerContext } from './worker-context.ts';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { NotificationSender } from '../core/deliver-notification.ts';
+import type { NotificationSender } from '../core/notifications/deliver-notification.ts';
 import type { EventPoster } from '../core/outbound/deliver-event.ts';
 import type { Clock, CoreDeps, Logger } from '../core/deps.ts';
 import { parseWith } from '../core/jobs/job.ts';

@@ -4,7 +4,7 @@
  * customers sign up through another partner's link.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { approveDueCommissions } from '../../src/core/approve-commission.ts';
+import { approveDueCommissions } from '../../src/core/rewards/approve-commission.ts';
 import { bearer, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
 const h = useHarness();

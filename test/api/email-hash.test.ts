@@ -7,7 +7,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildLeadJob } from '../../src/core/jobs/lead-job.ts';
-import { bindLead } from '../../src/core/bind-lead.ts';
+import { bindLead } from '../../src/core/attribution/bind-lead.ts';
 import { bearer, useHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 
 const SECRET = 'email-hash-secret-for-tests-0123456789';

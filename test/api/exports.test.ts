@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { expect, test } from 'vitest';
-import { exportRows, statementGenesis, statementLineHash } from '../../src/core/exports.ts';
+import { exportRows, statementGenesis, statementLineHash } from '../../src/core/reporting/exports.ts';
 import {
   ADMIN_TOKEN,
   bearer,

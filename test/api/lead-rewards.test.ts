@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { approveDueCommissions } from '../../src/core/approve-commission.ts';
+import { approveDueCommissions } from '../../src/core/rewards/approve-commission.ts';
 import { parse } from 'csv-parse/sync';
 import { ADMIN_TOKEN, bearer, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
 

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, expect, test } from 'vitest';
-import { createDb, migrate, type Db } from '../../src/core/orm.ts';
-import { loadVerificationSecrets } from '../../src/core/provider-secrets.ts';
+import { createDb, migrate, type Db } from '../../src/core/db/orm.ts';
+import { loadVerificationSecrets } from '../../src/core/integrations/provider-secrets.ts';
 import { createCoreCaches } from '../../src/core/core-caches.ts';
 
 let db: Db | null = null;

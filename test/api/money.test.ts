@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { calculateCommission, computeReversal } from '../../src/core/money.ts';
+import { calculateCommission, computeReversal } from '../../src/core/shared/money.ts';
 
 describe('calculateCommission', () => {
   test.each([

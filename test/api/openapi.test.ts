@@ -5,7 +5,7 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
-import { ERROR_CODES } from '../../src/core/errors.ts';
+import { ERROR_CODES } from '../../src/core/shared/errors.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openApiPath } from '../../src/http/openapi/operation.ts';
 import { OPERATIONS } from '../../src/http/openapi/operations.ts';

@@ -12,8 +12,8 @@ import {
   type Harness,
 } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { createSealer, generateSealingKey, parseSealingKeys } from '../../src/core/sealed-secrets.ts';
-import { resealSecrets } from '../../src/core/reseal-secrets.ts';
+import { createSealer, generateSealingKey, parseSealingKeys } from '../../src/core/shared/sealed-secrets.ts';
+import { resealSecrets } from '../../src/core/integrations/reseal-secrets.ts';
 import { openEndpointSecret } from '../../src/core/outbound/endpoint-secrets.ts';
 
 /**

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, clickAndLead, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 
 /**
  * Outbound events end to end, both modes: a real HTTP receiver verifies every delivery with the

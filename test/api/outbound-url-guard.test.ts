@@ -10,7 +10,7 @@ import {
   type Fixture,
 } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import type { ResolvedAddress } from '../../src/egress/outbound-guard.ts';
 
 /**

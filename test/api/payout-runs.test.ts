@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, test } from 'vitest';
-import { runScheduledPayouts } from '../../src/core/scheduled-payouts.ts';
-import { WISE_COLUMNS } from '../../src/core/payout-files.ts';
-import { setPayoutMethod, type PayoutDetails } from '../../src/core/payout-methods.ts';
+import { runScheduledPayouts } from '../../src/core/payouts/scheduled-payouts.ts';
+import { WISE_COLUMNS } from '../../src/core/payouts/payout-files.ts';
+import { setPayoutMethod, type PayoutDetails } from '../../src/core/payouts/payout-methods.ts';
 import {
   ADMIN_TOKEN,
   bearer,

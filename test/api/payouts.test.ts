@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { getPartnerStatement } from '../../src/core/get-partner-statement.ts';
+import { getPartnerStatement } from '../../src/core/ledger/get-partner-statement.ts';
 import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 
 const h = useHarness();

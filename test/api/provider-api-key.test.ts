@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, createProgramFixture, useHarness, type Harness } from '../helpers/harness.ts';
-import { createSealer, generateSealingKey, parseSealingKeys } from '../../src/core/sealed-secrets.ts';
-import { resealSecrets } from '../../src/core/reseal-secrets.ts';
-import { openProviderApiKey } from '../../src/core/provider-api-keys.ts';
+import { createSealer, generateSealingKey, parseSealingKeys } from '../../src/core/shared/sealed-secrets.ts';
+import { resealSecrets } from '../../src/core/integrations/reseal-secrets.ts';
+import { openProviderApiKey } from '../../src/core/integrations/provider-api-keys.ts';
 import { ProviderConnection } from '../../src/core/entities/provider-connection.ts';
 
 const OLD_KEY = generateSealingKey('old');

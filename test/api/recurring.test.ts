@@ -62,7 +62,7 @@ test('the hold period: pending commissions older than it are approved (credited)
   const f = await createProgramFixture(h, { hold_period_days: 14 });
   await clickAndLead(h, f, 'holder');
   const s = await sale(f.liveKey, { transaction_id: 'held', customer_key: 'holder' });
-  const { approveDueCommissions } = await import('../../src/core/approve-commission.ts');
+  const { approveDueCommissions } = await import('../../src/core/rewards/approve-commission.ts');
   expect(await approveDueCommissions(h.ctx.deps())).toBe(0);
   const start = h.clock.now;
   h.clock.advanceDays(15);

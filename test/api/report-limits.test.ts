@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { previewRules } from '../../src/core/preview-rules.ts';
+import { previewRules } from '../../src/core/rewards/preview-rules.ts';
 import { ADMIN_TOKEN, clickAndLead, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Daily rollups (src/core/rollups.ts) against the raw rows: whatever sequence of clicks, leads,
+ * Daily rollups (src/core/reporting/rollups.ts) against the raw rows: whatever sequence of clicks, leads,
  * rebindings, sales, refunds and test traffic lands on whichever days, with sweeps in between or
  * not, the series read through the rollups equals the series read from the raw rows alone, for
  * the program and for each partner. Both modes (PGlite and PostgreSQL: the dirty-marking triggers
@@ -8,10 +8,10 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { ALL_PARTNERS } from '../../src/core/entities/daily-rollup.ts';
-import { getActivitySeries } from '../../src/core/get-activity-series.ts';
-import { pruneClicks } from '../../src/core/click-retention.ts';
-import { rolledThrough, sweepRollups } from '../../src/core/rollups.ts';
-import { typedSql } from '../../src/core/sql.ts';
+import { getActivitySeries } from '../../src/core/reporting/get-activity-series.ts';
+import { pruneClicks } from '../../src/core/attribution/click-retention.ts';
+import { rolledThrough, sweepRollups } from '../../src/core/reporting/rollups.ts';
+import { typedSql } from '../../src/core/db/sql.ts';
 import { bearer, createProgramFixture, useHarness, type Fixture, type Harness } from '../helpers/harness.ts';
 
 const h = useHarness();

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { createPayoutRun } from '../../src/core/payout-runs.ts';
-import { RESUME_AFTER_MS, transferKey } from '../../src/core/payout-transfers.ts';
+import { createPayoutRun } from '../../src/core/payouts/payout-runs.ts';
+import { RESUME_AFTER_MS, transferKey } from '../../src/core/payouts/payout-transfers.ts';
 import { sweepPayoutSchedule } from '../../src/workers/sweep-payout-schedule.ts';
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe-transfers.ts';
 import { bearer, clickAndLead, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { computePayout, type PayableCommission } from '../../src/core/compute-payout.ts';
+import { computePayout, type PayableCommission } from '../../src/core/payouts/compute-payout.ts';
 
 const c = (...cents: number[]): PayableCommission[] => cents.map((unpaidCents, i) => ({ id: i + 1, unpaidCents }));
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { defuseFormula } from '../../src/core/csv-formulas.ts';
+import { defuseFormula } from '../../src/core/shared/csv-formulas.ts';
 
 test.each([
   ['= starts a formula', '=1+1', "'=1+1"],

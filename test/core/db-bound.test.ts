@@ -8,14 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDb, migrate, type Db } from '../../src/core/orm.ts';
+import { createDb, migrate, type Db } from '../../src/core/db/orm.ts';
 import {
   DatabaseTimeoutError,
   databaseBound,
   withDatabaseBound,
   withoutDatabaseBound,
-} from '../../src/core/db-bound.ts';
-import { isDatabaseTimeout } from '../../src/core/data-error.ts';
+} from '../../src/core/db/db-bound.ts';
+import { isDatabaseTimeout } from '../../src/core/db/data-error.ts';
 import { createMemoryQueue } from '../../src/queue/memory-queue.ts';
 import { buildClickJob } from '../../src/core/jobs/click-job.ts';
 import { createFreezableProxy, type FreezableProxy } from '../helpers/freezable-proxy.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { normaliseEmail } from '../../src/core/normalise-email.ts';
+import { normaliseEmail } from '../../src/core/shared/normalise-email.ts';
 
 test.each([
   ['case: local parts are compared case-insensitively', 'Jane.Doe@Example.COM', 'jane.doe@example.com'],

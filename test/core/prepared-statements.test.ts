@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createDb, migrate, type Db } from '../../src/core/orm.ts';
-import { lockBalance } from '../../src/core/ledger.ts';
+import { createDb, migrate, type Db } from '../../src/core/db/orm.ts';
+import { lockBalance } from '../../src/core/ledger/ledger.ts';
 
 const baseUrl = process.env.DATABASE_URL;
 const name = `t_prep_${randomBytes(5).toString('hex')}`;

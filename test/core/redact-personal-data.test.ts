@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { REDACTED, redactPersonalData } from '../../src/core/redact-personal-data.ts';
+import { REDACTED, redactPersonalData } from '../../src/core/webhooks/redact-personal-data.ts';
 import { createCreemAdapter } from '../../src/providers/creem/adapter.ts';
 import { createDodoAdapter } from '../../src/providers/dodo/adapter.ts';
 import { createLemonSqueezyAdapter } from '../../src/providers/lemonsqueezy/adapter.ts';

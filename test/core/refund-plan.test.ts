@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { idempotencyKey, planRefund, refundEffect } from '../../src/core/refund-plan.ts';
+import { idempotencyKey, planRefund, refundEffect } from '../../src/core/refunds/refund-plan.ts';
 import { buildRefundJob, type RefundAmount } from '../../src/core/jobs/refund-job.ts';
 
 const job = (origin: 'api' | 'provider', amount: RefundAmount, refundId: string | null = null) =>

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CURRENCIES, type Currency } from '../../src/core/vocabulary.ts';
-import { computeReversal } from '../../src/core/money.ts';
-import { planLeadReversal } from '../../src/core/reverse-lead-commission.ts';
+import { CURRENCIES, type Currency } from '../../src/core/shared/vocabulary.ts';
+import { computeReversal } from '../../src/core/shared/money.ts';
+import { planLeadReversal } from '../../src/core/refunds/reverse-lead-commission.ts';
 import {
   evaluateLeadReward,
   evaluateReward,
@@ -11,7 +11,7 @@ import {
   TIER_PERIODS,
   type Reward,
   type RewardRules,
-} from '../../src/core/reward-rules.ts';
+} from '../../src/core/rewards/reward-rules.ts';
 
 const PROGRAM = { source: 'program' as const, groupId: null };
 const BASE = { commissionRateBps: 1000, productRatesBps: { legacy_prod: 2500 } };

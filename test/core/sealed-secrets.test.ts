@@ -9,7 +9,7 @@ import {
   parseSealingKeys,
   SealedSecretError,
   secretHint,
-} from '../../src/core/sealed-secrets.ts';
+} from '../../src/core/shared/sealed-secrets.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DATA_KEY_FILE, resolveSealer } from '../../src/sealing-keys.ts';
 

@@ -15,7 +15,7 @@ import { ensureFreshTrackerBundle, signupOnPage, visit } from '../tracker-e2e/e2
 import { checkoutSession, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { refuseParking } from '../helpers/refuse-parking.ts';
-import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { expectAccessible, shot, startReceiver, type Receiver } from './page-checks.ts';
 import { outboundEventsJourney } from './outbound-events-journey.ts';
 import { payoutRunsJourney } from './payout-runs-journey.ts';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { adminCall } from '../helpers/load-fixture.ts';
-import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { createFaultEnv, sendSaleWithRetry, waitFor, type FaultEnv } from './fault-env.ts';
 
 type Received = { headers: IncomingHttpHeaders; body: string; at: number };

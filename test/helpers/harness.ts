@@ -8,7 +8,7 @@ import { createAppContext, type AppContext } from '../../src/app-context.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { startWorkers } from '../../src/workers/start-workers.ts';
 import type { INotification } from '../../src/core/entities/notification.ts';
-import type { NotificationSender } from '../../src/core/deliver-notification.ts';
+import type { NotificationSender } from '../../src/core/notifications/deliver-notification.ts';
 import type { LookupHost } from '../../src/egress/outbound-guard.ts';
 import { assertDocumentedResponse } from './contract.ts';
 

@@ -8,7 +8,7 @@ import {
   type Fixture,
   type Harness,
 } from '../helpers/harness.ts';
-import { verifyPartnerPassword, type PasswordHasher } from '../../src/core/partner-invites.ts';
+import { verifyPartnerPassword, type PasswordHasher } from '../../src/core/programs/partner-invites.ts';
 import { bcryptHasher } from '../../src/http/password-hasher.ts';
 
 /**

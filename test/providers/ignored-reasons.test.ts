@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { IGNORED_REASONS, ignoredReasonCode } from '../../src/core/ignored-reasons.ts';
+import { IGNORED_REASONS, ignoredReasonCode } from '../../src/core/webhooks/ignored-reasons.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const sources = (dir: string): string[] =>

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, expect, test } from 'vitest';
 import { createLemonSqueezyDiscountLookup } from '../../src/providers/lemonsqueezy/discount-redemptions.ts';
 import { createLemonSqueezyAdapter } from '../../src/providers/lemonsqueezy/adapter.ts';
-import { RetryableError } from '../../src/core/errors.ts';
+import { RetryableError } from '../../src/core/shared/errors.ts';
 import { CTX } from './fixtures/clock.ts';
 
 const redemption = JSON.parse(

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PayOS } from '@payos/node';
 import { createPayosAdapter } from '../../src/providers/payos/adapter.ts';
-import { redactPersonalData } from '../../src/core/redact-personal-data.ts';
+import { redactPersonalData } from '../../src/core/webhooks/redact-personal-data.ts';
 import { bytes, CTX, headersOf, NOW } from './fixtures/clock.ts';
 import { loadPublished } from './fixtures/published.ts';
 import { PAYOS_CHECKSUM_KEY, payosRepartition, payosSignature, payosWebhook } from './fixtures/vietqr.ts';

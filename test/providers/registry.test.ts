@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { WEBHOOK_PROVIDERS } from '../../src/core/vocabulary.ts';
+import { WEBHOOK_PROVIDERS } from '../../src/core/shared/vocabulary.ts';
 import { createProviderAdapters } from '../../src/providers/registry.ts';
 
 test('there is exactly one adapter per webhook provider, each named after its key', () => {

@@ -11,7 +11,7 @@ import {
   createStripeInvoicePaymentLookup,
   createStripePaidInvoiceLookup,
 } from '../../src/providers/stripe/invoice-payments.ts';
-import { RetryableError } from '../../src/core/errors.ts';
+import { RetryableError } from '../../src/core/shared/errors.ts';
 import { published } from './fixtures/published.ts';
 
 const KEY = 'rk_live_lookup_unit_secret_1234';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { MetadataWebhookProvider } from '../../src/core/vocabulary.ts';
+import type { MetadataWebhookProvider } from '../../src/core/shared/vocabulary.ts';
 import { stripeEvent } from '../providers/fixtures/stripe.ts';
 import { PROVIDER_KITS } from './provider-kits.ts';
 import { useWebhookHarness, type WebhookHarness } from './webhook-harness.ts';

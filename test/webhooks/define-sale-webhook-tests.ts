@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, createProgramFixture } from '../helpers/harness.ts';
-import { storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
+import { storeWebhookEvent } from '../../src/core/webhooks/webhook-inbox.ts';
 import type { WebhookHarness } from './webhook-harness.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 

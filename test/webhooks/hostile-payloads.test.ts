@@ -4,7 +4,7 @@
  * unstorable value never becomes a job that fails on every attempt.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { METADATA_WEBHOOK_PROVIDERS } from '../../src/core/vocabulary.ts';
+import { METADATA_WEBHOOK_PROVIDERS } from '../../src/core/shared/vocabulary.ts';
 import { createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import { PROVIDER_KITS, type ProviderKit } from './provider-kits.ts';
 import { waitFor } from '../helpers/wait-for.ts';

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { PROVIDER_KITS } from './provider-kits.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 import type { Fixture } from '../helpers/harness.ts';

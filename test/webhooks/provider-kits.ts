@@ -5,7 +5,7 @@
  * unchanged against Stripe, Paddle and Lemon Squeezy.
  */
 import { randomBytes } from 'node:crypto';
-import type { MetadataWebhookProvider } from '../../src/core/vocabulary.ts';
+import type { MetadataWebhookProvider } from '../../src/core/shared/vocabulary.ts';
 import { checkoutSession, legacyInvoice, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
 import {
   monthlyItem,

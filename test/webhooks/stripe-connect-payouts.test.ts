@@ -9,7 +9,7 @@
  * delivery then fails the payout and gives the amount back to the balance.
  */
 import { afterAll, expect, test } from 'vitest';
-import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { stripeEvent } from '../providers/fixtures/stripe.ts';
 import { bearer, clickAndLead } from '../helpers/harness.ts';
 import { startFakeStripe } from '../helpers/fake-stripe-transfers.ts';

@@ -3,9 +3,9 @@
  * with an API key on the program's Stripe connection, a basil `invoice.paid` (recorded under the
  * invoice id) makes the service ask `GET /v1/invoice_payments?invoice=in_…` through the official
  * `stripe` SDK, and the paid PaymentIntent it names is linked to the sale, so refunds naming the
- * PaymentIntent find it (src/core/alias-lookup.ts). The other way round, a refund whose sale is
+ * PaymentIntent find it (src/core/sales/alias-lookup.ts). The other way round, a refund whose sale is
  * not found asks `GET /v1/invoice_payments?payment[type]=payment_intent&payment[payment_intent]=pi_…`
- * for the invoice its PaymentIntent paid (src/core/refund-sale-lookup.ts).
+ * for the invoice its PaymentIntent paid (src/core/refunds/refund-sale-lookup.ts).
  *
  * No network here: a local node:http server stands in for api.stripe.com (STRIPE_API_BASE). It
  * answers with Stripe's list envelope (`object: 'list'`, `data`, `has_more`, `url`) around the
@@ -18,7 +18,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import { generateSealingKey } from '../../src/core/sealed-secrets.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { published } from '../providers/fixtures/published.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { stripeKit } from './provider-kits.ts';

@@ -6,7 +6,7 @@
 import { beforeAll } from 'vitest';
 import { clickAndLead, useHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import type { ProviderKit } from './provider-kits.ts';
-import type { WebhookProvider } from '../../src/core/vocabulary.ts';
+import type { WebhookProvider } from '../../src/core/shared/vocabulary.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { assertDocumentedResponse } from '../helpers/contract.ts';
 

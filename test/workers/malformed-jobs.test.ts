@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildWebhookJob } from '../../src/core/jobs/webhook-job.ts';
-import { storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
+import { storeWebhookEvent } from '../../src/core/webhooks/webhook-inbox.ts';
 import { webhookJobOptions } from '../../src/queue/job-options.ts';
 import { bearer, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';

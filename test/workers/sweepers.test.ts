@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { findSession, startSession } from '../../src/core/sessions.ts';
+import { findSession, startSession } from '../../src/core/programs/sessions.ts';
 import { DAY_MS } from '../../src/core/deps.ts';
-import { resetWebhookEventsForReplay, storeWebhookEvent } from '../../src/core/webhook-inbox.ts';
+import { resetWebhookEventsForReplay, storeWebhookEvent } from '../../src/core/webhooks/webhook-inbox.ts';
 import { webhookRetryHorizonMs } from '../../src/queue/job-options.ts';
 import { sweepHolds } from '../../src/workers/sweep-holds.ts';
 import { sweepInbox } from '../../src/workers/sweep-inbox.ts';

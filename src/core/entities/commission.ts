@@ -1,13 +1,13 @@
 import { rollupTriggers } from './daily-rollup.ts';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { RewardApplied } from '../reward-rules.ts';
-import type { HoldRecord } from '../fraud-rules.ts';
+import type { RewardApplied } from '../rewards/reward-rules.ts';
+import type { HoldRecord } from '../rewards/fraud-rules.ts';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Sale } from './sale.ts';
 import { Customer } from './customer.ts';
 import { Payout } from './payout.ts';
-import { COMMISSION_STATUSES, type CommissionStatus } from '../vocabulary.ts';
+import { COMMISSION_STATUSES, type CommissionStatus } from '../shared/vocabulary.ts';
 
 export { COMMISSION_STATUSES, type CommissionStatus };
 

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
-import type { PayoutMethodKind } from '../vocabulary.ts';
+import type { PayoutMethodKind } from '../shared/vocabulary.ts';
 
 /**
  * A partner's payout details (one per partner): the kind, the details sealed as JSON

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
-import type { PayoutRail } from '../vocabulary.ts';
+import type { PayoutRail } from '../shared/vocabulary.ts';
 
 /**
  * One payout run: the `processing` payouts it created in one currency for one rail. A scheduled

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { PayoutRun } from './payout-run.ts';
-import { PAYOUT_STATUSES, type PayoutRail, type PayoutStatus } from '../vocabulary.ts';
+import { PAYOUT_STATUSES, type PayoutRail, type PayoutStatus } from '../shared/vocabulary.ts';
 
 export { PAYOUT_STATUSES, type PayoutStatus };
 

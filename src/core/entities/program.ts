@@ -1,13 +1,13 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { RewardRules } from '../reward-rules.ts';
-import type { FraudRules } from '../fraud-rules.ts';
-import type { PayoutSettings } from '../payout-settings.ts';
+import type { RewardRules } from '../rewards/reward-rules.ts';
+import type { FraudRules } from '../rewards/fraud-rules.ts';
+import type { PayoutSettings } from '../payouts/payout-settings.ts';
 import {
   RECURRING_POLICIES,
   type AttributionModel,
   type CouponPrecedence,
   type RecurringPolicy,
-} from '../vocabulary.ts';
+} from '../shared/vocabulary.ts';
 
 export { RECURRING_POLICIES, type RecurringPolicy };
 

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
-import type { WebhookProvider } from '../vocabulary.ts';
+import type { WebhookProvider } from '../shared/vocabulary.ts';
 
 /**
  * A connected payment provider; its signing secrets are `ProviderSecret` rows. `apiKeySealed`: the

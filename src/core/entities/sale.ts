@@ -3,7 +3,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Customer } from './customer.ts';
-import type { AttributionSource, SaleProvider, SaleType, SubscriptionInterval } from '../vocabulary.ts';
+import type { AttributionSource, SaleProvider, SaleType, SubscriptionInterval } from '../shared/vocabulary.ts';
 import { PartnerCode } from './partner-code.ts';
 
 /** A live sale event. Test sales live in `TestEvent`, apart from production data. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { RefundResult } from '../apply-refund.ts';
-import type { LeadResult } from '../bind-lead.ts';
-import { ERROR_CODES, type SerializedAppError } from '../errors.ts';
-import type { ClickResult } from '../record-click.ts';
-import type { SaleResult } from '../record-sale.ts';
-import type { TestEventResult } from '../record-test-event.ts';
+import type { RefundResult } from '../refunds/apply-refund.ts';
+import type { LeadResult } from '../attribution/bind-lead.ts';
+import { ERROR_CODES, type SerializedAppError } from '../shared/errors.ts';
+import type { ClickResult } from '../attribution/record-click.ts';
+import type { SaleResult } from '../sales/record-sale.ts';
+import type { TestEventResult } from '../sales/record-test-event.ts';
 import type { TrackJob, TrackJobKind } from './job.ts';
 import { type Parsed, parseWith } from './job.ts';
 

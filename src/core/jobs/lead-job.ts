@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_HASH_VERSION } from '../email-hash.ts';
+import { EMAIL_HASH_VERSION } from '../shared/email-hash.ts';
 
 /** Binds a merchant customer id to a click (lead tracking). */
 export const leadJobSchema = z.object({

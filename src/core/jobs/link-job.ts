@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_PROVIDERS } from '../vocabulary.ts';
+import { WEBHOOK_PROVIDERS } from '../shared/vocabulary.ts';
 
 /**
  * Records that a provider names the sale `transactionId` also as `alias` (a Stripe PaymentIntent

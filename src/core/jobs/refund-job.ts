@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REFUND_REASONS } from '../vocabulary.ts';
+import { REFUND_REASONS } from '../shared/vocabulary.ts';
 
 /**
  * How much a refund job refunds.

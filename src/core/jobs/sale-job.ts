@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../vocabulary.ts';
+import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../shared/vocabulary.ts';
 
 const text = z.string().nullable();
 

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.ts';
-import { typedSql } from '../sql.ts';
+import { typedSql } from '../db/sql.ts';
 import { signEvent } from './sign-event.ts';
 import { disableAfterFailures } from './disable-endpoint.ts';
 import { openEndpointSecret } from './endpoint-secrets.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { CoreDeps } from '../deps.ts';
-import { typedSql } from '../sql.ts';
+import { typedSql } from '../db/sql.ts';
 
 /**
  * Counts a failed attempt against the endpoint; at `limit` consecutive failures disables it

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../deps.ts';
 import { EventEndpoint } from '../entities/event-endpoint.ts';
-import { typedSql } from '../sql.ts';
+import { typedSql } from '../db/sql.ts';
 import type { OutboundEvent, OutboundEventType } from './event-types.ts';
 
 /** An active endpoint as the emitters see it: which types it takes (null: all). */

@@ -8,8 +8,8 @@
  * recognises the prefix, which a sealed `v1:…` value never has) until `secrets:reseal` seals them.
  */
 import type { CoreDeps } from '../deps.ts';
-import { AppError } from '../errors.ts';
-import { SealedSecretError, type Sealer } from '../sealed-secrets.ts';
+import { AppError } from '../shared/errors.ts';
+import { SealedSecretError, type Sealer } from '../shared/sealed-secrets.ts';
 
 /** Associated data of both columns: a rotation moves the sealed value from one to the other as is. */
 export const ENDPOINT_SECRET_CONTEXT = 'event_endpoint.secret';

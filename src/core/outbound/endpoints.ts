@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from '../deps.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { Program } from '../entities/program.ts';
 import { EventEndpoint, type IEventEndpoint } from '../entities/event-endpoint.ts';
 import type { OutboundEventType } from './event-types.ts';

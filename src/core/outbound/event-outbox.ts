@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { EventDelivery, type IEventDelivery } from '../entities/event-delivery.ts';
-import { typedSql } from '../sql.ts';
+import { typedSql } from '../db/sql.ts';
 
 /** What the sweeper enqueues: `waiting` under the row's own job id, `stuck` under a fresh one. */
 export type EventOutboxSweep = { waiting: number[]; stuck: Array<{ id: number; sweep: number }> };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES, type ErrorCode } from '../../core/errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../../core/shared/errors.ts';
 import { ERROR_TABLE } from '../error-table.ts';
 import { errorResponseSchema, platformEnvelopeSchema, typedEnvelopeSchema } from './error-envelopes.ts';
 import { openApiPath, pathParamsOf, type Operation, type SecurityScheme } from './operation.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMISSION_STATUSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../core/vocabulary.ts';
+import { COMMISSION_STATUSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../core/shared/vocabulary.ts';
 
 /**
  * Stored rows as the admin API shows them (`rowToWire`, src/http/wire/records.ts): snake_case columns, related rows by id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ErrorCode } from '../../core/errors.ts';
+import type { ErrorCode } from '../../core/shared/errors.ts';
 import { ERROR_TABLE } from '../error-table.ts';
 
 /** The platform envelope of one status (spec: Errors), its `code` limited to `codes`. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ErrorCode } from '../../core/errors.ts';
+import type { ErrorCode } from '../../core/shared/errors.ts';
 
 /** How a caller proves who it is; each maps to a security scheme of the document. */
 export type SecurityScheme =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { issueApiKey, retireApiKey, rotateApiKey } from '../../core/api-keys.ts';
+import { issueApiKey, retireApiKey, rotateApiKey } from '../../core/programs/api-keys.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';

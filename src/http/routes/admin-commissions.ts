@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { approveCommission } from '../../core/approve-commission.ts';
-import { rejectHeldCommission, releaseHeldCommission } from '../../core/review-held-commission.ts';
-import { reverseLeadCommission } from '../../core/reverse-lead-commission.ts';
+import { approveCommission } from '../../core/rewards/approve-commission.ts';
+import { rejectHeldCommission, releaseHeldCommission } from '../../core/rewards/review-held-commission.ts';
+import { reverseLeadCommission } from '../../core/refunds/reverse-lead-commission.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { row, rowToWire } from '../wire/records.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { resolveCustomerDispute } from '../../core/resolve-customer-dispute.ts';
+import { resolveCustomerDispute } from '../../core/refunds/resolve-customer-dispute.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { disputeResolutionToWire } from '../wire/customers.ts';

@@ -1,9 +1,9 @@
 import type { H3 } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { createPartnerInvite } from '../../core/partner-invites.ts';
-import { checkRollups, getActivitySeries } from '../../core/get-activity-series.ts';
-import { getWebhookEventDetail } from '../../core/webhook-event-detail.ts';
+import { createPartnerInvite } from '../../core/programs/partner-invites.ts';
+import { checkRollups, getActivitySeries } from '../../core/reporting/get-activity-series.ts';
+import { getWebhookEventDetail } from '../../core/webhooks/webhook-event-detail.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { createAdminHelpers } from './admin-helpers.ts';

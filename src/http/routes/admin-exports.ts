@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { EXPORT_KINDS } from '../../core/exports.ts';
+import { EXPORT_KINDS } from '../../core/reporting/exports.ts';
 import { validate } from '../validate.ts';
 import { csvResponse, exportKind, exportQuerySchema, exportWindow } from '../csv-response.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';

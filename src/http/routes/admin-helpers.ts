@@ -1,6 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/shared/errors.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { MAX_ROW_ID } from '../validate.ts';

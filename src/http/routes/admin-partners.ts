@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { createPartner } from '../../core/programs.ts';
-import { createPartnerCode, disablePartnerCode } from '../../core/partner-codes.ts';
-import { assignPartnerGroup, createPartnerGroup, updatePartnerGroup } from '../../core/partner-groups.ts';
+import { createPartner } from '../../core/programs/programs.ts';
+import { createPartnerCode, disablePartnerCode } from '../../core/attribution/partner-codes.ts';
+import { assignPartnerGroup, createPartnerGroup, updatePartnerGroup } from '../../core/rewards/partner-groups.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';

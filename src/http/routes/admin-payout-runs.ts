@@ -1,12 +1,12 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { CURRENCIES, PAYOUT_RAILS } from '../../core/vocabulary.ts';
-import { createPayoutRun, getPayoutRun } from '../../core/payout-runs.ts';
-import { confirmPayout, confirmPayoutRun, failPayout } from '../../core/settle-payouts.ts';
-import { buildPayoutFile, PAYOUT_FILE_FORMATS } from '../../core/payout-files.ts';
-import { sendRunTransfers } from '../../core/payout-transfers.ts';
-import { readPayoutMethod } from '../../core/payout-methods.ts';
+import { CURRENCIES, PAYOUT_RAILS } from '../../core/shared/vocabulary.ts';
+import { createPayoutRun, getPayoutRun } from '../../core/payouts/payout-runs.ts';
+import { confirmPayout, confirmPayoutRun, failPayout } from '../../core/payouts/settle-payouts.ts';
+import { buildPayoutFile, PAYOUT_FILE_FORMATS } from '../../core/payouts/payout-files.ts';
+import { sendRunTransfers } from '../../core/payouts/payout-transfers.ts';
+import { readPayoutMethod } from '../../core/payouts/payout-methods.ts';
 import { validate } from '../validate.ts';
 import { json } from '../route.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';

@@ -1,11 +1,11 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { CURRENCIES } from '../../core/vocabulary.ts';
-import { cancelPayout, openPayout } from '../../core/open-payout.ts';
-import { payCommission, payPayout } from '../../core/pay-payout.ts';
-import { getPayout } from '../../core/get-payout.ts';
-import { getPartnerStatement } from '../../core/get-partner-statement.ts';
+import { CURRENCIES } from '../../core/shared/vocabulary.ts';
+import { cancelPayout, openPayout } from '../../core/payouts/open-payout.ts';
+import { payCommission, payPayout } from '../../core/payouts/pay-payout.ts';
+import { getPayout } from '../../core/payouts/get-payout.ts';
+import { getPartnerStatement } from '../../core/ledger/get-partner-statement.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';

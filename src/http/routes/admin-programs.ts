@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { createProgram, getProgram, listPrograms, updateProgram } from '../../core/programs.ts';
+import { createProgram, getProgram, listPrograms, updateProgram } from '../../core/programs/programs.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';

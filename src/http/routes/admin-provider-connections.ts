@@ -1,10 +1,10 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/vocabulary.ts';
-import { readApiKeyState, setProviderApiKey } from '../../core/provider-api-keys.ts';
-import { resealSecrets } from '../../core/reseal-secrets.ts';
+import { AppError } from '../../core/shared/errors.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/shared/vocabulary.ts';
+import { readApiKeyState, setProviderApiKey } from '../../core/integrations/provider-api-keys.ts';
+import { resealSecrets } from '../../core/integrations/reseal-secrets.ts';
 import {
   apiKeyToWire,
   providerConnectionBody,

@@ -1,15 +1,15 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/vocabulary.ts';
+import { AppError } from '../../core/shared/errors.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/shared/vocabulary.ts';
 import {
   addProviderSecret,
   connectProvider,
   expireProviderSecret,
   listProviderSecrets,
   removeProviderSecret,
-} from '../../core/provider-secrets.ts';
+} from '../../core/integrations/provider-secrets.ts';
 import { secretToWire } from '../wire/provider-secrets.ts';
 import {
   providerConnectedBody,

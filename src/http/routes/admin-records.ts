@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
-import { listRecords } from '../../core/list-records.ts';
-import { LISTABLE_KINDS, isListableKind, type ListableKind, type ListedRecord } from '../../core/listable.ts';
+import { AppError } from '../../core/shared/errors.ts';
+import { listRecords } from '../../core/reporting/list-records.ts';
+import { LISTABLE_KINDS, isListableKind, type ListableKind, type ListedRecord } from '../../core/reporting/listable.ts';
 import { keysetBefore, MAX_ROW_ID, validatePage } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { recordToWire, row, type RecordListWire } from '../wire/records.ts';

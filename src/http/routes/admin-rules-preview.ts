@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/shared/errors.ts';
 import { DAY_MS } from '../../core/deps.ts';
-import { getProgram } from '../../core/programs.ts';
-import { previewRules, type PreviewLine } from '../../core/preview-rules.ts';
-import { rewardRulesSchema } from '../../core/reward-rules.ts';
+import { getProgram } from '../../core/programs/programs.ts';
+import { previewRules, type PreviewLine } from '../../core/rewards/preview-rules.ts';
+import { rewardRulesSchema } from '../../core/rewards/reward-rules.ts';
 import { validate } from '../validate.ts';
-import { withoutDatabaseBound } from '../../core/db-bound.ts';
+import { withoutDatabaseBound } from '../../core/db/db-bound.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 import { rulesPreviewBody, type RulesPreviewBody } from '../wire/responses.ts';

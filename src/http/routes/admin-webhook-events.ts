@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { resetWebhookEventsForReplay } from '../../core/webhook-inbox.ts';
+import { resetWebhookEventsForReplay } from '../../core/webhooks/webhook-inbox.ts';
 import { buildWebhookJob } from '../../core/jobs/webhook-job.ts';
 import { webhookJobOptions } from '../../queue/job-options.ts';
 import { rowId, validate } from '../validate.ts';

@@ -1,5 +1,5 @@
 import type { RouteContext } from '../http-context.ts';
-import { getProgramStatus } from '../../core/get-program-status.ts';
+import { getProgramStatus } from '../../core/reporting/get-program-status.ts';
 import { programStatusToWire } from '../wire/program-status.ts';
 import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { route } from '../route.ts';

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { sha256 } from '../../core/crypto.ts';
+import { sha256 } from '../../core/shared/crypto.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';

@@ -1,7 +1,7 @@
 import { H3, onError, type H3Event } from 'h3';
 import type { HttpContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
-import { constantTimeEqual } from '../../core/crypto.ts';
+import { AppError } from '../../core/shared/errors.ts';
+import { constantTimeEqual } from '../../core/shared/crypto.ts';
 import { refreshGauges } from '../../metrics/refresh-gauges.ts';
 import { route } from '../route.ts';
 import { errorHook } from '../error-table.ts';

@@ -1,15 +1,15 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { COMMISSION_STATUSES } from '../../core/vocabulary.ts';
-import { getActivitySeries } from '../../core/get-activity-series.ts';
+import { COMMISSION_STATUSES } from '../../core/shared/vocabulary.ts';
+import { getActivitySeries } from '../../core/reporting/get-activity-series.ts';
 import {
   getPartnerEarnings,
   getPartnerProfile,
   listPartnerCommissions,
   listPartnerNotifications,
   markPartnerNotificationsRead,
-} from '../../core/partner-portal.ts';
+} from '../../core/programs/partner-portal.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { keysetBefore, rowId, validate, validatePage } from '../validate.ts';
@@ -32,15 +32,15 @@ import {
   unreadCountToWire,
 } from '../wire/partner-portal.ts';
 import { defineOperation, type Operation } from '../openapi/operation.ts';
-import { referralLink } from '../../core/referral-link.ts';
-import { PARTNER_EXPORT_KINDS } from '../../core/exports.ts';
+import { referralLink } from '../../core/attribution/referral-link.ts';
+import { PARTNER_EXPORT_KINDS } from '../../core/reporting/exports.ts';
 import { csvResponse, exportKind, exportQuerySchema, exportWindow } from '../csv-response.ts';
 import {
   payoutMethodSchema,
   readPayoutMethod,
   removePayoutMethod,
   setPayoutMethod,
-} from '../../core/payout-methods.ts';
+} from '../../core/payouts/payout-methods.ts';
 import { payoutMethodBody, payoutMethodToWire } from '../wire/payouts.ts';
 
 const page = z.object({

@@ -1,8 +1,8 @@
-import { isDisposableEmail } from '../../core/fraud-rules.ts';
+import { isDisposableEmail } from '../../core/rewards/fraud-rules.ts';
 import { z } from 'zod';
 import { buildLeadJob } from '../../core/jobs/lead-job.ts';
 import type { RouteContext } from '../http-context.ts';
-import { authorizeBrowserOrigin } from '../../core/authorize-browser-origin.ts';
+import { authorizeBrowserOrigin } from '../../core/attribution/authorize-browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { SALE_PROVIDERS } from '../../core/vocabulary.ts';
-import { registerOrder } from '../../core/order-registrations.ts';
+import { SALE_PROVIDERS } from '../../core/shared/vocabulary.ts';
+import { registerOrder } from '../../core/attribution/order-registrations.ts';
 import type { IOrderRegistration } from '../../core/entities/order-registration.ts';
 import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { readJson } from '../read-json.ts';

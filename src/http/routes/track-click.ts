@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/shared/errors.ts';
 import { buildClickJob } from '../../core/jobs/click-job.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';

@@ -1,4 +1,4 @@
-import { isDisposableEmail } from '../../core/fraud-rules.ts';
+import { isDisposableEmail } from '../../core/rewards/fraud-rules.ts';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { buildLeadJob } from '../../core/jobs/lead-job.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { REFUND_REASONS } from '../../core/vocabulary.ts';
+import { REFUND_REASONS } from '../../core/shared/vocabulary.ts';
 import { buildRefundJob } from '../../core/jobs/refund-job.ts';
-import type { RefundResult } from '../../core/apply-refund.ts';
+import type { RefundResult } from '../../core/refunds/apply-refund.ts';
 import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';

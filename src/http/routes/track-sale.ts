@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/shared/errors.ts';
 import { DAY_MS } from '../../core/deps.ts';
-import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../../core/vocabulary.ts';
+import { SALE_PROVIDERS, SALE_TYPES, SUBSCRIPTION_INTERVALS } from '../../core/shared/vocabulary.ts';
 import { buildSaleJob } from '../../core/jobs/sale-job.ts';
-import type { SaleResult } from '../../core/record-sale.ts';
+import type { SaleResult } from '../../core/sales/record-sale.ts';
 import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import { route, runJob } from '../route.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { buildTestEventJob } from '../../core/jobs/test-event-job.ts';
 import { requireApiKey } from '../auth.ts';
-import { authorizeBrowserOrigin } from '../../core/authorize-browser-origin.ts';
+import { authorizeBrowserOrigin } from '../../core/attribution/authorize-browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
 import { route, runJob } from '../route.ts';

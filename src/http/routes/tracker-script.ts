@@ -1,4 +1,4 @@
-import { sha256 } from '../../core/crypto.ts';
+import { sha256 } from '../../core/shared/crypto.ts';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { H3Event } from 'h3';

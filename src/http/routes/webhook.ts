@@ -1,10 +1,10 @@
 import type { H3Event } from 'h3';
 import type { RouteContext } from '../http-context.ts';
-import { AppError } from '../../core/errors.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/vocabulary.ts';
-import { receiveWebhook } from '../../core/receive-webhook.ts';
+import { AppError } from '../../core/shared/errors.ts';
+import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/shared/vocabulary.ts';
+import { receiveWebhook } from '../../core/webhooks/receive-webhook.ts';
 import { verifyWithSecrets } from '../../providers/verify-with-secrets.ts';
-import { ignoredReasonInfo } from '../../core/ignored-reasons.ts';
+import { ignoredReasonInfo } from '../../core/webhooks/ignored-reasons.ts';
 import { readLimited } from '../read-json.ts';
 import { requeueOnReconnect } from '../requeue-on-reconnect.ts';
 import { enforceClientLimit } from '../client-limit.ts';

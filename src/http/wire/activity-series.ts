@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { DAY_MS } from '../../core/deps.ts';
-import { MAX_SERIES_DAYS, type ActivitySeries } from '../../core/get-activity-series.ts';
+import { MAX_SERIES_DAYS, type ActivitySeries } from '../../core/reporting/get-activity-series.ts';
 import type { SeriesBody } from './responses.ts';
 
 /** `?days=N` (default 30, ending today) or `?from=YYYY-MM-DD&to=YYYY-MM-DD`. */

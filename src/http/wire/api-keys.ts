@@ -1,4 +1,4 @@
-import type { IssuedKey } from '../../core/api-keys.ts';
+import type { IssuedKey } from '../../core/programs/api-keys.ts';
 import type { IssuedKeyBody, RotatedKeyBody } from './responses.ts';
 
 /** A key just issued: shown this once. */

@@ -1,4 +1,4 @@
-import type { DisputeResolution } from '../../core/resolve-customer-dispute.ts';
+import type { DisputeResolution } from '../../core/refunds/resolve-customer-dispute.ts';
 
 /** The settled dispute: the customer's click and partner, and the held commissions it decided. */
 export const disputeResolutionToWire = (r: DisputeResolution) => ({

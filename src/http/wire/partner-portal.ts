@@ -3,7 +3,7 @@ import type {
   getPartnerProfile,
   listPartnerCommissions,
   listPartnerNotifications,
-} from '../../core/partner-portal.ts';
+} from '../../core/programs/partner-portal.ts';
 import type {
   PartnerCommissionsBody,
   PartnerEarningsBody,

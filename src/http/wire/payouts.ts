@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { IPayout } from '../../core/entities/payout.ts';
 import type { IPayoutRun } from '../../core/entities/payout-run.ts';
-import type { PayoutRunResult } from '../../core/payout-runs.ts';
-import type { PayoutMethodState } from '../../core/payout-methods.ts';
-import type { TransferReport } from '../../core/payout-transfers.ts';
-import { PAYOUT_METHOD_KINDS } from '../../core/vocabulary.ts';
+import type { PayoutRunResult } from '../../core/payouts/payout-runs.ts';
+import type { PayoutMethodState } from '../../core/payouts/payout-methods.ts';
+import type { TransferReport } from '../../core/payouts/payout-transfers.ts';
+import { PAYOUT_METHOD_KINDS } from '../../core/shared/vocabulary.ts';
 import { payoutRow, payoutRunRow } from '../openapi/entity-rows.ts';
-import type { PaidPayout } from '../../core/pay-payout.ts';
-import type { PartnerStatement } from '../../core/get-partner-statement.ts';
+import type { PaidPayout } from '../../core/payouts/pay-payout.ts';
+import type { PartnerStatement } from '../../core/ledger/get-partner-statement.ts';
 import { recordToWire, rowToWire } from './records.ts';
 import type { PaidPayoutBody, StatementBody } from './responses.ts';
 

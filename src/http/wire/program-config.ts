@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/vocabulary.ts';
-import { rewardRulesSchema } from '../../core/reward-rules.ts';
-import { fraudRulesSchema } from '../../core/fraud-rules.ts';
-import { payoutSettingsSchema } from '../../core/payout-settings.ts';
+import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/shared/vocabulary.ts';
+import { rewardRulesSchema } from '../../core/rewards/reward-rules.ts';
+import { fraudRulesSchema } from '../../core/rewards/fraud-rules.ts';
+import { payoutSettingsSchema } from '../../core/payouts/payout-settings.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers

@@ -1,4 +1,4 @@
-import type { Activity, ProgramStatus } from '../../core/get-program-status.ts';
+import type { Activity, ProgramStatus } from '../../core/reporting/get-program-status.ts';
 
 const activityToWire = (a: Activity) => ({ count: a.count, last_at: a.lastAt?.toISOString() ?? null });
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ProgramCreate, ProgramSettings, StoredProgram } from '../../core/programs.ts';
+import type { ProgramCreate, ProgramSettings, StoredProgram } from '../../core/programs/programs.ts';
 import type { ProgramConfig, ProgramWire, programCreateSchema } from './program-config.ts';
 
 /** The wire settings as core's (a field left out stays `undefined`: unchanged or the default). */

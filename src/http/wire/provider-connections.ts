@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { WEBHOOK_PROVIDERS } from '../../core/vocabulary.ts';
-import type { ApiKeyState } from '../../core/provider-api-keys.ts';
+import { WEBHOOK_PROVIDERS } from '../../core/shared/vocabulary.ts';
+import type { ApiKeyState } from '../../core/integrations/provider-api-keys.ts';
 
 /*
  * Response bodies of a provider connection's API key and of the sealed secrets' re-seal (zod and

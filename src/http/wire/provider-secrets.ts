@@ -1,4 +1,4 @@
-import type { ProviderSecretSummary } from '../../core/provider-secrets.ts';
+import type { ProviderSecretSummary } from '../../core/integrations/provider-secrets.ts';
 import type { ProviderSecretWire } from './responses.ts';
 
 /** Never the secret: id, label, times and a short fingerprint. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { toRecord, type StoredRow } from '../../core/records.ts';
-import type { ListableKind, ListedRecord } from '../../core/listable.ts';
+import { toRecord, type StoredRow } from '../../core/shared/records.ts';
+import type { ListableKind, ListedRecord } from '../../core/reporting/listable.ts';
 
 /** `createdAt` → `created_at`: the key `recordToWire` writes for a property. */
 export type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}`

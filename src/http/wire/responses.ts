@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMISSION_STATUSES, PAYOUT_STATUSES, WEBHOOK_PROVIDERS } from '../../core/vocabulary.ts';
+import { COMMISSION_STATUSES, PAYOUT_STATUSES, WEBHOOK_PROVIDERS } from '../../core/shared/vocabulary.ts';
 import type { IApiKey } from '../../core/entities/api-key.ts';
 import type { ICommission } from '../../core/entities/commission.ts';
 import type { IPartner } from '../../core/entities/partner.ts';

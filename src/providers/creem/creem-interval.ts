@@ -1,4 +1,4 @@
-import type { SubscriptionInterval } from '../../core/vocabulary.ts';
+import type { SubscriptionInterval } from '../../core/shared/vocabulary.ts';
 import { readString } from '../read-payload.ts';
 
 /** Creem's `billing_period` (`every-month`, `every-three-months`, `every-year`...) → interval. */

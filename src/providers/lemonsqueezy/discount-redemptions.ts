@@ -6,8 +6,8 @@
  * (https://docs.lemonsqueezy.com/api/discount-redemptions).
  */
 import { z } from 'zod';
-import { RetryableError } from '../../core/errors.ts';
-import type { DiscountLookupResult, LookupDiscountCodes } from '../../core/discount-lookup.ts';
+import { RetryableError } from '../../core/shared/errors.ts';
+import type { DiscountLookupResult, LookupDiscountCodes } from '../../core/attribution/discount-lookup.ts';
 
 export const LEMONSQUEEZY_LOOKUP_TIMEOUT_MS = 5_000;
 

@@ -10,7 +10,7 @@
  * (signed-fields.ts): the text escapes nothing, so a value could otherwise hide further fields.
  */
 import { PayOS } from '@payos/node';
-import { constantTimeEqual } from '../../core/crypto.ts';
+import { constantTimeEqual } from '../../core/shared/crypto.ts';
 import type { VerifyResult } from '../adapter.ts';
 import { isSha256Hex } from '../hmac.ts';
 import { acceptVerifiedBody, asRecord } from '../read-payload.ts';

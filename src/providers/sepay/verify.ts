@@ -15,7 +15,7 @@
  * SDK) only signs checkout forms and calls the order API; it has no webhook verification to use
  * here, so it is not a dependency.
  */
-import { constantTimeEqual } from '../../core/crypto.ts';
+import { constantTimeEqual } from '../../core/shared/crypto.ts';
 import type { VerifyResult } from '../adapter.ts';
 import { computeHmacSha256, isSha256Hex, matchesHexDigest } from '../hmac.ts';
 import { acceptVerifiedBody } from '../read-payload.ts';

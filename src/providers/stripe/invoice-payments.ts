@@ -11,9 +11,9 @@
  * its backoff, so a slow Stripe never holds a worker for long.
  */
 import Stripe from 'stripe';
-import { RetryableError } from '../../core/errors.ts';
-import type { LookupPaymentAlias } from '../../core/alias-lookup.ts';
-import type { LookupPaidSale } from '../../core/refund-sale-lookup.ts';
+import { RetryableError } from '../../core/shared/errors.ts';
+import type { LookupPaymentAlias } from '../../core/sales/alias-lookup.ts';
+import type { LookupPaidSale } from '../../core/refunds/refund-sale-lookup.ts';
 import { createStripeClients } from './client.ts';
 
 export const STRIPE_LOOKUP_TIMEOUT_MS = 5_000;

@@ -8,7 +8,7 @@
  * `pricing.price_details`. Webhook endpoints keep the API version they were created with, so both
  * shapes arrive in production.
  */
-import type { SubscriptionInterval } from '../../../core/vocabulary.ts';
+import type { SubscriptionInterval } from '../../../core/shared/vocabulary.ts';
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
 import { readStripeDiscountCodes } from '../discounts.ts';

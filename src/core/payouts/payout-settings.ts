@@ -1,0 +1,26 @@
+/**
+ * A program's payout settings: the rail a payout run pays through, the minimum payout per
+ * currency, and the schedule. Stored as given (snake_case JSON); null on a program: manual runs
+ * through no rail, no minimum. Zod and the vocabulary only: the wire schemas and the dashboard's
+ * type check read this file.
+ */
+import { z } from 'zod';
+import { CURRENCIES, PAYOUT_RAILS } from '../shared/vocabulary.ts';
+
+export const payoutSettingsSchema = z.strictObject({
+  /** Where runs send money (default `manual`: runs only mark payouts `processing`). */
+  rail: z.enum(PAYOUT_RAILS).default('manual'),
+  /** Per currency, minor units: a partner whose payable amount is below it is left for a later run. */
+  minimum_cents: z.partialRecord(z.enum(CURRENCIES), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).default({}),
+  /**
+   * `manual` (default): runs only when asked. `monthly`: the sweeper starts a run per currency on
+   * `day_of_month` (UTC), paying commissions credited at least `hold_days` days before the run.
+   */
+  schedule: z.enum(['manual', 'monthly']).default('manual'),
+  day_of_month: z.number().int().min(1).max(28).default(1),
+  hold_days: z.number().int().min(0).max(365).default(0),
+});
+export type PayoutSettings = z.output<typeof payoutSettingsSchema>;
+
+/** The settings of a program that stored none. */
+export const DEFAULT_PAYOUT_SETTINGS: PayoutSettings = payoutSettingsSchema.parse({});

@@ -1,0 +1,119 @@
+/**
+ * The end of a run's payout: the merchant confirms it `paid` (the rail paid it), or it `failed`
+ * (the rail refused it, or Stripe reversed the transfer): the balance gets its amount back and its
+ * commissions are payable again, in one transaction through the ledger.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { CoreDeps } from '../deps.ts';
+import { AppError } from '../shared/errors.ts';
+import { Commission } from '../entities/commission.ts';
+import { Payout, type IPayout } from '../entities/payout.ts';
+import { postToLedger } from '../ledger/ledger.ts';
+import { emitPayoutFailed, emitPayoutPaid } from '../outbound/use-case-events.ts';
+import type { PaidPayout } from './pay-payout.ts';
+
+async function commissionsOf(deps: CoreDeps, payoutId: number) {
+  return deps.em.find(Commission, { payout: payoutId }, { orderBy: { id: 'asc' } });
+}
+
+/**
+ * Marks a processing payout paid (`externalId`: the rail's id of the payment, when it gives one).
+ * @throws AppError `not_found`, `invalid_request` (not processing).
+ */
+export async function confirmPayout(
+  deps: CoreDeps,
+  programId: number,
+  payoutId: number,
+  externalId: string | null = null,
+): Promise<PaidPayout> {
+  return deps.em.transactional(async (em) => {
+    const d = { ...deps, em };
+    const payout = await em.findOne(
+      Payout,
+      { id: payoutId, program: programId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!payout) throw new AppError('not_found', 'No such payout in this program');
+    if (payout.status !== 'processing')
+      throw new AppError('invalid_request', `Payout is ${payout.status}, not processing`);
+    payout.status = 'paid';
+    payout.paidAt = deps.clock();
+    if (externalId) payout.externalId = externalId;
+    await em.flush();
+    const commissions = await commissionsOf(d, payoutId);
+    await emitPayoutPaid(
+      d,
+      payout,
+      commissions.map((c) => c.id),
+    );
+    return { payout, commissions };
+  });
+}
+
+/** Confirms every processing payout of a run. @throws AppError `not_found`. */
+export async function confirmPayoutRun(deps: CoreDeps, programId: number, runId: number): Promise<IPayout[]> {
+  const processing = await deps.em.find(
+    Payout,
+    { run: runId, program: programId, status: 'processing' },
+    { orderBy: { id: 'asc' }, fields: ['id'] },
+  );
+  const done: IPayout[] = [];
+  for (const p of processing) done.push((await confirmPayout(deps, programId, p.id)).payout);
+  return done;
+}
+
+/**
+ * Fails a processing payout, or a paid one whose rail took the money back (a reversed Stripe
+ * transfer): the balance rises by the amount it had lowered (ledger `payout_failed`), and its
+ * commissions are unpaid again (`paid` ones back to `approved`; refunded or reversed ones keep
+ * their status), for a later payout. Failing a failed payout changes nothing.
+ * @throws AppError `not_found`, `invalid_request` (open or cancelled).
+ */
+export async function failPayout(
+  deps: CoreDeps,
+  programId: number,
+  payoutId: number,
+  reason: string,
+): Promise<PaidPayout & { changed: boolean }> {
+  return deps.em.transactional(async (em) => {
+    const d = { ...deps, em };
+    // Lock order shared with refunds and approvals: commission rows, then the balance, then payouts.
+    const commissions = await em.find(
+      Commission,
+      { payout: payoutId, program: programId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
+    );
+    const payout = await em.findOne(
+      Payout,
+      { id: payoutId, program: programId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!payout) throw new AppError('not_found', 'No such payout in this program');
+    if (payout.status === 'failed') return { payout, commissions, changed: false };
+    if (payout.status !== 'processing' && payout.status !== 'paid')
+      throw new AppError('invalid_request', `Payout is ${payout.status}: only a processing or paid payout can fail`);
+    const now = deps.clock();
+    for (const c of commissions) {
+      c.paidAt = null;
+      c.payout = null;
+      if (c.status === 'paid') c.status = 'approved';
+    }
+    Object.assign(payout, { status: 'failed', failedAt: now, failureReason: reason.slice(0, 255) });
+    await em.flush();
+    await postToLedger(em, {
+      partnerId: payout.partner,
+      currency: payout.currency,
+      deltaCents: payout.amountCents,
+      kind: 'payout_failed',
+      payoutId: payout.id,
+      at: now,
+    });
+    const ids = commissions.map((c) => c.id);
+    await emitPayoutFailed(d, payout, ids);
+    deps.log.warn(
+      { programId, payoutId, partnerId: payout.partner, reason },
+      'payout failed: its amount is back in the balance',
+    );
+    return { payout, commissions, changed: true };
+  });
+}

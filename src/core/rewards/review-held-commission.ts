@@ -1,0 +1,65 @@
+import { LockMode } from '@mikro-orm/core';
+import type { CoreDeps } from '../deps.ts';
+import { AppError } from '../shared/errors.ts';
+import { Commission, type ICommission } from '../entities/commission.ts';
+import { approveCommission } from './approve-commission.ts';
+import { emitCommissionUpdated } from '../outbound/use-case-events.ts';
+
+/**
+ * The merchant's decision on a commission held by fraud rules (fraud-rules.ts). Releasing credits
+ * it at once, exactly once (approve-commission.ts refuses a second credit); rejecting reverses it
+ * whole, and, as it was never credited, no balance moves.
+ */
+async function decide(
+  deps: CoreDeps,
+  programId: number,
+  commissionId: number,
+  decision: 'released' | 'rejected',
+): Promise<void> {
+  await deps.em.transactional(async (em) => {
+    const c = await em.findOne(
+      Commission,
+      { id: commissionId, program: programId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!c) throw new AppError('not_found', 'No such commission in this program');
+    if (!c.heldForReview || !c.hold)
+      throw new AppError('invalid_request', 'This commission is not held by fraud rules', {
+        commission_id: commissionId,
+      });
+    const at = deps.clock();
+    c.heldForReview = false;
+    c.hold = { ...c.hold, [decision === 'released' ? 'released_at' : 'rejected_at']: at.toISOString() };
+    if (decision === 'rejected' && !c.creditedAt && c.status !== 'reversed') {
+      c.status = 'reversed';
+      c.reversedCents = c.amountCents;
+      c.reason = `rejected as fraud: ${c.hold.rules.map((r) => r.rule).join(', ')}`;
+    }
+    await em.flush();
+    await emitCommissionUpdated({ ...deps, em }, programId, [c.id], decision);
+  });
+  deps.log.info({ programId, commissionId, decision }, 'held commission reviewed');
+}
+
+/** Releases a held commission and credits it. @throws AppError `not_found`, `invalid_request` (not held). */
+export async function releaseHeldCommission(
+  deps: CoreDeps,
+  programId: number,
+  commissionId: number,
+): Promise<ICommission> {
+  await decide(deps, programId, commissionId, 'released');
+  // A release that stopped here (a crash) leaves a pending commission the hold-period sweep credits.
+  const c = await deps.em.fork().findOneOrFail(Commission, { id: commissionId });
+  if (c.creditedAt || c.status === 'reversed') return c;
+  return approveCommission({ ...deps, em: deps.em.fork() }, programId, commissionId);
+}
+
+/** Rejects a held commission: reversed, never credited. @throws AppError `not_found`, `invalid_request` (not held). */
+export async function rejectHeldCommission(
+  deps: CoreDeps,
+  programId: number,
+  commissionId: number,
+): Promise<ICommission> {
+  await decide(deps, programId, commissionId, 'rejected');
+  return deps.em.fork().findOneOrFail(Commission, { id: commissionId });
+}

@@ -1,0 +1,300 @@
+import type { CoreDeps } from '../deps.ts';
+import { CURRENCIES, type Currency } from '../shared/vocabulary.ts';
+import type { SaleJob } from '../jobs/sale-job.ts';
+import { AppError } from '../shared/errors.ts';
+import { isUniqueViolation } from '../db/data-error.ts';
+import { calculatePlatformFee } from '../shared/money.ts';
+import { evaluateReward, renewalEarns } from '../rewards/reward-rules.ts';
+import { checkFraud } from '../rewards/fraud-rules.ts';
+import { findPartnerTerms, tierValue } from '../rewards/partner-groups.ts';
+import type { IProgram } from '../entities/program.ts';
+import { Sale } from '../entities/sale.ts';
+import { TestEvent } from '../entities/test-event.ts';
+import { resolveAttribution, type Attribution } from '../attribution/resolve-attribution.ts';
+import { findProgramSettings } from '../settings-cache.ts';
+import { recordAttributionConflict } from '../attribution/record-attribution-conflict.ts';
+import { insertSaleRows } from './sale-statements.ts';
+import { applyParkedRefundsFor } from '../refunds/parked-refunds.ts';
+import { wantsEvents } from '../outbound/emit-events.ts';
+import { emitSaleEvents } from '../outbound/use-case-events.ts';
+
+/**
+ * Outcome of a sale call. Expected outcomes are values; failures are thrown.
+ * - `attributed`: sale recorded; `commissionId` is null when the recurring policy excludes it.
+ * - `window_expired`: the click is older than the window; nothing was recorded.
+ * - `duplicate`: the transaction id was already recorded as `saleId`.
+ * - `test`: recorded as test traffic only.
+ */
+export type SaleResult =
+  | {
+      kind: 'attributed';
+      saleId: number;
+      commissionId: number | null;
+      commissionCents: number | null;
+      /** Notifications of refunds that were parked for this sale and applied with it (parked-refunds.ts). */
+      notificationIds?: number[];
+    }
+  | { kind: 'window_expired'; clickAgeDays: number; windowDays: number }
+  | { kind: 'duplicate'; saleId: number }
+  | { kind: 'test'; eventId: number; programId: number };
+
+/**
+ * Records a sale and its commission in one transaction (the one path for API and provider sales).
+ * @throws AppError `unsupported_currency` (nothing created), `no_attribution`.
+ */
+export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResult> {
+  const currency = job.currency.toUpperCase();
+  if (!(CURRENCIES as readonly string[]).includes(currency)) {
+    throw new AppError('unsupported_currency', `Currency "${job.currency}" is not supported; use USD, EUR or VND`, {
+      currency: job.currency,
+      supported: CURRENCIES,
+    });
+  }
+  if (job.test) return recordTestSale(deps, job, currency as Currency);
+  if (!job.transactionId || !job.amountCents)
+    throw new AppError('invalid_request', 'transaction_id and amount_cents are required');
+  try {
+    // Most sales need reads and one atomic insert statement: no transaction (BEGIN and COMMIT were
+    // a third of a sale's database round trips). A resolution that must write runs in one.
+    // `clear`: the transaction re-reads under its own snapshot and locks, never what the read-only
+    // pass (or an earlier use-case sharing the caller's context) loaded.
+    // Outbound events are written with the sale, so a program with endpoints runs it in one.
+    const emit = await wantsEvents(deps, job.programId, ['sale.created', 'commission.created']);
+    const first = emit
+      ? ({ kind: 'needs_writes' } as const)
+      : await recordLiveSale(deps, job, currency as Currency, { readOnly: true });
+    const result =
+      first.kind !== 'needs_writes'
+        ? first
+        : await deps.em.transactional(
+            (em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false, emit }),
+            { clear: true },
+          );
+    if (result.kind === 'needs_writes') throw new Error('sale attribution needed writes inside its transaction');
+    if (result.kind !== 'attributed') return result;
+    const { parkedRefunds, ...sale } = result;
+    deps.events?.saleRecorded({
+      provider: job.provider,
+      currency,
+      amountCents: job.amountCents,
+      commissionCents: result.commissionCents,
+    });
+    // A provider refund of this sale that arrived first is applied now that the sale exists; its
+    // notifications go out with the sale's result (never part of a response).
+    if (parkedRefunds)
+      return { ...sale, notificationIds: await applyParkedRefundsFor(deps, job.programId, [job.transactionId]) };
+    return sale;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // The transaction id was already recorded (a retry, or a concurrent call that committed first):
+    // the unique key decided, the transaction rolled back, report the first sale.
+    const first = await findSaleId(deps.em, job.programId, job.transactionId);
+    if (first === null) throw err;
+    return { kind: 'duplicate', saleId: first };
+  }
+}
+
+/** A sale's result inside this module: whether refunds parked for it wait (`parkedRefunds`), or that it needs writes. */
+type LiveSale =
+  | Exclude<SaleResult, { kind: 'attributed' }>
+  | (Extract<SaleResult, { kind: 'attributed' }> & { parkedRefunds: boolean })
+  | { kind: 'needs_writes' };
+
+/**
+ * Resolves the sale's attribution and records the sale, its platform fee and its commission.
+ * `readOnly`: outside a transaction; answers `needs_writes` when the attribution needs writes
+ * (the caller then runs it again in a transaction).
+ */
+async function recordLiveSale(
+  deps: CoreDeps,
+  job: SaleJob,
+  currency: Currency,
+  o: { readOnly: boolean; emit?: boolean },
+): Promise<LiveSale> {
+  const em = deps.em;
+  const transactionId = job.transactionId as string;
+  const program = await findProgramSettings(deps, job.programId);
+  const { amountCents, paidCents } = computeSaleAmount(program, job);
+  const now = new Date(job.receivedAt);
+  // No duplicate lookup before the insert: the unique key (program, transaction_id) decides and
+  // the caller reports the first sale. Only when nothing would be inserted is the lookup needed,
+  // so that a reused transaction id still answers 409 whatever attribution says now.
+  let attribution: Attribution;
+  try {
+    attribution = await resolveAttribution(deps, program, job, now, { readOnly: o.readOnly });
+  } catch (err) {
+    const first = err instanceof AppError ? await findSaleId(em, program.id, transactionId) : null;
+    if (first !== null) return { kind: 'duplicate', saleId: first };
+    throw err;
+  }
+  if (attribution.kind === 'needs_writes') return attribution;
+  if (attribution.kind === 'window_expired') {
+    const first = await findSaleId(em, program.id, transactionId);
+    return first === null ? attribution : { kind: 'duplicate', saleId: first };
+  }
+
+  const feeBps = program.platformFeeBps;
+  const reward = await computeReward(deps, program, job, attribution, { amountCents, currency, now });
+  const hold = reward
+    ? await checkFraud(deps, program.fraudRules, {
+        partnerId: attribution.partnerId,
+        customerId: attribution.customerId,
+        clickAt: attribution.clickAt,
+        at: now,
+      })
+    : null;
+  const { saleId, commissionId, parked } = await insertSaleRows(em, {
+    sale: {
+      program_id: program.id,
+      transaction_id: transactionId,
+      amount_cents: amountCents,
+      tax_cents: job.taxCents ?? null,
+      paid_cents: paidCents,
+      currency,
+      sale_type: job.saleType,
+      line_items: job.lineItems == null ? null : JSON.stringify(job.lineItems),
+      is_recurring: job.isRecurring,
+      subscription_id: job.subscriptionId ?? null,
+      subscription_interval: job.subscriptionInterval ?? null,
+      product_id: job.productId ?? null,
+      occurred_at: job.occurredAt ? new Date(job.occurredAt) : null,
+      provider: job.provider ?? null,
+      provider_payment_id: job.providerPaymentId ?? null,
+      customer_id: attribution.customerId,
+      partner_id: attribution.partnerId,
+      click_id: attribution.clickId,
+      attributed_via: attribution.via,
+      partner_code_id: attribution.partnerCodeId,
+      visitor_id: job.visitorId ?? null,
+      refunded_cents: 0,
+      received_at: now,
+    },
+    fee: { amountCents: calculatePlatformFee(amountCents, feeBps), rateBps: feeBps },
+    commission: reward && {
+      amountCents: reward.cents,
+      rateBps: reward.rateBps,
+      reward: reward.applied,
+      held: attribution.held || hold !== null,
+      hold,
+    },
+    at: now,
+  });
+  const commission = commissionId === null || !reward ? null : { id: commissionId, amountCents: reward.cents };
+  if (o.emit)
+    await emitSaleEvents(deps, program.id, job, attribution, {
+      saleId,
+      commission: commission && { ...commission, held: attribution.held || hold !== null },
+      amountCents,
+      currency,
+      now,
+    });
+  if (attribution.conflict) {
+    recordAttributionConflict(deps, {
+      programId: program.id,
+      kind: 'sale_click_mismatch',
+      ...attribution.conflict,
+      saleId,
+      at: now,
+    });
+    await em.flush();
+  }
+  deps.log.info(
+    {
+      programId: program.id,
+      saleId,
+      commissionId: commission?.id ?? null,
+      partnerId: attribution.partnerId,
+      via: attribution.via,
+      ...(hold ? { heldBy: hold.rules.map((r) => r.rule) } : {}),
+    },
+    'sale recorded',
+  );
+  return {
+    kind: 'attributed',
+    saleId,
+    commissionId: commission?.id ?? null,
+    commissionCents: commission?.amountCents ?? null,
+    parkedRefunds: parked,
+  };
+}
+
+/**
+ * The commission base. API sales: `amount_cents` as sent (spec). Provider sales (origin
+ * `provider`, SaleJob.origin) carry what the customer paid with its tax; unless the program opts
+ * in to tax (`providerAmountIncludesTax`), the tax is taken out and the payment kept as
+ * `paidCents`, against which provider refunds are scaled (apply-refund.ts).
+ */
+function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: number; paidCents: number | null } {
+  const paid = job.amountCents as number;
+  const tax = job.taxCents ?? 0;
+  if (job.origin !== 'provider' || program.providerAmountIncludesTax || tax <= 0 || tax >= paid)
+    return { amountCents: paid, paidCents: null };
+  return { amountCents: paid - tax, paidCents: paid };
+}
+
+async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: string): Promise<number | null> {
+  const sale = await em.findOne(Sale, { program: programId, transactionId }, { fields: ['id'] });
+  return sale?.id ?? null;
+}
+
+/**
+ * The commission under the partner's reward terms (their group's rules, else the program's;
+ * reward-rules.ts), or null when a renewal falls outside the recurring policy of those terms.
+ */
+async function computeReward(
+  deps: CoreDeps,
+  program: IProgram,
+  job: SaleJob,
+  attribution: Extract<Attribution, { kind: 'attributed' }>,
+  sale: { amountCents: number; currency: Currency; now: Date },
+) {
+  const terms = await findPartnerTerms(deps, attribution.partnerId);
+  const rules = terms.rules ?? program.rewardRules ?? null;
+  if (attribution.firstSaleAt && !renewalEarns(rules, program, attribution.firstSaleAt, sale.now)) return null;
+  const tiers = rules?.tiers;
+  const tier = tiers
+    ? await tierValue(deps.em, {
+        programId: program.id,
+        partnerId: attribution.partnerId,
+        metric: tiers.metric,
+        period: tiers.period,
+        currency: sale.currency,
+        amountCents: sale.amountCents,
+        now: sale.now,
+      })
+    : 0;
+  return evaluateReward(rules, { source: terms.rules ? 'group' : 'program', groupId: terms.groupId }, program, {
+    amountCents: sale.amountCents,
+    currency: sale.currency,
+    productId: job.productId,
+    tierValue: tier,
+  });
+}
+
+async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency): Promise<SaleResult> {
+  // Own unit of work: a duplicate's failed insert must not stay queued in the caller's context.
+  const em = deps.em.fork();
+  if (job.transactionId) {
+    const prior = await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId });
+    if (prior) return { kind: 'test', eventId: prior.id, programId: job.programId };
+  }
+  const event = em.create(TestEvent, {
+    program: job.programId,
+    kind: job.transactionId || job.amountCents ? 'sale' : 'event',
+    transactionId: job.transactionId,
+    amountCents: job.amountCents,
+    currency,
+    payload: { ...job, kind: undefined },
+    createdAt: new Date(job.receivedAt),
+  });
+  try {
+    await em.flush();
+  } catch (err) {
+    if (!isUniqueViolation(err) || !job.transactionId) throw err;
+    const prior = await deps.em.findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
+    return { kind: 'test', eventId: prior.id, programId: job.programId };
+  }
+  // A test refund that arrived first answers as a test refund now (rare: no check in the statement).
+  if (job.transactionId) await applyParkedRefundsFor(deps, job.programId, [job.transactionId]);
+  return { kind: 'test', eventId: event.id, programId: job.programId };
+}
