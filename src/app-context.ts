@@ -1,12 +1,12 @@
 import { createStripeTransfers } from './providers/stripe/transfers.ts';
 import type { Logger as PinoLogger } from 'pino';
-import { createEmailHasher, resolveEmailHashSecret, type EmailHasher } from './core/shared/email-hash.ts';
+import { createEmailHasher, type EmailHasher } from './core/shared/email-hash.ts';
+import { resolveEmailHashSecret, readInstanceNonce } from './core/db/service-instance.ts';
 import { Redis } from 'ioredis';
 import { metricsEnabled, type Config } from './config.ts';
 import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/db/orm.ts';
-import { readInstanceNonce } from './core/db/read-instance-nonce.ts';
 import { createCoreCaches } from './core/core-caches.ts';
 import type { NotificationSender } from './core/notifications/deliver-notification.ts';
 import type { EventPoster } from './core/outbound/deliver-event.ts';

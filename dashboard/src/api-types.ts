@@ -5,7 +5,7 @@
 // server reaches the bundle, and those files import no Node modules (this config has no Node types).
 
 import type { ListableKind } from '../../src/core/reporting/listable.ts';
-import type { WebhookProvider } from '../../src/core/shared/vocabulary.ts';
+import type { WebhookProvider, OutboundEventType } from '../../src/core/shared/vocabulary.ts';
 import type { ProgramBody, ProgramListBody } from '../../src/http/wire/program-config.ts';
 import type { ListRowWire, RecordListWire } from '../../src/http/wire/records.ts';
 import type {
@@ -15,7 +15,6 @@ import type {
   EndpointsBody,
   EndpointWithSecretBody,
 } from '../../src/http/wire/event-endpoints.ts';
-import type { OutboundEventType } from '../../src/core/outbound/event-types.ts';
 import type { PayoutMethodBody, PayoutRunBody } from '../../src/http/wire/payouts.ts';
 import type {
   CommissionApprovedBody,

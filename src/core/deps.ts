@@ -1,17 +1,22 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import type { ExpiringMap, ProgramSnapshot } from './settings-cache.ts';
-import type { VerificationSecret } from './integrations/provider-secrets.ts';
-import type { PartnerRef } from './attribution/record-click.ts';
-import type { InboxWriter } from './webhooks/webhook-inbox.ts';
-import type { PartnerTerms } from './rewards/partner-groups.ts';
+import type {
+  CheckOutboundUrl,
+  EndpointSubscription,
+  ExpiringMap,
+  ListTransfers,
+  LookupDiscountCodes,
+  LookupPaidSale,
+  LookupPaymentAlias,
+  NewInboxRow,
+  PartnerRef,
+  PartnerTerms,
+  ProgramSnapshot,
+  SendTransfer,
+  StoredWebhook,
+  VerificationSecret,
+} from './ports.ts';
 import type { EmailHasher } from './shared/email-hash.ts';
 import type { Sealer } from './shared/sealed-secrets.ts';
-import type { LookupDiscountCodes } from './attribution/discount-lookup.ts';
-import type { EndpointSubscription } from './outbound/emit-events.ts';
-import type { ListTransfers, SendTransfer } from './payouts/payout-transfers.ts';
-import type { LookupPaymentAlias } from './sales/alias-lookup.ts';
-import type { LookupPaidSale } from './refunds/refund-sale-lookup.ts';
-import type { CheckOutboundUrl } from './outbound/outbound-target.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -55,6 +60,11 @@ export type CoreCaches = {
   eventEndpoints: ExpiringMap<number, readonly EndpointSubscription[]>;
   inboxWriter: InboxWriter;
 };
+
+/** One inbox row to insert, with the deps of the request that stores it (webhook-inbox.ts). */
+export type InboxWrite = { deps: CoreDeps; row: NewInboxRow };
+/** Batches the inbox rows that arrive together into one insert (webhook-inbox.ts `createInboxWriter`). */
+export type InboxWriter = (w: InboxWrite) => Promise<StoredWebhook>;
 
 /** What every use-case receives. `em` is a fork owned by the caller (one per job or request). */
 export type CoreDeps = {

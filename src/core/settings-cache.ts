@@ -1,5 +1,6 @@
 import type { CoreDeps, Clock } from './deps.ts';
-import { Program, type IProgram } from './entities/program.ts';
+import { Program } from './entities/program.ts';
+import type { ExpiringMap, ProgramSnapshot } from './ports.ts';
 
 /**
  * Program settings and provider signing secrets are read by every sale, click and webhook but
@@ -13,16 +14,6 @@ import { Program, type IProgram } from './entities/program.ts';
  * API-key cache.
  */
 export const SETTINGS_CACHE_MS = 5_000;
-
-/** A program's settings as read through the cache: a frozen copy shared by callers, not an entity. */
-export type ProgramSnapshot = Readonly<IProgram>;
-
-export type ExpiringMap<K, V> = {
-  get(key: K): V | undefined;
-  set(key: K, value: V): void;
-  delete(key: K): void;
-  clear(): void;
-};
 
 /**
  * A map whose entries expire `SETTINGS_CACHE_MS` after they were set, by the injected clock.

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { OutboundTargetRefused, type CheckOutboundUrl } from '../core/outbound/outbound-target.ts';
+import { OutboundTargetRefused } from '../core/outbound/outbound-target.ts';
+import { type CheckOutboundUrl } from '../core/ports.ts';
 import type { Logger } from '../core/deps.ts';
 import { classifyAddress } from './classify-address.ts';
 import { createAllowList, normaliseHost } from './allow-list.ts';

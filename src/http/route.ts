@@ -1,7 +1,7 @@
 import { defineHandler, type EventHandler, type H3Event, type Middleware } from 'h3';
 import type { RouteContext } from './http-context.ts';
 import type { TrackJob, TrackJobKind } from '../core/jobs/job.ts';
-import type { JobResults } from '../core/jobs/job-results.ts';
+import type { JobResults } from '../core/job-results.ts';
 import { enqueueAndWait } from '../queue/enqueue-and-wait.ts';
 
 export type Handler = (event: H3Event) => Promise<Response | object>;

@@ -8,10 +8,8 @@ import { createPolarAdapter } from './polar/adapter.ts';
 import { createStripeAdapter } from './stripe/adapter.ts';
 import { createPayosAdapter } from './payos/adapter.ts';
 import { createSepayAdapter } from './sepay/adapter.ts';
-import type { LookupDiscountCodes } from '../core/attribution/discount-lookup.ts';
+import type { LookupDiscountCodes, LookupPaidSale, LookupPaymentAlias } from '../core/ports.ts';
 import { createLemonSqueezyDiscountLookup } from './lemonsqueezy/discount-redemptions.ts';
-import type { LookupPaymentAlias } from '../core/sales/alias-lookup.ts';
-import type { LookupPaidSale } from '../core/refunds/refund-sale-lookup.ts';
 import { createStripeInvoicePaymentLookup, createStripePaidInvoiceLookup } from './stripe/invoice-payments.ts';
 
 export type ProviderAdapters = Record<WebhookProvider, ProviderAdapter>;

@@ -1,4 +1,4 @@
-import type { ProviderSecretLabel } from '../core/entities/provider-secret.ts';
+import type { ProviderSecretLabel } from '../core/shared/vocabulary.ts';
 import type { ProviderAdapter, VerifyFailureReason } from './adapter.ts';
 
 /** One secret of a connection, as verification needs it. */

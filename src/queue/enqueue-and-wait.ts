@@ -1,6 +1,6 @@
 import { AppError } from '../core/shared/errors.ts';
 import type { TrackJob, TrackJobKind } from '../core/jobs/job.ts';
-import { type JobResults, parseTrackOutcome } from '../core/jobs/job-results.ts';
+import { type JobResults, parseTrackOutcome } from '../core/job-results.ts';
 import type { JobQueue } from './job-queue.ts';
 
 /**

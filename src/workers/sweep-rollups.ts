@@ -1,4 +1,4 @@
-import { pruneClicks } from '../core/attribution/click-retention.ts';
+import { pruneClicks } from '../core/reporting/click-retention.ts';
 import { sweepRollups } from '../core/reporting/rollups.ts';
 import type { WorkerContext } from './worker-context.ts';
 

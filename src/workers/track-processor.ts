@@ -5,7 +5,7 @@ import type { CoreDeps } from '../core/deps.ts';
 import { AppError } from '../core/shared/errors.ts';
 import { type TrackJob, trackJobSchema } from '../core/jobs/job.ts';
 import type { ClickJob } from '../core/jobs/click-job.ts';
-import type { JobResults, TrackOutcome } from '../core/jobs/job-results.ts';
+import type { JobResults, TrackOutcome } from '../core/job-results.ts';
 import { type ClickResult, recordClicks } from '../core/attribution/record-click.ts';
 import { recordSale } from '../core/sales/record-sale.ts';
 import { recordTestEvent } from '../core/sales/record-test-event.ts';

@@ -13,7 +13,7 @@ import {
 } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { createSealer, generateSealingKey, parseSealingKeys } from '../../src/core/shared/sealed-secrets.ts';
-import { resealSecrets } from '../../src/core/integrations/reseal-secrets.ts';
+import { resealSecrets } from '../../src/core/programs/reseal-secrets.ts';
 import { openEndpointSecret } from '../../src/core/outbound/endpoint-secrets.ts';
 
 /**

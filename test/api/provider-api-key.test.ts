@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, createProgramFixture, useHarness, type Harness } from '../helpers/harness.ts';
 import { createSealer, generateSealingKey, parseSealingKeys } from '../../src/core/shared/sealed-secrets.ts';
-import { resealSecrets } from '../../src/core/integrations/reseal-secrets.ts';
+import { resealSecrets } from '../../src/core/programs/reseal-secrets.ts';
 import { openProviderApiKey } from '../../src/core/integrations/provider-api-keys.ts';
 import { ProviderConnection } from '../../src/core/entities/provider-connection.ts';
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { ALL_PARTNERS } from '../../src/core/entities/daily-rollup.ts';
 import { getActivitySeries } from '../../src/core/reporting/get-activity-series.ts';
-import { pruneClicks } from '../../src/core/attribution/click-retention.ts';
+import { pruneClicks } from '../../src/core/reporting/click-retention.ts';
 import { rolledThrough, sweepRollups } from '../../src/core/reporting/rollups.ts';
 import { typedSql } from '../../src/core/db/sql.ts';
 import { bearer, createProgramFixture, useHarness, type Fixture, type Harness } from '../helpers/harness.ts';

@@ -19,7 +19,8 @@ import {
   type CommissionFacts,
 } from '../../src/core/outbound/event-data.ts';
 import { eventPayload } from '../../src/core/outbound/emit-events.ts';
-import { OUTBOUND_EVENT_TYPES, type OutboundEvent } from '../../src/core/outbound/event-types.ts';
+import { type OutboundEvent } from '../../src/core/outbound/event-types.ts';
+import { OUTBOUND_EVENT_TYPES } from '../../src/core/shared/vocabulary.ts';
 import type { IPayout } from '../../src/core/entities/payout.ts';
 import type { IPartner } from '../../src/core/entities/partner.ts';
 

@@ -3,15 +3,14 @@ import { describe, expect, test } from 'vitest';
 import { CURRENCIES, type Currency } from '../../src/core/shared/vocabulary.ts';
 import { computeReversal } from '../../src/core/shared/money.ts';
 import { planLeadReversal } from '../../src/core/refunds/reverse-lead-commission.ts';
+import { evaluateLeadReward, evaluateReward } from '../../src/core/rewards/reward-rules.ts';
 import {
-  evaluateLeadReward,
-  evaluateReward,
   rewardRulesSchema,
   TIER_METRICS,
   TIER_PERIODS,
   type Reward,
   type RewardRules,
-} from '../../src/core/rewards/reward-rules.ts';
+} from '../../src/core/entities/program-rules.ts';
 
 const PROGRAM = { source: 'program' as const, groupId: null };
 const BASE = { commissionRateBps: 1000, productRatesBps: { legacy_prod: 2500 } };

@@ -3,7 +3,7 @@
  * with an API key on the program's Stripe connection, a basil `invoice.paid` (recorded under the
  * invoice id) makes the service ask `GET /v1/invoice_payments?invoice=in_…` through the official
  * `stripe` SDK, and the paid PaymentIntent it names is linked to the sale, so refunds naming the
- * PaymentIntent find it (src/core/sales/alias-lookup.ts). The other way round, a refund whose sale is
+ * PaymentIntent find it (src/core/refunds/alias-lookup.ts). The other way round, a refund whose sale is
  * not found asks `GET /v1/invoice_payments?payment[type]=payment_intent&payment[payment_intent]=pi_…`
  * for the invoice its PaymentIntent paid (src/core/refunds/refund-sale-lookup.ts).
  *

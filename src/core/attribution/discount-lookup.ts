@@ -9,16 +9,6 @@ import type { CouponLookup } from '../jobs/sale-job.ts';
 import { openProviderApiKey } from '../integrations/provider-api-keys.ts';
 
 /**
- * `found`: the codes and the provider's ids of the discounts (either can match a partner code,
- * partner-codes.ts), possibly none. `refused`: the API answered that the key or the order is not
- * valid (401, 403, 404): retrying would not help.
- * A failure worth retrying (network, timeout, 429, 5xx) is thrown as a `RetryableError`.
- */
-export type DiscountLookupResult = { kind: 'found'; codes: string[] } | { kind: 'refused'; status: number };
-
-export type LookupDiscountCodes = (lookup: CouponLookup, apiKey: string) => Promise<DiscountLookupResult>;
-
-/**
  * The codes the provider knows for the sale; none when it cannot be asked (no port, no API key on
  * the connection) or refuses. Called only for a sale nothing else attributes (resolve-attribution.ts).
  * @throws RetryableError (from the port) when the provider could not answer.

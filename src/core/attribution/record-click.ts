@@ -5,7 +5,8 @@ import { AppError } from '../shared/errors.ts';
 import { Partner } from '../entities/partner.ts';
 import { Click } from '../entities/click.ts';
 import { hostMatchesDomain } from '../shared/host-matches-domain.ts';
-import { findProgramSettings, type ProgramSnapshot } from '../settings-cache.ts';
+import { findProgramSettings } from '../settings-cache.ts';
+import { type ProgramSnapshot, type PartnerRef } from '../ports.ts';
 import { typedSql } from '../db/sql.ts';
 import { settleEach, type Settled } from '../shared/micro-batch.ts';
 
@@ -146,8 +147,6 @@ async function findKeptClick(
   const partner = await em.findOneOrFail(Partner, { id: click.partner }, { fields: ['code'] });
   return { clickId, partnerCode: partner.code };
 }
-
-export type PartnerRef = { id: number; code: string; program: number };
 
 /**
  * The partners of these referral codes. A partner's code and program never change and partners

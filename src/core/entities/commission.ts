@@ -1,7 +1,6 @@
 import { rollupTriggers } from './daily-rollup.ts';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { RewardApplied } from '../rewards/reward-rules.ts';
-import type { HoldRecord } from '../rewards/fraud-rules.ts';
+import type { RewardApplied, HoldRecord } from './program-rules.ts';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 import { Sale } from './sale.ts';

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { EventEndpoint } from './event-endpoint.ts';
-import type { OutboundEventType } from '../outbound/event-types.ts';
+import type { OutboundEventType } from '../shared/vocabulary.ts';
 
 export const EVENT_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type EventDeliveryStatus = (typeof EVENT_DELIVERY_STATUSES)[number];

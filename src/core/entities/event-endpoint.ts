@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
-import type { OutboundEventType } from '../outbound/event-types.ts';
+import type { OutboundEventType } from '../shared/vocabulary.ts';
 
 /**
  * A merchant's endpoint receiving the program's outbound events (Standard Webhooks). It receives

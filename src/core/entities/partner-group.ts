@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
-import type { RewardRules } from '../rewards/reward-rules.ts';
+import type { RewardRules } from './program-rules.ts';
 
 /**
  * A group of a program's partners with its own reward rules (reward-rules.ts): a partner belongs

@@ -1,7 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { RewardRules } from '../rewards/reward-rules.ts';
-import type { FraudRules } from '../rewards/fraud-rules.ts';
-import type { PayoutSettings } from '../payouts/payout-settings.ts';
+import type { RewardRules, FraudRules } from './program-rules.ts';
+import type { PayoutSettings } from './payout-settings.ts';
 import {
   RECURRING_POLICIES,
   type AttributionModel,

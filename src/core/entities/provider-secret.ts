@@ -1,12 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { ProviderConnection } from './provider-connection.ts';
-
-/**
- * `live` secrets verify production deliveries; an event verified by a `test` secret (a Stripe
- * test-mode endpoint, a Paddle sandbox notification destination) is test traffic whatever its
- * payload says.
- */
-export type ProviderSecretLabel = 'live' | 'test';
+import type { ProviderSecretLabel } from '../shared/vocabulary.ts';
 
 /**
  * One signing secret of a provider connection. A connection holds several (live and test side by

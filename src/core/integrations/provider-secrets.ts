@@ -12,9 +12,10 @@ import { sha256Hex } from '../shared/crypto.ts';
 import { AppError } from '../shared/errors.ts';
 import { Program } from '../entities/program.ts';
 import { ProviderConnection, type IProviderConnection } from '../entities/provider-connection.ts';
-import { ProviderSecret, type IProviderSecret, type ProviderSecretLabel } from '../entities/provider-secret.ts';
-import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../shared/vocabulary.ts';
+import { ProviderSecret, type IProviderSecret } from '../entities/provider-secret.ts';
+import { type ProviderSecretLabel, WEBHOOK_PROVIDERS, type WebhookProvider } from '../shared/vocabulary.ts';
 import { apiKeyState, writeApiKey, type ApiKeyState } from './provider-api-keys.ts';
+import type { VerificationSecret } from '../ports.ts';
 
 /** Verification tries every secret, so their number is bounded. */
 export const MAX_SECRETS_PER_CONNECTION = 10;
@@ -28,9 +29,6 @@ export type ProviderSecretSummary = {
   /** First 8 hex characters of the secret's SHA-256: enough to tell secrets apart, not to guess one. */
   fingerprint: string;
 };
-
-/** A secret as the webhook route needs it to verify a delivery. */
-export type VerificationSecret = { id: number; label: ProviderSecretLabel; secret: string; expiresAt: Date | null };
 
 export type NewProviderSecret = { secret: string; label: ProviderSecretLabel; expiresAt: Date | null };
 

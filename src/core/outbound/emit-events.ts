@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../deps.ts';
 import { EventEndpoint } from '../entities/event-endpoint.ts';
 import { typedSql } from '../db/sql.ts';
-import type { OutboundEvent, OutboundEventType } from './event-types.ts';
-
-/** An active endpoint as the emitters see it: which types it takes (null: all). */
-export type EndpointSubscription = { id: number; types: readonly OutboundEventType[] | null };
+import type { OutboundEvent } from './event-types.ts';
+import type { OutboundEventType } from '../shared/vocabulary.ts';
+import type { EndpointSubscription } from '../ports.ts';
 
 /**
  * The program's active endpoints (enabled, not disabled after failures), read at most once per

@@ -3,7 +3,7 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Program } from '../entities/program.ts';
 import { EventEndpoint, type IEventEndpoint } from '../entities/event-endpoint.ts';
-import type { OutboundEventType } from './event-types.ts';
+import type { OutboundEventType } from '../shared/vocabulary.ts';
 import { newSigningSecret } from './sign-event.ts';
 import { sealEndpointSecret, sealIfPlaintext } from './endpoint-secrets.ts';
 import { OutboundTargetRefused } from './outbound-target.ts';

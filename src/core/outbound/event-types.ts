@@ -1,15 +1,4 @@
-/** The outbound event types a merchant's endpoint may subscribe to (README "Outbound events"). */
-export const OUTBOUND_EVENT_TYPES = [
-  'lead.created',
-  'sale.created',
-  'commission.created',
-  'commission.updated',
-  'payout.created',
-  'payout.paid',
-  'payout.failed',
-  'partner.created',
-] as const;
-export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
+import type { OutboundEventType } from '../shared/vocabulary.ts';
 
 /** What changed in a `commission.updated` event (`data.change`). */
 export type CommissionChange =

@@ -17,10 +17,3 @@ export class OutboundTargetRefused extends Error {
     this.reason = reason;
   }
 }
-
-/**
- * Checks a URL's destination before it is stored. A host that does not resolve (yet) passes:
- * every delivery checks again, at connection time.
- * @throws OutboundTargetRefused
- */
-export type CheckOutboundUrl = (url: URL) => Promise<void>;

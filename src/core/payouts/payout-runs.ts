@@ -7,13 +7,12 @@
  * commissions payable again (settle-payouts.ts).
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { CoreDeps } from '../deps.ts';
-import { DAY_MS } from '../deps.ts';
+import { type CoreDeps, DAY_MS } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Program } from '../entities/program.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
 import { PayoutRun, type IPayoutRun } from '../entities/payout-run.ts';
-import { DEFAULT_PAYOUT_SETTINGS } from './payout-settings.ts';
+import { DEFAULT_PAYOUT_SETTINGS } from '../entities/payout-settings.ts';
 import { partnersWithMethod } from './payout-methods.ts';
 import { settle } from './pay-payout.ts';
 import { emitPayoutCreated } from '../outbound/use-case-events.ts';

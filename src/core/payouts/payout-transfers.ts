@@ -17,30 +17,7 @@ import { getPayoutRun } from './payout-runs.ts';
 import { openPayoutDetails } from './payout-methods.ts';
 import { openProviderApiKey } from '../integrations/provider-api-keys.ts';
 import { confirmPayout, failPayout } from './settle-payouts.ts';
-
-export type TransferRequest = {
-  amountCents: number;
-  currency: string;
-  /** The connected account, `acct_...`. */
-  destination: string;
-  idempotencyKey: string;
-  transferGroup: string;
-  metadata: Record<string, string>;
-};
-
-/** `ok`: the transfer's id. Otherwise the rail's message; the payout stays processing. */
-export type TransferResult = { ok: true; transferId: string } | { ok: false; error: string };
-
-export type SendTransfer = (apiKey: string, t: TransferRequest) => Promise<TransferResult>;
-
-/** A transfer Stripe made for a payout of the program (its `metadata.payout_id`); `reversed`: in full. */
-export type MadeTransfer = { transferId: string; payoutId: number; reversed: boolean };
-
-/** Every transfer of a transfer group made for the program's payouts (`metadata.program_id`). */
-export type ListTransfers = (
-  apiKey: string,
-  q: { transferGroup: string; programId: number },
-) => Promise<{ ok: true; transfers: MadeTransfer[] } | { ok: false; error: string }>;
+import type { MadeTransfer } from '../ports.ts';
 
 /** A Stripe run's payout still `processing` this long after the run made it is resumed by the sweeper. */
 export const RESUME_AFTER_MS = 15 * 60_000;

@@ -11,7 +11,7 @@ import { Payout } from '../entities/payout.ts';
 import { listActiveCodes } from '../attribution/partner-codes.ts';
 import { PartnerGroup } from '../entities/partner-group.ts';
 import { partnerResults, periodStart } from '../rewards/partner-groups.ts';
-import type { RewardRules } from '../rewards/reward-rules.ts';
+import type { RewardRules } from '../entities/program-rules.ts';
 
 // Everything here is read through the signed-in partner's own id: the partner API never takes a
 // program or partner id from the request, so a partner cannot name someone else's data.

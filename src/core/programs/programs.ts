@@ -2,9 +2,8 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Program, type IProgram, type RecurringPolicy } from '../entities/program.ts';
 import type { AttributionModel, CouponPrecedence } from '../shared/vocabulary.ts';
-import type { RewardRules } from '../rewards/reward-rules.ts';
-import type { FraudRules } from '../rewards/fraud-rules.ts';
-import type { PayoutSettings } from '../payouts/payout-settings.ts';
+import type { RewardRules, FraudRules } from '../entities/program-rules.ts';
+import type { PayoutSettings } from '../entities/payout-settings.ts';
 import { Partner, type IPartner } from '../entities/partner.ts';
 import { emitPartnerCreated } from '../outbound/use-case-events.ts';
 

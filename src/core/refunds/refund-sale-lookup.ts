@@ -7,21 +7,13 @@
  * sale (nobody referred it), finished as `not_found` instead of being parked.
  */
 import type { CoreDeps } from '../deps.ts';
-import type { RefundJob, SaleLookup } from '../jobs/refund-job.ts';
+import type { RefundJob } from '../jobs/refund-job.ts';
 import { buildLinkJob } from '../jobs/link-job.ts';
-import { findLinkedTransactionId, linkPayment } from '../sales/link-payment.ts';
+import { findLinkedTransactionId, linkPayment } from './link-payment.ts';
 import { openProviderApiKey } from '../integrations/provider-api-keys.ts';
-import { NEEDED_SCOPE } from '../sales/alias-lookup.ts';
+import { NEEDED_SCOPE } from './alias-lookup.ts';
 import { applyRefund, type RefundResult } from './apply-refund.ts';
 import { AppError, SaleNotRecordedError } from '../shared/errors.ts';
-
-/**
- * `found`: the sale ids the payment paid (Stripe: the invoices a PaymentIntent paid), possibly
- * none. `refused`: 400, 401, 403 or 404. A failure worth retrying is thrown as a `RetryableError`.
- */
-export type SaleLookupResult = { kind: 'found'; transactionIds: string[] } | { kind: 'refused'; status: number };
-
-export type LookupPaidSale = (lookup: SaleLookup, apiKey: string) => Promise<SaleLookupResult>;
 
 /**
  * Links the refund's payment to the sale id the provider names, and returns that id; null when

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { sql, type Kysely } from 'kysely';
 import type { RefundJob } from '../jobs/refund-job.ts';
 import { TestEvent } from '../entities/test-event.ts';
-import { findLinkedTransactionId } from '../sales/link-payment.ts';
+import { findLinkedTransactionId } from './link-payment.ts';
 import type { LockedSale, RefundContext, RefundKey } from './refund-plan.ts';
 import { cents, compileStatement, dateFromMs, epochMs, exactText, type DB } from '../db/sql.ts';
 

@@ -6,7 +6,7 @@ import { Sale } from '../entities/sale.ts';
 import { Commission } from '../entities/commission.ts';
 import { Refund } from '../entities/refund.ts';
 import { Notification } from '../entities/notification.ts';
-import { findLinkedTransactionId } from '../sales/link-payment.ts';
+import { findLinkedTransactionId } from './link-payment.ts';
 import { findProviderTestSale } from './refund-statements.ts';
 import { typedSql } from '../db/sql.ts';
 

@@ -4,47 +4,13 @@
  * at once, exactly once) or rejects it (reversed; it was never credited, so no balance moves).
  * Each rule is switched per program (`fraud_rules`); none changes a tracking response.
  */
-import { z } from 'zod';
 import mailchecker from 'mailchecker';
 import { DAY_MS, type CoreDeps } from '../deps.ts';
 import { compileStatement } from '../db/sql.ts';
 import { Customer } from '../entities/customer.ts';
 import { Partner } from '../entities/partner.ts';
 import { EMAIL_HASH_VERSION, emailHashInput } from '../shared/email-hash.ts';
-
-export const fraudRulesSchema = z.strictObject({
-  /** The customer's email (its keyed hash, normalised: normalise-email.ts) is the partner's own. */
-  self_referral: z.boolean().optional(),
-  /** The customer's lead email is at a disposable-address domain (a maintained list). */
-  disposable_email: z.boolean().optional(),
-  /** The sale came less than this many seconds after its click (click farms, scripted checkouts). */
-  fast_conversion_seconds: z.number().int().min(1).max(86_400).nullable().optional(),
-  /**
-   * The partner's clicks in the last `window_hours` (default 24) are at least `min_clicks`
-   * (default 100) and more than `factor` times their own average for such a window over the 30
-   * days before it (a partner with no history: any `min_clicks` in the window).
-   */
-  click_spike: z
-    .strictObject({
-      factor: z.number().min(1.5).max(1_000),
-      window_hours: z.number().int().min(1).max(168).optional(),
-      min_clicks: z.number().int().min(1).max(1_000_000).optional(),
-    })
-    .nullable()
-    .optional(),
-});
-export type FraudRules = z.infer<typeof fraudRulesSchema>;
-
-export const FRAUD_RULES = ['self_referral', 'disposable_email', 'fast_conversion', 'click_spike'] as const;
-export type FraudRule = (typeof FRAUD_RULES)[number];
-
-/** Why a commission is held: each rule that matched with its evidence; set when released or rejected. */
-export type HoldRecord = {
-  rules: Array<{ rule: FraudRule; evidence: Record<string, unknown> }>;
-  held_at: string;
-  released_at?: string;
-  rejected_at?: string;
-};
+import type { FraudRules, HoldRecord } from '../entities/program-rules.ts';
 
 /** Whether the address is at a disposable-email domain (the `mailchecker` list, subdomains included). */
 export function isDisposableEmail(email: string | null | undefined): boolean | null {

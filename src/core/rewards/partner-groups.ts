@@ -4,11 +4,9 @@ import { isUniqueViolation } from '../db/data-error.ts';
 import { Partner, type IPartner } from '../entities/partner.ts';
 import { PartnerGroup, type IPartnerGroup } from '../entities/partner-group.ts';
 import { Program } from '../entities/program.ts';
-import type { RewardRules, TierMetric, TierPeriod } from './reward-rules.ts';
+import type { RewardRules, TierMetric, TierPeriod } from '../entities/program-rules.ts';
 import { cents, compileStatement, exactText } from '../db/sql.ts';
-
-/** A partner's reward terms: their group's rules, or (`rules` null) the program's. */
-export type PartnerTerms = { groupId: number | null; rules: RewardRules | null };
+import type { PartnerTerms } from '../ports.ts';
 
 /** Every change to groups or memberships: this process's cached terms are read again. */
 function changed(deps: CoreDeps): void {

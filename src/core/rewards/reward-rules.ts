@@ -1,7 +1,7 @@
 /**
  * What a partner earns on a sale: a program's (or a partner group's) reward rules, and their pure
- * evaluation. Zod and the vocabulary only: the wire schemas and the dashboard's type check read
- * this file.
+ * evaluation (their stored shape: entities/program-rules.ts). Pure: the dashboard's type check
+ * reads this file.
  *
  * Evaluation, first that applies: the rules' product override for the sale's `product_id`; the
  * tier step the partner's results reach; the rules' sale reward; the program's own rates
@@ -10,80 +10,12 @@
  * a percentage is `amount × bps / 10 000` rounded half-up; a flat amount is capped at the sale's
  * amount, so a commission is never negative and never more than the sale.
  */
-import { z } from 'zod';
-import { CURRENCIES, RECURRING_POLICIES, type Currency, type RecurringPolicy } from '../shared/vocabulary.ts';
+import type { Currency, RecurringPolicy } from '../shared/vocabulary.ts';
 import { calculateCommission } from '../shared/money.ts';
-
-const bps = z.number().int().min(0).max(10_000);
-/** Minor units; at most 2^53 − 1 like every amount. */
-const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-
-export const rewardSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('percent'), bps }),
-  z.strictObject({
-    type: z.literal('flat'),
-    /** Per currency: a sale in a currency not listed falls through to the next rule. */
-    amounts: z
-      .partialRecord(z.enum(CURRENCIES), cents)
-      .refine((a) => Object.keys(a).length > 0, 'name an amount in at least one currency'),
-  }),
-]);
-export type Reward = z.infer<typeof rewardSchema>;
-
-export const TIER_METRICS = ['sales', 'revenue'] as const;
-export type TierMetric = (typeof TIER_METRICS)[number];
-export const TIER_PERIODS = ['calendar_month', 'last_30_days'] as const;
-export type TierPeriod = (typeof TIER_PERIODS)[number];
-
-export const rewardRulesSchema = z.strictObject({
-  /** The reward on a sale when no product override or tier applies. */
-  sale: rewardSchema.optional(),
-  /** Per `product_id`: wins over tiers and the sale reward. */
-  products: z.record(z.string().min(1).max(255), rewardSchema).optional(),
-  /**
-   * Steps on the partner's results in the period, this sale included: `sales` counts the
-   * partner's sales in the program, `revenue` sums their amounts in the sale's currency (minor
-   * units). The step with the highest `from` the results reach applies; below the first step,
-   * the sale reward does.
-   */
-  tiers: z
-    .strictObject({
-      metric: z.enum(TIER_METRICS),
-      period: z.enum(TIER_PERIODS),
-      steps: z
-        .array(z.strictObject({ from: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), reward: rewardSchema }))
-        .min(1)
-        .max(20)
-        .refine((s) => s.every((step, i) => i === 0 || step.from > s[i - 1]!.from), 'steps ascend by `from`'),
-    })
-    .optional(),
-  /**
-   * A reward per lead (signup): one flat amount in one currency, earned once per customer when a
-   * keyed lead (or a provider checkout's implicit lead) first binds the customer to this partner.
-   */
-  lead: z.strictObject({ currency: z.enum(CURRENCIES), cents: cents.min(1) }).optional(),
-  /** Renewals: replaces the program's recurring policy for partners under these rules. */
-  recurring: z
-    .strictObject({ policy: z.enum(RECURRING_POLICIES), months: z.number().int().min(1).max(600).nullable() })
-    .optional(),
-});
-export type RewardRules = z.infer<typeof rewardRulesSchema>;
+import type { Reward, RewardApplied, RewardRules } from '../entities/program-rules.ts';
 
 /** The program's own rates, the last rule of every evaluation. */
 export type BaseRates = { commissionRateBps: number; productRatesBps?: Record<string, number> | null };
-
-/** Which rule gave a commission and its inputs, stored with the commission (never re-evaluated). */
-export type RewardApplied = {
-  rule: 'product' | 'tier' | 'sale' | 'base' | 'lead';
-  /** Whose rules: the partner's group, or the program's. */
-  source: 'program' | 'group';
-  group_id: number | null;
-  type: 'percent' | 'flat';
-  bps: number | null;
-  flat_cents: number | null;
-  product_id: string | null;
-  tier: { metric: TierMetric; period: TierPeriod; value: number; from: number } | null;
-};
 
 /** The sale an evaluation is for. `tierValue`: the partner's results (only read when the rules have tiers). */
 export type RewardInput = { amountCents: number; currency: Currency; productId: string | null; tierValue: number };

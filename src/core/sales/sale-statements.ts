@@ -2,8 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { CoreDeps } from '../deps.ts';
 import { compileStatement, type DB } from '../db/sql.ts';
 import { AWAITING_SALE } from '../refunds/parked-refunds.ts';
-import type { RewardApplied } from '../rewards/reward-rules.ts';
-import type { HoldRecord } from '../rewards/fraud-rules.ts';
+import type { RewardApplied, HoldRecord } from '../entities/program-rules.ts';
 
 /** The sale's columns as inserted (`line_items` serialised). */
 export type SaleRow = Omit<Insertable<DB['sale']>, 'line_items'> & { line_items: string | null };

@@ -1,7 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { typedSql } from '../db/sql.ts';
-import type { Db } from '../db/orm.ts';
-import { ServiceInstance } from '../entities/service-instance.ts';
+import { createHmac } from 'node:crypto';
 import { normaliseEmail } from './normalise-email.ts';
 
 /**
@@ -30,26 +27,4 @@ export type EmailHasher = (email: string | null | undefined, version?: EmailHash
 export function createEmailHasher(secret: string): EmailHasher {
   return (email, version = EMAIL_HASH_VERSION.hmacSha256Normalised) =>
     email ? createHmac('sha256', secret).update(emailHashInput(email, version)).digest('hex') : null;
-}
-
-/**
- * The secret: EMAIL_HASH_SECRET when set; otherwise one generated on first use and kept in the
- * database (`service_instance`), so every process of the installation hashes alike. The first
- * writer wins when several processes start at once.
- */
-export async function resolveEmailHashSecret(
-  db: Db,
-  configured: string | undefined,
-): Promise<{ secret: string; source: 'config' | 'database' }> {
-  if (configured) return { secret: configured, source: 'config' };
-  const em = db.em.fork();
-  await typedSql(em)
-    .updateTable('service_instance')
-    .set({ email_hash_secret: randomBytes(32).toString('base64url') })
-    .where('id', '=', 1)
-    .where('email_hash_secret', 'is', null)
-    .execute();
-  const row = await em.findOne(ServiceInstance, { id: 1 });
-  if (!row?.emailHashSecret) throw new Error('service_instance row missing: run the migrations (npm run migrate)');
-  return { secret: row.emailHashSecret, source: 'database' };
 }

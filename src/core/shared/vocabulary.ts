@@ -101,3 +101,23 @@ export type AttributionModel = (typeof ATTRIBUTION_MODELS)[number];
  */
 export const COUPON_PRECEDENCES = ['click', 'coupon'] as const;
 export type CouponPrecedence = (typeof COUPON_PRECEDENCES)[number];
+
+/** The outbound event types a merchant's endpoint may subscribe to (README "Outbound events"). */
+export const OUTBOUND_EVENT_TYPES = [
+  'lead.created',
+  'sale.created',
+  'commission.created',
+  'commission.updated',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
+  'partner.created',
+] as const;
+export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
+
+/**
+ * `live` secrets verify production deliveries; an event verified by a `test` secret (a Stripe
+ * test-mode endpoint, a Paddle sandbox notification destination) is test traffic whatever its
+ * payload says.
+ */
+export type ProviderSecretLabel = 'live' | 'test';

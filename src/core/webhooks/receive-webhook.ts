@@ -1,11 +1,11 @@
 import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
-import type { ProviderSecretLabel } from '../entities/provider-secret.ts';
+import type { ProviderSecretLabel, WebhookProvider } from '../shared/vocabulary.ts';
 import type { NormalisedEvent } from '../jobs/normalised-event.ts';
-import { loadVerificationSecrets, selectUnexpiredSecrets, type VerificationSecret } from '../integrations/provider-secrets.ts';
+import { loadVerificationSecrets, selectUnexpiredSecrets } from '../integrations/provider-secrets.ts';
+import { type VerificationSecret, type StoredWebhook } from '../ports.ts';
 import { describeJsonProblem, findUnstorableJson, toStorableJson } from '../shared/storable-json.ts';
-import type { WebhookProvider } from '../shared/vocabulary.ts';
-import { storeWebhookEvent, type StoredWebhook } from './webhook-inbox.ts';
+import { storeWebhookEvent } from './webhook-inbox.ts';
 
 /**
  * What receiving a delivery needs of its provider, behind a port so that core imports no provider

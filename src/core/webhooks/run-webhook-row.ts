@@ -1,14 +1,13 @@
 import type { CoreDeps } from '../deps.ts';
-import type { ProviderJob } from '../jobs/normalised-event.ts';
-import { inboxJobsSchema } from '../jobs/normalised-event.ts';
+import { type ProviderJob, inboxJobsSchema } from '../jobs/normalised-event.ts';
 import { parseWith } from '../jobs/job.ts';
 import type { WebhookEventStatus } from '../entities/webhook-event.ts';
 import { ignoredReasonInfo } from './ignored-reasons.ts';
 import { AppError, RetryableError, SaleNotRecordedError } from '../shared/errors.ts';
 import { recordSale } from '../sales/record-sale.ts';
 import { applyRefund } from '../refunds/apply-refund.ts';
-import { linkPayment } from '../sales/link-payment.ts';
-import { lookUpSaleAlias } from '../sales/alias-lookup.ts';
+import { linkPayment } from '../refunds/link-payment.ts';
+import { lookUpSaleAlias } from '../refunds/alias-lookup.ts';
 import { applyRefundAgain, lookUpRefundedSale } from '../refunds/refund-sale-lookup.ts';
 import { reviewWonDispute } from '../refunds/review-won-dispute.ts';
 import { reverseTransfer } from '../payouts/reverse-transfer.ts';

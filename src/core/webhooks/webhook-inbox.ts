@@ -1,13 +1,14 @@
 import { sql } from 'kysely';
-import type { CoreDeps } from '../deps.ts';
+import type { CoreDeps, InboxWrite, InboxWriter } from '../deps.ts';
 import { sha256Hex } from '../shared/crypto.ts';
 import { isDatabaseTimeout, isUniqueViolation } from '../db/data-error.ts';
 import type { NormalisedEvent } from '../jobs/normalised-event.ts';
 import type { WebhookProvider } from '../shared/vocabulary.ts';
 import { AppError } from '../shared/errors.ts';
-import { WebhookEvent, type IWebhookEvent, type WebhookEventStatus } from '../entities/webhook-event.ts';
+import { WebhookEvent, type IWebhookEvent } from '../entities/webhook-event.ts';
 import { typedSql } from '../db/sql.ts';
 import { createMicroBatcher, settleEach, type Settled } from '../shared/micro-batch.ts';
+import type { NewInboxRow, StoredWebhook } from '../ports.ts';
 
 /** Width of the inbox's and the jobs' identifier columns (varchar(255)). */
 const ID_COLUMN_CHARS = 255;
@@ -36,13 +37,6 @@ export function unstorableJobsReason(event: NormalisedEvent): string | null {
   return null;
 }
 
-export type StoredWebhook = {
-  inboxId: number;
-  duplicate: boolean;
-  status: WebhookEventStatus;
-  ignoredReason?: string | null;
-};
-
 export type WebhookToStore = {
   provider: WebhookProvider;
   programId: number;
@@ -59,19 +53,6 @@ export type WebhookToStore = {
 export async function storeWebhookEvent(deps: CoreDeps, input: WebhookToStore): Promise<StoredWebhook> {
   return deps.caches.inboxWriter({ deps, row: inboxRowOf(input) });
 }
-
-/** An inbox row ready to insert: the keys made storable, the documents serialised. */
-type NewInboxRow = {
-  provider: WebhookProvider;
-  programId: number;
-  dedupeKey: string;
-  eventType: string;
-  payload: string;
-  normalised: string;
-  status: WebhookEventStatus;
-  ignoredReason: string | null;
-  receivedAt: Date;
-};
 
 function inboxRowOf(input: WebhookToStore): NewInboxRow {
   const unstorable = input.event.ignoredReason ? null : unstorableJobsReason(input.event);
@@ -118,11 +99,9 @@ const stored = (r: NewInboxRow, inboxId: number): StoredWebhook => ({
   ignoredReason: r.ignoredReason,
 });
 
-type Pending = { deps: CoreDeps; row: NewInboxRow };
 /** Batches the inbox rows that arrive together into one insert (one per app context: `CoreCaches`). */
-export type InboxWriter = (p: Pending) => Promise<StoredWebhook>;
 export function createInboxWriter(): InboxWriter {
-  return createMicroBatcher<Pending, StoredWebhook>(insertRows, { maxSize: 64, lingerMs: 0 });
+  return createMicroBatcher<InboxWrite, StoredWebhook>(insertRows, { maxSize: 64, lingerMs: 0 });
 }
 
 /**
@@ -131,7 +110,7 @@ export function createInboxWriter(): InboxWriter {
  * redelivery, answered with the first row. If that statement fails, each row is inserted on its
  * own so only the offending one fails (unless the database did not answer in time: then all do).
  */
-async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook>>> {
+async function insertRows(items: InboxWrite[]): Promise<Array<Settled<StoredWebhook>>> {
   if (items.length === 1) return settleEach(items, insertOne);
   const rows = items.map((i) => i.row);
   let inserted: Array<{ id: number; provider: string; program_id: number; dedupe_key: string }>;
@@ -161,7 +140,7 @@ async function insertRows(items: Pending[]): Promise<Array<Settled<StoredWebhook
   });
 }
 
-async function insertOne({ deps, row }: Pending): Promise<StoredWebhook> {
+async function insertOne({ deps, row }: InboxWrite): Promise<StoredWebhook> {
   try {
     const r = await typedSql(deps.em)
       .insertInto('webhook_event')

@@ -5,7 +5,7 @@ import type { IWebhookEvent } from '../entities/webhook-event.ts';
 import { ignoredReasonInfo } from './ignored-reasons.ts';
 import type { SaleResult } from '../sales/record-sale.ts';
 import type { RefundResult } from '../refunds/apply-refund.ts';
-import type { LinkResult } from '../sales/link-payment.ts';
+import type { LinkResult } from '../refunds/link-payment.ts';
 import type { DisputeWonResult } from '../refunds/review-won-dispute.ts';
 import type { ParkedResult } from '../refunds/parked-refunds.ts';
 import type { TransferReversedResult } from '../payouts/reverse-transfer.ts';

@@ -3,7 +3,7 @@ import { Notification, type INotification } from '../entities/notification.ts';
 import type { IWebhookEvent } from '../entities/webhook-event.ts';
 import { Sale } from '../entities/sale.ts';
 import { TestEvent } from '../entities/test-event.ts';
-import { findLinkedTransactionId } from '../sales/link-payment.ts';
+import { findLinkedTransactionId } from '../refunds/link-payment.ts';
 import { typedSql } from '../db/sql.ts';
 import { sql } from 'kysely';
 

@@ -4,7 +4,7 @@ import type { RouteContext } from '../http-context.ts';
 import { AppError } from '../../core/shared/errors.ts';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../../core/shared/vocabulary.ts';
 import { readApiKeyState, setProviderApiKey } from '../../core/integrations/provider-api-keys.ts';
-import { resealSecrets } from '../../core/integrations/reseal-secrets.ts';
+import { resealSecrets } from '../../core/programs/reseal-secrets.ts';
 import {
   apiKeyToWire,
   providerConnectionBody,

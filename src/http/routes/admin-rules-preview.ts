@@ -4,7 +4,7 @@ import { AppError } from '../../core/shared/errors.ts';
 import { DAY_MS } from '../../core/deps.ts';
 import { getProgram } from '../../core/programs/programs.ts';
 import { previewRules, type PreviewLine } from '../../core/rewards/preview-rules.ts';
-import { rewardRulesSchema } from '../../core/rewards/reward-rules.ts';
+import { rewardRulesSchema } from '../../core/entities/program-rules.ts';
 import { validate } from '../validate.ts';
 import { withoutDatabaseBound } from '../../core/db/db-bound.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';

@@ -1,6 +1,6 @@
 import type { HttpContext } from '../http-context.ts';
 import { QUEUE_NAMES, type QueueName } from '../../queue/job-queue.ts';
-import { pingDatabase } from '../../core/db/ping-database.ts';
+import { pingDatabase } from '../../core/reporting/ping-database.ts';
 import { json } from '../route.ts';
 import { z } from 'zod';
 import pTimeout from 'p-timeout';

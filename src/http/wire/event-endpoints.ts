@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OUTBOUND_EVENT_TYPES } from '../../core/outbound/event-types.ts';
+import { OUTBOUND_EVENT_TYPES } from '../../core/shared/vocabulary.ts';
 import { EVENT_DELIVERY_STATUSES, type IEventDelivery } from '../../core/entities/event-delivery.ts';
 import type { IEventEndpoint } from '../../core/entities/event-endpoint.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rewardRulesSchema } from '../../core/rewards/reward-rules.ts';
+import { rewardRulesSchema } from '../../core/entities/program-rules.ts';
 
 /** A new partner; `code` is the `aff` value of its links. */
 export const partnerCreateSchema = z.strictObject({

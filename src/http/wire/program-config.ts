@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/shared/vocabulary.ts';
-import { rewardRulesSchema } from '../../core/rewards/reward-rules.ts';
-import { fraudRulesSchema } from '../../core/rewards/fraud-rules.ts';
-import { payoutSettingsSchema } from '../../core/payouts/payout-settings.ts';
+import { rewardRulesSchema, fraudRulesSchema } from '../../core/entities/program-rules.ts';
+import { payoutSettingsSchema } from '../../core/entities/payout-settings.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers

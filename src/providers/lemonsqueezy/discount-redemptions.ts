@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { RetryableError } from '../../core/shared/errors.ts';
-import type { DiscountLookupResult, LookupDiscountCodes } from '../../core/attribution/discount-lookup.ts';
+import type { DiscountLookupResult, LookupDiscountCodes } from '../../core/ports.ts';
 
 export const LEMONSQUEEZY_LOOKUP_TIMEOUT_MS = 5_000;
 

@@ -12,8 +12,7 @@
  */
 import Stripe from 'stripe';
 import { RetryableError } from '../../core/shared/errors.ts';
-import type { LookupPaymentAlias } from '../../core/sales/alias-lookup.ts';
-import type { LookupPaidSale } from '../../core/refunds/refund-sale-lookup.ts';
+import type { LookupPaymentAlias, LookupPaidSale } from '../../core/ports.ts';
 import { createStripeClients } from './client.ts';
 
 export const STRIPE_LOOKUP_TIMEOUT_MS = 5_000;

@@ -7,7 +7,7 @@
  * Stripe makes the transfer once. `apiBase` points the SDK elsewhere than api.stripe.com (tests
  * run a local server).
  */
-import type { ListTransfers, MadeTransfer, SendTransfer } from '../../core/payouts/payout-transfers.ts';
+import type { ListTransfers, MadeTransfer, SendTransfer } from '../../core/ports.ts';
 import { createStripeClients } from './client.ts';
 
 /** Both ports over one SDK client per API key (`maxNetworkRetries` 2, 20 s per request by default). */

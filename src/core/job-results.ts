@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import type { RefundResult } from '../refunds/apply-refund.ts';
-import type { LeadResult } from '../attribution/bind-lead.ts';
-import { ERROR_CODES, type SerializedAppError } from '../shared/errors.ts';
-import type { ClickResult } from '../attribution/record-click.ts';
-import type { SaleResult } from '../sales/record-sale.ts';
-import type { TestEventResult } from '../sales/record-test-event.ts';
-import type { TrackJob, TrackJobKind } from './job.ts';
-import { type Parsed, parseWith } from './job.ts';
+import type { RefundResult } from './refunds/apply-refund.ts';
+import type { LeadResult } from './attribution/bind-lead.ts';
+import { ERROR_CODES, type SerializedAppError } from './shared/errors.ts';
+import type { ClickResult } from './attribution/record-click.ts';
+import type { SaleResult } from './sales/record-sale.ts';
+import type { TestEventResult } from './sales/record-test-event.ts';
+import { type TrackJob, type TrackJobKind, type Parsed, parseWith } from './jobs/job.ts';
 
 /** What each track job kind returns: enqueue-and-wait is typed by the job it sends. */
 export type JobResults = {

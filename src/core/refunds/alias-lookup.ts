@@ -12,19 +12,9 @@ import type { CoreDeps } from '../deps.ts';
 import type { AliasLookup, SaleJob } from '../jobs/sale-job.ts';
 import { buildLinkJob } from '../jobs/link-job.ts';
 import { linkPayment } from './link-payment.ts';
-import { applyParkedRefundsFor } from '../refunds/parked-refunds.ts';
+import { applyParkedRefundsFor } from './parked-refunds.ts';
 import { openProviderApiKey } from '../integrations/provider-api-keys.ts';
 import { typedSql } from '../db/sql.ts';
-
-/**
- * `found`: the ids refunds name (the invoice's paid PaymentIntents: one, or several for an invoice
- * paid in parts), possibly none (paid out of band, by a legacy charge, or not paid yet). `refused`: the API answered that the key may
- * not read it or that it does not exist (400, 401, 403, 404): retrying would not help.
- * A failure worth retrying (network, timeout, 429, 5xx) is thrown as a `RetryableError`.
- */
-export type AliasLookupResult = { kind: 'found'; aliases: string[] } | { kind: 'refused'; status: number };
-
-export type LookupPaymentAlias = (lookup: AliasLookup, apiKey: string) => Promise<AliasLookupResult>;
 
 /** What the key needs, named in the warning when the provider refuses. */
 export const NEEDED_SCOPE: Readonly<Record<AliasLookup['provider'], string>> = {

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { ProviderConnection } from '../entities/provider-connection.ts';
-import { API_KEY_CONTEXT } from './provider-api-keys.ts';
+import { API_KEY_CONTEXT } from '../integrations/provider-api-keys.ts';
 import { PayoutMethod } from '../entities/payout-method.ts';
 import { PAYOUT_DETAILS_CONTEXT } from '../payouts/payout-methods.ts';
 import { EventEndpoint } from '../entities/event-endpoint.ts';

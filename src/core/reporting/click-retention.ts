@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { DAY_MS, type CoreDeps } from '../deps.ts';
 import { BASELINE_DAYS } from '../rewards/fraud-rules.ts';
-import { dayStartMs, rolledThrough } from '../reporting/rollups.ts';
+import { dayStartMs, rolledThrough } from './rollups.ts';
 import { typedSql } from '../db/sql.ts';
 
 /**
