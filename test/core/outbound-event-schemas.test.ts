@@ -5,7 +5,6 @@
  * a field too many or of the wrong type is refused; and `eventPayload`, which every outbox row goes
  * through, refuses an event its schema refuses.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { eventPayload } from '../../src/core/outbound/emit-events.ts';
 import {
@@ -19,45 +18,10 @@ import {
 } from '../../src/core/outbound/event-schemas.ts';
 import { OUTBOUND_EVENT_TYPES, type OutboundEvent } from '../../src/core/outbound/event-types.ts';
 import { COMMISSION_STATUSES, PAYOUT_RAILS, PAYOUT_STATUSES, SALE_PROVIDERS } from '../../src/core/vocabulary.ts';
+import { readmeEventExamples, type EventExample } from '../helpers/readme-event-examples.ts';
 
-type Body = { type: string; timestamp: string; data: Record<string, unknown> };
-
-/** Splits a run of JSON values written one after another (the README's block) into the values. */
-function jsonValues(text: string): unknown[] {
-  const values: unknown[] = [];
-  let depth = 0;
-  let start = -1;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') {
-      if (depth++ === 0) start = i;
-    } else if (ch === '}' || ch === ']') {
-      if (--depth === 0) values.push(JSON.parse(text.slice(start, i + 1)));
-    } else if (depth === 0 && ch.trim()) throw new Error(`unexpected ${JSON.stringify(ch)} between JSON values`);
-  }
-  expect(depth, 'the JSON block ends inside a value').toBe(0);
-  return values;
-}
-
-/** Every JSON value of the ```json blocks of README "### Outbound events" (up to the next `###`). */
-function readmeExamples(): Body[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const from = readme.indexOf('\n### Outbound events\n');
-  expect(from).toBeGreaterThan(0);
-  const to = readme.indexOf('\n### ', from + 1);
-  const section = readme.slice(from, to < 0 ? undefined : to);
-  const blocks = [...section.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-  expect(blocks.length).toBeGreaterThan(0);
-  return blocks.flatMap(jsonValues) as Body[];
-}
-
-const examples = readmeExamples();
-const example = (type: string): Body => structuredClone(examples.find((e) => e.type === type)!);
+const examples = readmeEventExamples();
+const example = (type: string): EventExample => structuredClone(examples.find((e) => e.type === type)!);
 
 describe('README "Outbound events" examples', () => {
   test('every example is a valid outbound event', () => {
@@ -90,7 +54,7 @@ describe('a body the contract does not describe is refused', () => {
       expect(r.error!.issues.map((i) => i.path)).toEqual([['data', key]]);
     }
     for (const key of ['type', 'timestamp', 'data'] as const) {
-      const e: Partial<Body> = example(type);
+      const e: Partial<EventExample> = example(type);
       delete e[key];
       expect(outboundEventSchema.safeParse(e).success, `${type} without ${key}`).toBe(false);
     }
