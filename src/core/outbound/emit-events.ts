@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { CoreDeps } from '../deps.ts';
 import { EventEndpoint } from '../entities/event-endpoint.ts';
 import { typedSql } from '../db/sql.ts';
+import { outboundEventSchema } from './event-schemas.ts';
 import type { OutboundEvent } from './event-types.ts';
 import type { OutboundEventType } from '../shared/vocabulary.ts';
 import type { EndpointSubscription } from '../ports.ts';
@@ -40,9 +42,20 @@ export async function wantsEvents(
   return subs.some((s) => types.some((t) => takes(s, t)));
 }
 
-/** The exact JSON text of an event as sent: `{type, timestamp, data}` (README "Outbound events", Payloads). */
+/**
+ * The exact JSON text of an event as sent: `{type, timestamp, data}` (README "Outbound events",
+ * Payloads), checked against its type's schema first (event-schemas.ts). The text is the event as
+ * built, not the parsed copy, so the schema decides nothing about the bytes sent.
+ * @throws Error naming the type and what does not match: a builder that drifted from the contract.
+ */
 export function eventPayload(e: OutboundEvent, at: Date): string {
-  return JSON.stringify({ type: e.type, timestamp: at.toISOString(), data: e.data });
+  const body = { type: e.type, timestamp: at.toISOString(), data: e.data };
+  const checked = outboundEventSchema.safeParse(body);
+  if (!checked.success)
+    throw new Error(`outbound event ${e.type} does not match its schema: ${z.prettifyError(checked.error)}`, {
+      cause: checked.error,
+    });
+  return JSON.stringify(body);
 }
 
 /**

@@ -1,15 +1,20 @@
 import type { ICommission } from '../entities/commission.ts';
 import type { IPartner } from '../entities/partner.ts';
 import type { IPayout } from '../entities/payout.ts';
-import type { CommissionChange, OutboundEvent } from './event-types.ts';
+import type { OutboundEventData } from './event-schemas.ts';
+import type { CommissionChange, OutboundEventOf } from './event-types.ts';
 
 /*
  * The `data` of each outbound event, in the wire names the rest of the API uses: snake_case,
- * amounts in integer minor units beside their currency, times as ISO 8601 UTC. README "Outbound
- * events" shows one example of each.
+ * amounts in integer minor units beside their currency, times as ISO 8601 UTC. Each is typed by
+ * its event's schema (event-schemas.ts). README "Outbound events" shows one example of each.
  */
 
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+function iso(d: Date): string;
+function iso(d: Date | null | undefined): string | null;
+function iso(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}
 
 /** The commission fields every commission event carries. */
 export type CommissionFacts = {
@@ -20,12 +25,14 @@ export type CommissionFacts = {
   amountCents: number;
   reversedCents: number;
   currency: string;
-  status: string;
+  status: CommissionData['status'];
   heldForReview: boolean;
   payoutId?: number | null;
 };
 
-function commissionData(c: CommissionFacts): Record<string, unknown> {
+type CommissionData = OutboundEventData<'commission.created'>;
+
+function commissionData(c: CommissionFacts): CommissionData {
   return {
     id: c.id,
     sale_id: c.saleId,
@@ -56,12 +63,19 @@ export function commissionFacts(c: ICommission): CommissionFacts {
   };
 }
 
-export function commissionCreated(c: CommissionFacts): OutboundEvent {
+export function commissionCreated(c: CommissionFacts): OutboundEventOf<'commission.created'> {
   return { type: 'commission.created', data: commissionData(c) };
 }
 
+/** What a `commission.updated` event may carry besides the commission: its refund, the payout that paid it. */
+export type CommissionUpdateExtra = Partial<Pick<OutboundEventData<'commission.updated'>, 'refund' | 'payout_id'>>;
+
 /** `change` says what happened: approved (credited), refunded, reversed, released, rejected, paid. */
-export function commissionUpdated(c: CommissionFacts, change: CommissionChange, extra = {}): OutboundEvent {
+export function commissionUpdated(
+  c: CommissionFacts,
+  change: CommissionChange,
+  extra: CommissionUpdateExtra = {},
+): OutboundEventOf<'commission.updated'> {
   return { type: 'commission.updated', data: { ...commissionData(c), change, ...extra } };
 }
 
@@ -74,13 +88,13 @@ export type SaleFacts = {
   partnerId: number;
   clickId: string | null;
   productId: string | null;
-  provider: string | null;
+  provider: OutboundEventData<'sale.created'>['provider'];
   isRecurring: boolean;
   occurredAt: Date | null;
   receivedAt: Date;
 };
 
-export function saleCreated(s: SaleFacts): OutboundEvent {
+export function saleCreated(s: SaleFacts): OutboundEventOf<'sale.created'> {
   return {
     type: 'sale.created',
     data: {
@@ -106,7 +120,7 @@ export function leadCreated(l: {
   partnerId: number | null;
   clickId: string | null;
   createdAt: Date;
-}): OutboundEvent {
+}): OutboundEventOf<'lead.created'> {
   return {
     type: 'lead.created',
     data: {
@@ -119,7 +133,7 @@ export function leadCreated(l: {
   };
 }
 
-function payoutData(p: IPayout): Record<string, unknown> {
+function payoutData(p: IPayout): OutboundEventData<'payout.created'> {
   return {
     id: p.id,
     partner_id: p.partner,
@@ -134,15 +148,15 @@ function payoutData(p: IPayout): Record<string, unknown> {
   };
 }
 
-export function payoutCreated(p: IPayout): OutboundEvent {
+export function payoutCreated(p: IPayout): OutboundEventOf<'payout.created'> {
   return { type: 'payout.created', data: payoutData(p) };
 }
 
-export function payoutPaid(p: IPayout, commissionIds: number[]): OutboundEvent {
+export function payoutPaid(p: IPayout, commissionIds: number[]): OutboundEventOf<'payout.paid'> {
   return { type: 'payout.paid', data: { ...payoutData(p), commission_ids: commissionIds } };
 }
 
-export function payoutFailed(p: IPayout, commissionIds: number[]): OutboundEvent {
+export function payoutFailed(p: IPayout, commissionIds: number[]): OutboundEventOf<'payout.failed'> {
   return {
     type: 'payout.failed',
     data: {
@@ -154,7 +168,7 @@ export function payoutFailed(p: IPayout, commissionIds: number[]): OutboundEvent
   };
 }
 
-export function partnerCreated(p: IPartner): OutboundEvent {
+export function partnerCreated(p: IPartner): OutboundEventOf<'partner.created'> {
   return {
     type: 'partner.created',
     data: { id: p.id, code: p.code, name: p.name, email: p.email ?? null, created_at: iso(p.createdAt) },

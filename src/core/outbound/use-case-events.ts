@@ -13,6 +13,7 @@ import {
   payoutFailed,
   payoutPaid,
   saleCreated,
+  type CommissionUpdateExtra,
 } from './event-data.ts';
 import type { CommissionChange, OutboundEvent } from './event-types.ts';
 import { emitEvents, wantsEvents } from './emit-events.ts';
@@ -92,7 +93,7 @@ export async function emitCommissionUpdated(
   programId: number,
   commissionIds: readonly number[],
   change: CommissionChange,
-  extra: Record<string, unknown> = {},
+  extra: CommissionUpdateExtra = {},
 ): Promise<void> {
   if (!commissionIds.length || !(await wantsEvents(deps, programId, ['commission.updated']))) return;
   const rows = await deps.em.find(

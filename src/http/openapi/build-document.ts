@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../../core/shared/errors.ts';
 import { ERROR_TABLE } from '../error-table.ts';
 import { errorResponseSchema, platformEnvelopeSchema, typedEnvelopeSchema } from './error-envelopes.ts';
+import { jsonSchema, type Json } from './json-schema.ts';
 import { openApiPath, pathParamsOf, type Operation, type SecurityScheme } from './operation.ts';
+import { OUTBOUND_EVENTS_TAG, outboundWebhooks } from './outbound-webhooks.ts';
 
 import { CSRF_HEADER, SESSION_COOKIES } from '../session-auth.ts';
 
-type Json = Record<string, unknown>;
 type SchemeName = SecurityScheme | 'csrfToken';
 
 /**
@@ -103,16 +104,6 @@ const SESSIONS = new Set<SecurityScheme>(['operatorSession', 'partnerSession']);
 function requirement(op: Operation, s: SecurityScheme | 'none'): Json {
   if (s === 'none') return {};
   return SESSIONS.has(s) && op.method !== 'get' ? { [s]: [], csrfToken: [] } : { [s]: [] };
-}
-
-/** zod → JSON Schema 2020-12 (what OpenAPI 3.1 uses), without the `$schema` member. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: 'any',
-    target: 'draft-2020-12',
-  }) as Json;
-  return rest;
 }
 
 /** The codes an operation documents, by HTTP status. */
@@ -252,8 +243,10 @@ export function buildOpenApiDocument(ops: readonly Operation[], info: { version:
       },
       { name: 'Apps', description: 'The dashboard and the partner portal (a single-page app and its assets)' },
       { name: 'Service', description: 'Health, metrics, this document, the browser tracker' },
+      OUTBOUND_EVENTS_TAG,
     ],
     paths,
+    webhooks: outboundWebhooks(),
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: {

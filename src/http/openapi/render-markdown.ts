@@ -150,7 +150,45 @@ function operation(path: string, method: string, op: Json): string[] {
   return out;
 }
 
-/** The whole reference: introduction, security schemes, errors, then every operation by tag. */
+/** The headers and answers of an outbound event (the document's `webhooks`). */
+function webhookExchange(op: Json): string[] {
+  const out = ['Headers:', '', '| name | type | notes |', '|---|---|---|'];
+  for (const p of op.parameters as Json[])
+    out.push(`| \`${p.name}\` | ${cell(typeOf(p.schema))} | ${cell(p.description ?? '')} |`);
+  out.push('', 'Answers:', '');
+  for (const [status, r] of Object.entries(op.responses as Record<string, Json>))
+    out.push(`- **${status}** ${r.description}`);
+  return [...out, ''];
+}
+
+/** The outbound events: what every one is sent with (once, when all share it), then each body field by field. */
+function webhooks(doc: Json): string[] {
+  const entries = Object.entries((doc.webhooks ?? {}) as Record<string, Json>).map(([name, w]) => ({
+    name,
+    op: w.post as Json,
+  }));
+  if (!entries.length) return [];
+  const tag = (doc.tags as Json[]).find((t) => t.name === entries[0]!.op.tags[0]);
+  const exchange = (op: Json) => JSON.stringify([op.parameters, op.responses]);
+  const shared = entries.every((e) => exchange(e.op) === exchange(entries[0]!.op));
+  const out = ['## Outbound events', '', tag?.description ?? '', ''];
+  out.push(
+    '| event | sent when |',
+    '|---|---|',
+    ...entries.map((e) => `| [\`${e.name}\`](#${anchor(e.op)}) | ${cell(e.op.description)} |`),
+    '',
+  );
+  if (shared) out.push('Every event is sent the same way.', '', ...webhookExchange(entries[0]!.op));
+  for (const { name, op } of entries) {
+    const [type, media] = Object.entries(op.requestBody.content as Record<string, Json>)[0] as [string, Json];
+    out.push(`### \`${name}\``, '', `<a id="${anchor(op)}"></a>${op.description}`, '');
+    if (!shared) out.push(...webhookExchange(op));
+    out.push(`Body (\`${type}\`):`, '', ...table(fieldsOf(media.schema), true), '');
+  }
+  return out;
+}
+
+/** The whole reference: introduction, security schemes, errors, every operation by tag, then the outbound events. */
 export function renderApiMarkdown(doc: Json): string {
   const out = [
     '# API reference',
@@ -196,6 +234,8 @@ export function renderApiMarkdown(doc: Json): string {
     if (!mine.length) continue;
     out.push(`- [${tag.name}](#${String(tag.name).toLowerCase()}): ${mine.length} operations`);
   }
+  const sent = Object.keys(doc.webhooks ?? {}).length;
+  if (sent) out.push(`- [Outbound events](#outbound-events): ${sent} events this service sends`);
   out.push('');
   for (const tag of doc.tags as Json[]) {
     const mine = ops.filter((o) => o.op.tags[0] === tag.name);
@@ -209,6 +249,7 @@ export function renderApiMarkdown(doc: Json): string {
     );
     for (const o of mine) out.push(...operation(o.path, o.method, o.op));
   }
+  out.push(...webhooks(doc));
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
