@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { expect, test } from 'vitest';
 import { exportRows, statementGenesis, statementLineHash } from '../../src/core/reporting/exports.ts';
@@ -196,7 +197,32 @@ test('refunds as CSV, and every amount also as a decimal in its currency’s pre
   ]);
 });
 
-test('a partner’s statement: each line names its cause, carries the running balance and a hash chain that exposes a changed line', async () => {
+/** SHA-256 of UTF-8 text as lower-case hex, and a statement line's hash after `previous` (README: Auditable statement). */
+const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const CHAINED = ['id', 'created_at', 'currency', 'kind', 'delta_cents', 'commission_id', 'refund_id', 'payout_id'];
+const chainNext = (previous: string, line: Record<string, string>) =>
+  sha256Hex([previous, ...CHAINED.map((n) => line[n] ?? '')].join('|'));
+
+test('the statement hash chain, pinned: program 7, partner 3, a credit then a refund deduction', () => {
+  // Worked outside the service: printf '%s' 'statement|7|3' | sha256sum, then each line the same way.
+  const genesis = '04a36c31e37077ca46fd60764da65d7e23fb6457fd7de76dc7a9bbd87e9eb610';
+  const first = '501989f0769d7caf63f4e0b076eb1c7f00da63a242fe1c3b14a7a8707983ea81';
+  const second = 'c756dee036bb5acd88fcb808ffd338c13f0f3f021dd71af983164cea87faab2f';
+  const credit = { id: 11, created_at: '2025-01-02T03:04:05.000Z', currency: 'USD', kind: 'commission_credit' };
+  const deduction = { id: 12, created_at: '2025-01-02T04:00:00.000Z', currency: 'USD', kind: 'refund_deduction' };
+  const a = { ...credit, delta_cents: '1000', commission_id: 5, refund_id: null, payout_id: null };
+  const b = { ...deduction, delta_cents: '-250', commission_id: 5, refund_id: 9, payout_id: null };
+  expect(statementGenesis(7, 3)).toBe(genesis);
+  expect(statementLineHash(genesis, a)).toBe(first);
+  expect(statementLineHash(first, b)).toBe(second);
+  // The test's own recomputation agrees, from the cells as the CSV has them (absent ids empty).
+  expect(chainNext(genesis, { ...credit, id: '11', delta_cents: '1000', commission_id: '5' })).toBe(first);
+  expect(chainNext(first, { ...deduction, id: '12', delta_cents: '-250', commission_id: '5', refund_id: '9' })).toBe(
+    second,
+  );
+});
+
+test('a partner’s statement: each line names its cause, carries the running balance and a hash chain anyone can recompute from its cells', async () => {
   const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
   await clickAndLead(h, f, 'exp');
   const a = await sale(f, 'st-1', 10_000);
@@ -219,27 +245,11 @@ test('a partner’s statement: each line names its cause, carries the running ba
   expect(col(rows, 'transaction_id')).toEqual(['st-1', 'st-1', '']);
   expect(col(rows, 'refund_id')[1]).toMatch(/^\d+$/);
   expect(col(rows, 'payout_id')).toEqual(['', '', String(paid.payout.id)]);
-  // The chain recomputed from the lines' own cells matches; a changed amount breaks it from that line on.
+  // The chain recomputed here from the lines' own cells, as README (Auditable statement) documents it.
   const header = rows[0]!;
-  const line = (r: string[], delta?: string) => {
-    const v = (n: string) => r[header.indexOf(n)]!;
-    const id = (n: string) => (v(n) ? Number(v(n)) : null);
-    return {
-      id: Number(v('id')),
-      created_at: v('created_at'),
-      currency: v('currency'),
-      kind: v('kind'),
-      delta_cents: delta ?? v('delta_cents'),
-      commission_id: id('commission_id'),
-      refund_id: id('refund_id'),
-      payout_id: id('payout_id'),
-    };
-  };
-  let prev = statementGenesis(f.programId, f.partnerId);
-  for (const r of rows.slice(1)) prev = statementLineHash(prev, line(r));
-  expect(prev).toBe(col(rows, 'hash')[2]);
-  const tampered = statementLineHash(statementGenesis(f.programId, f.partnerId), line(rows[1]!, '2000'));
-  expect(tampered).not.toBe(col(rows, 'hash')[0]);
+  const cells = (r: string[]) => Object.fromEntries(header.map((n, i) => [n, r[i]!]));
+  let prev = sha256Hex(`statement|${f.programId}|${f.partnerId}`);
+  expect(rows.slice(1).map((r) => (prev = chainNext(prev, cells(r))))).toEqual(col(rows, 'hash'));
   // A window shows fewer lines with the same hashes.
   const later = (await csv(f, `statement?partner_id=${f.partnerId}&from=${encodeURIComponent(rows[3]![1]!)}`)).rows;
   expect(col(later, 'hash')).toEqual([col(rows, 'hash')[2]]);

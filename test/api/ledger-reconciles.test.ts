@@ -1,9 +1,10 @@
 /**
  * Every use-case that moves a partner's money goes through the ledger: after any sequence of
- * sales (API and Stripe), approvals, refunds (API and Stripe), lost disputes, payouts (opened,
- * paid, cancelled) and single-commission payments, the partner statement reconciles and agrees
- * with the commissions, refunds and payouts it was built from. Random sequences (fast-check),
- * both modes (embedded and, under `npm run test:prod`, PostgreSQL and BullMQ).
+ * sales (API in USD or EUR, and Stripe), approvals, refunds (API and Stripe), lost disputes,
+ * payouts (opened, paid, cancelled) and single-commission payments, the partner statement
+ * reconciles in every currency it holds and agrees with the commissions, refunds and payouts it
+ * was built from. Random sequences (fast-check), both modes (embedded and, under
+ * `npm run test:prod`, PostgreSQL and BullMQ).
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
@@ -22,16 +23,21 @@ type Sale = { transactionId: string; stripeRef: string | null };
 type World = { f: Fixture; sales: Sale[] };
 
 type Op =
-  | { op: 'api_sale' | 'stripe_sale'; amount: number }
+  | { op: 'api_sale'; amount: number; currency: Currency }
+  | { op: 'stripe_sale'; amount: number }
   | { op: 'approve' | 'dispute_lost' | 'pay_commission'; sale: number }
   | { op: 'api_refund'; sale: number; amount: number | null }
   | { op: 'stripe_refund'; sale: number; amount: number }
-  | { op: 'open_payout'; amount: number | null; then: 'pay' | 'cancel' | 'leave' };
+  | { op: 'open_payout'; currency: Currency; amount: number | null; then: 'pay' | 'cancel' | 'leave' };
 
 const amount = fc.integer({ min: 1, max: 200_000 });
+/** Stripe sales are in USD; API sales and payouts in either, so a run's ledger can hold two currencies. */
+type Currency = 'USD' | 'EUR';
+const currency = fc.constantFrom<Currency>('USD', 'EUR');
 const saleIndex = fc.nat({ max: 20 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constantFrom('api_sale' as const, 'stripe_sale' as const), amount }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('api_sale' as const), amount, currency }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('stripe_sale' as const), amount }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('approve' as const), sale: saleIndex }) },
   {
     weight: 2,
@@ -44,6 +50,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       op: fc.constant('open_payout' as const),
+      currency,
       amount: fc.option(fc.integer({ min: 1, max: 30_000 })),
       then: fc.constantFrom('pay' as const, 'cancel' as const, 'leave' as const),
     }),
@@ -77,7 +84,12 @@ async function run(world: World, step: Op): Promise<void> {
       const customer = await w.newCustomer(f);
       const transactionId = newRef('api');
       const r = await h.request('/api/v1/track/sale', {
-        body: { transaction_id: transactionId, amount_cents: step.amount, customer_key: customer.customerKey },
+        body: {
+          transaction_id: transactionId,
+          amount_cents: step.amount,
+          currency: step.currency,
+          customer_key: customer.customerKey,
+        },
         headers: bearer(f.liveKey),
       });
       expect(r.status).toBe(200);
@@ -156,7 +168,7 @@ async function run(world: World, step: Op): Promise<void> {
     case 'open_payout': {
       const opened = await h
         .admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/payouts`, {
-          currency: 'USD',
+          currency: step.currency,
           ...(step.amount === null ? {} : { amount_cents: step.amount }),
         })
         .catch((err: Error) => {
@@ -198,28 +210,40 @@ async function expectReconciled(world: World): Promise<void> {
     const c = commissions.find((x) => x.sale === sale.id);
     if (c) expect(c.reversed_cents).toBe(expectedReversal(c.amount_cents, sale.refunded_cents, sale.amount_cents));
   }
-  const usd = statement.currencies.find((c: Row) => c.currency === 'USD') ?? {
-    balance_cents: 0,
-    credits_cents: 0,
-    reversals_cents: 0,
-    payouts_cents: 0,
-    unpaid_commissions_cents: 0,
-    owed_cents: 0,
-    reconciles: true,
-  };
-  expect(usd.reconciles).toBe(true);
-  expect(usd.credits_cents - usd.reversals_cents - usd.payouts_cents).toBe(usd.balance_cents);
-  expect(usd.unpaid_commissions_cents - usd.owed_cents).toBe(usd.balance_cents);
-  const ledger = (statement.ledger as Row[]).filter((e) => e.currency === 'USD');
-  expect(ledger.reduce((s, e) => s + e.delta_cents, 0)).toBe(usd.balance_cents);
-  // From the source rows alone: what credited commissions still hold, less what was paid out.
-  const held = commissions.filter((c) => c.credited_at).reduce((s, c) => s + c.amount_cents - c.reversed_cents, 0);
-  const paidOut = payouts.filter((p) => p.status === 'paid').reduce((s, p) => s + p.amount_cents, 0);
-  expect(usd.payouts_cents).toBe(paidOut);
-  expect(usd.balance_cents).toBe(held - paidOut);
-  // Open payouts always fit in what the balance can pay.
-  const open = payouts.filter((p) => p.status === 'open').reduce((s, p) => s + p.amount_cents, 0);
-  expect(open).toBeLessThanOrEqual(Math.max(0, usd.balance_cents));
+  // Every currency the ledger or its source rows touch has a line in the statement, and none other.
+  const ledger = statement.ledger as Row[];
+  const touched = new Set<string>([
+    ...commissions.filter((c) => c.credited_at).map((c) => c.currency),
+    ...payouts.map((p) => p.currency),
+    ...ledger.map((e) => e.currency),
+  ]);
+  const lines = statement.currencies as Row[];
+  expect(lines.map((l) => l.currency).sort()).toEqual([...touched].sort());
+  const sum = (rows: Row[], cents: string) => rows.reduce((s, r) => s + (r[cents] as number), 0);
+  for (const line of lines) {
+    const cur = line.currency as string;
+    const ofCur = (rows: Row[], keep: (r: Row) => boolean = () => true) =>
+      rows.filter((r) => r.currency === cur && keep(r));
+    expect(line.reconciles, cur).toBe(true);
+    expect(line.credits_cents - line.reversals_cents - line.payouts_cents, cur).toBe(line.balance_cents);
+    expect(line.unpaid_commissions_cents - line.owed_cents, cur).toBe(line.balance_cents);
+    expect(sum(ofCur(ledger), 'delta_cents'), cur).toBe(line.balance_cents);
+    // From the source rows alone: what credited commissions still hold, less what was paid out.
+    const credited = ofCur(commissions, (c) => c.credited_at);
+    const held = sum(credited, 'amount_cents') - sum(credited, 'reversed_cents');
+    const paidOut = sum(
+      ofCur(payouts, (p) => p.status === 'paid'),
+      'amount_cents',
+    );
+    expect(line.payouts_cents, cur).toBe(paidOut);
+    expect(line.balance_cents, cur).toBe(held - paidOut);
+    // Open payouts always fit in what the balance can pay.
+    const open = sum(
+      ofCur(payouts, (p) => p.status === 'open'),
+      'amount_cents',
+    );
+    expect(open, cur).toBeLessThanOrEqual(Math.max(0, line.balance_cents));
+  }
 }
 
 test('the statement reconciles after any sequence of money-moving use-cases', { timeout: 600_000 }, async () => {

@@ -2,37 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DAY_MS } from '../../src/core/deps.ts';
 import { bearer, clickAndLead, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
+import { rewardSales } from '../helpers/reward-sales.ts';
 
 /**
  * Reward rules through the API, in both modes: flat and percentage rewards, tiers on a partner's
  * results, partner groups with their own rules and recurring limits, and history that a rule
- * change never rewrites. The pure evaluation's table and bounds: test/core/reward-rules.test.ts.
+ * change never rewrites. The pure evaluation's table and bounds: test/core/reward-rules.test.ts; the
+ * what-if preview: rules-preview.test.ts.
  */
 const h = useHarness();
-let seq = 0;
-
-async function saleOf(f: Fixture, customerKey: string, body: Record<string, unknown> = {}) {
-  const r = await h.request('/api/v1/track/sale', {
-    body: { transaction_id: `rw-${++seq}`, amount_cents: 10_000, customer_key: customerKey, ...body },
-    headers: bearer(f.liveKey),
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body as { sale_id: number; commission_id: number | null };
-}
+const { saleOf, setRules, otherPartner } = rewardSales(h);
 async function commission(f: Fixture, id: number) {
   const { commissions } = await h.admin('GET', `/programs/${f.programId}/commissions?limit=500`);
   return commissions.find((c: { id: number }) => c.id === id);
-}
-const setRules = (f: Fixture, rules: unknown) => h.admin('PATCH', `/programs/${f.programId}`, { reward_rules: rules });
-
-/** A second partner of the program with a bound customer. */
-async function otherPartner(f: Fixture, customerKey: string) {
-  const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, {
-    code: `${f.partnerCode}-${customerKey}`,
-    name: `Partner ${customerKey}`,
-  });
-  await clickAndLead(h, f, customerKey, partner.code);
-  return partner as { id: number; code: string };
 }
 
 describe('program rules', () => {
@@ -220,7 +202,7 @@ test('property: under any rule a full refund reverses the commission to exactly 
         const c0 = await commission(f, s.commission_id!);
         expect(c0.amount_cents).toBeGreaterThanOrEqual(0);
         expect(c0.amount_cents).toBeLessThanOrEqual(amount);
-        const txn = `rw-${seq}`;
+        const txn = s.transactionId;
         let refunded = 0;
         for (const [i, p] of partials.entries()) {
           const part = Math.min(p, amount - refunded - 1);
@@ -244,70 +226,4 @@ test('property: under any rule a full refund reverses the commission to exactly 
     ),
     { numRuns: 12 },
   );
-});
-
-describe('what-if preview', () => {
-  const preview = (f: Fixture, body: Record<string, unknown>) =>
-    h.admin('POST', `/programs/${f.programId}/rules/preview`, body);
-
-  test('the rules sales were recorded under preview to exactly what was recorded (tiers, groups, renewals)', async () => {
-    const f = await createProgramFixture(h, { commission_rate_bps: 1000, recurring_policy: 'lifetime' });
-    await clickAndLead(h, f, 'pv-a');
-    await otherPartner(f, 'pv-b');
-    const rules = {
-      sale: { type: 'percent', bps: 500 },
-      tiers: {
-        metric: 'sales',
-        period: 'last_30_days',
-        steps: [{ from: 3, reward: { type: 'flat', amounts: { USD: 900 } } }],
-      },
-      recurring: { policy: 'one_time', months: null },
-    };
-    await setRules(f, rules);
-    const { group } = await h.admin('POST', `/programs/${f.programId}/partner-groups`, {
-      name: 'Pv',
-      reward_rules: { sale: { type: 'percent', bps: 2000 } },
-    });
-    await h.admin('PUT', `/programs/${f.programId}/partners/${f.partnerId}/group`, { group_id: group.id });
-    for (const [i, key] of ['pv-a', 'pv-b', 'pv-b', 'pv-b', 'pv-b', 'pv-a'].entries())
-      await saleOf(f, key, { amount_cents: 3_000 + i * 1_000 });
-    await saleOf(f, 'pv-b', { subscription_id: 'pv-sub', amount_cents: 4_000 });
-    await saleOf(f, 'pv-b', { subscription_id: 'pv-sub', is_recurring: true, amount_cents: 4_000 });
-    const from = new Date(h.clock.now.getTime() - DAY_MS).toISOString();
-    const to = new Date(h.clock.now.getTime() + DAY_MS).toISOString();
-    const r = await preview(f, { from, to });
-    expect(r.sales).toBe(8);
-    for (const l of [...r.totals, ...r.partners]) expect(l.proposed_cents).toBe(l.current_cents);
-  });
-
-  test('proposed rules: per partner and in total, current against proposed; nothing is written', async () => {
-    const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
-    await clickAndLead(h, f, 'pw-a');
-    const b = await otherPartner(f, 'pw-b');
-    await saleOf(f, 'pw-a', { amount_cents: 10_000 });
-    await saleOf(f, 'pw-b', { amount_cents: 20_000 });
-    await saleOf(f, 'pw-b', { amount_cents: 30_000, currency: 'EUR' });
-    const before = await h.admin('GET', `/programs/${f.programId}/commissions?limit=500`);
-    const r = await preview(f, { reward_rules: { sale: { type: 'flat', amounts: { USD: 1_234 } } } });
-    expect(r.totals).toEqual([
-      { currency: 'EUR', sales: 1, current_cents: 3_000, proposed_cents: 3_000 },
-      { currency: 'USD', sales: 2, current_cents: 3_000, proposed_cents: 2_468 },
-    ]);
-    expect(r.partners).toContainEqual({
-      partner_id: b.id,
-      currency: 'USD',
-      sales: 1,
-      current_cents: 2_000,
-      proposed_cents: 1_234,
-    });
-    expect(await h.admin('GET', `/programs/${f.programId}/commissions?limit=500`)).toEqual(before);
-    expect((await h.admin('GET', `/programs/${f.programId}`)).program.reward_rules).toBeNull();
-  });
-
-  test('bad windows and unknown groups are refused', async () => {
-    const f = await createProgramFixture(h);
-    await expect(preview(f, { from: '2026-01-02T00:00:00Z', to: '2026-01-01T00:00:00Z' })).rejects.toThrow(/400/);
-    await expect(preview(f, { from: '2024-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).rejects.toThrow(/366/);
-    await expect(preview(f, { group_rules: { 999999: null } })).rejects.toThrow(/404/);
-  });
 });

@@ -3,8 +3,8 @@ import { serialize } from 'pg-protocol';
 import { DatabaseTimeoutError, databaseBound } from './db-bound.ts';
 
 /**
- * How the bound of db-bound.ts is applied to `pg` (PostgreSQL mode; orm.ts installs it on the
- * pool), only inside a bounded scope:
+ * How the bound of db-bound.ts is applied to `pg` (PostgreSQL mode; pg-driver-patches.ts installs
+ * it on the pool), only inside a bounded scope:
  * - waiting for a pool connection gives up after the bound (a connection that comes later goes
  *   straight back to the pool);
  * - the client gives up on a statement whose answer has not come within the bound (pg's own

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/sql';
 import {
   CompiledQuery,
@@ -13,6 +12,7 @@ import {
   type RawBuilder,
 } from 'kysely';
 import type { ENTITIES } from '../entities/all.ts';
+import { registerPreparedStatement } from './pg-driver-patches.ts';
 
 /** The database as Kysely sees it, inferred from the entity definitions (a renamed column fails typecheck). */
 export type DB = InferKyselyDB<(typeof ENTITIES)[number]>;
@@ -79,18 +79,6 @@ const compiler = new Kysely<DB>({
 
 const SLOT = '\u0000slot:';
 
-/**
- * The SQL text of every statement compiled once, with the name PostgreSQL connections prepare it
- * under (orm.ts `prepareCompiledStatements`): parsed and planned once per connection instead of on
- * every call. Filled as modules load, never after, so it is the same set in every process.
- */
-const PREPARED_NAMES = new Map<string, string>();
-
-/** The prepared-statement name of a statement compiled once (`undefined` for any other SQL). */
-export function preparedStatementName(text: string): string | undefined {
-  return PREPARED_NAMES.get(text);
-}
-
 /** A typed statement compiled once; `run` binds this call's values and executes it on `em`. */
 export type Statement<P, R> = { sql: string; run(em: EntityManager, params: P): Promise<R[]> };
 
@@ -105,7 +93,7 @@ export type Statement<P, R> = { sql: string; run(em: EntityManager, params: P): 
 export function compileStatement<P extends object, R>(build: (db: Kysely<DB>, p: P) => Compilable<R>): Statement<P, R> {
   const slots = new Proxy({}, { get: (_, name) => `${SLOT}${String(name)}` }) as P;
   const compiled = build(compiler, slots).compile();
-  PREPARED_NAMES.set(compiled.sql, `c_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 24)}`);
+  registerPreparedStatement(compiled.sql); // run as a named prepared statement on PostgreSQL
   const binds = compiled.parameters.map((v) =>
     typeof v === 'string' && v.startsWith(SLOT) ? v.slice(SLOT.length) : { fixed: v },
   );

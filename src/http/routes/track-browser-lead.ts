@@ -1,15 +1,12 @@
-import { isDisposableEmail } from '../../core/rewards/fraud-rules.ts';
 import { z } from 'zod';
-import { buildLeadJob } from '../../core/jobs/lead-job.ts';
 import type { RouteContext } from '../http-context.ts';
 import { authorizeBrowserOrigin } from '../../core/attribution/authorize-browser-origin.ts';
 import { readJson } from '../read-json.ts';
 import { enforceClientLimit } from '../client-limit.ts';
-import { route, runJob } from '../route.ts';
+import { route } from '../route.ts';
 import { rowId, validate } from '../validate.ts';
-import { leadFields, leadIdField } from './track-lead.ts';
+import { leadFields, leadIdField, leadResponseSchema, recordLead } from './track-lead.ts';
 import { defineOperation } from '../openapi/operation.ts';
-import { leadResponseSchema } from './track-lead.ts';
 
 /** The tracker's `signup`: no key; the program id and a click of that program are required. */
 export const browserLeadSchema = z.strictObject({
@@ -29,25 +26,7 @@ export function trackBrowserLeadRoute(ctx: RouteContext) {
     await enforceClientLimit(ctx, event, 'browser-lead');
     const body = validate(browserLeadSchema, await readJson(event, ctx.config.BODY_LIMIT_BYTES));
     await authorizeBrowserOrigin(ctx.deps(), body.program_id, event.req.headers.get('origin'));
-    const job = buildLeadJob({
-      programId: body.program_id,
-      customerKey: body.customer_key,
-      clickId: body.click_id,
-      emailHash: ctx.hashEmail(body.email),
-      emailDisposable: isDisposableEmail(body.email),
-      eventName: body.event_name,
-      additionalData: body.additional_data,
-      browser: true,
-      receivedAt: ctx.clock().toISOString(),
-    });
-    const r = await runJob(ctx, job);
-    return {
-      success: true,
-      customer_id: r.customerId,
-      customer_key: r.customerKey,
-      click_id: r.clickId,
-      commission_id: r.commissionId,
-    };
+    return recordLead(ctx, body.program_id, body, { browser: true });
   });
 }
 

@@ -46,26 +46,39 @@ export function trackLeadRoute(ctx: RouteContext) {
         ...keyWarnings(auth),
       };
     }
-    const job = buildLeadJob({
-      programId: auth.programId,
-      customerKey: body.customer_key ?? null,
-      clickId: body.click_id ?? null,
-      emailHash: ctx.hashEmail(body.email),
-      emailDisposable: isDisposableEmail(body.email),
-      eventName: body.event_name,
-      additionalData: body.additional_data,
-      receivedAt: ctx.clock().toISOString(),
-    });
-    const r = await runJob(ctx, job);
-    return {
-      success: true,
-      customer_id: r.customerId,
-      customer_key: r.customerKey,
-      click_id: r.clickId,
-      commission_id: r.commissionId,
-      ...keyWarnings(auth),
-    };
+    return { ...(await recordLead(ctx, auth.programId, body, { browser: false })), ...keyWarnings(auth) };
   });
+}
+
+/**
+ * A live lead, keyed or from the browser (`browser`: never rebinds an existing customer), run and
+ * answered the same way by both routes.
+ */
+export async function recordLead(
+  ctx: RouteContext,
+  programId: number,
+  body: z.infer<typeof serverLeadSchema>,
+  { browser }: { browser: boolean },
+) {
+  const job = buildLeadJob({
+    programId,
+    customerKey: body.customer_key ?? null,
+    clickId: body.click_id ?? null,
+    emailHash: ctx.hashEmail(body.email),
+    emailDisposable: isDisposableEmail(body.email),
+    eventName: body.event_name,
+    additionalData: body.additional_data,
+    browser,
+    receivedAt: ctx.clock().toISOString(),
+  });
+  const r = await runJob(ctx, job);
+  return {
+    success: true as const,
+    customer_id: r.customerId,
+    customer_key: r.customerKey,
+    click_id: r.clickId,
+    commission_id: r.commissionId,
+  };
 }
 
 export const leadResponseSchema = z.strictObject({

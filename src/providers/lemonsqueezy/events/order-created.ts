@@ -11,35 +11,21 @@
  * discount redemptions, `couponLookup`; core asks only if nothing else attributes the sale).
  */
 import type { EventHandler } from '../../adapter.ts';
-import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
+import { ignore } from '../../provider-jobs.ts';
 import { asRecord, at, readId, readInteger } from '../../read-payload.ts';
+import { paidSale } from './paid-sale.ts';
 
 export const orderCreated: EventHandler = (order, ctx) => {
   const attributes = asRecord(order.attributes);
   if (!attributes) return ignore('missing_attributes');
-  // `pending` (e.g. bank transfer) and `failed` orders are also announced by `order_created`.
-  if (attributes.status !== 'paid') return ignore('not_paid');
-  const orderId = readId(order.id);
-  if (!orderId) return ignore('missing_order_id');
-  // Integer cents in the order currency, tax included, after discounts.
-  const basics = readPaymentBasics(
-    readInteger(attributes.total),
-    attributes.currency,
-    [ctx.envelopeMetadata],
-    ctx.programId,
-  );
-  if (!basics.ok) return basics.outcome;
-  const { clickId, customerKey, couponCode } = basics.tracker;
-  const untracked = !clickId && !customerKey && !couponCode;
-  const discounted = (readInteger(attributes.discount_total) ?? 0) > 0;
-
-  return emit(
-    providerSale(ctx, basics, {
-      transactionId: `ls-order-${orderId}`,
-      providerPaymentId: orderId,
-      taxCents: readInteger(attributes.tax),
+  // `pending` (e.g. bank transfer) and `failed` orders are also announced by `order_created`:
+  // only `paid` ones are sales (paid-sale.ts).
+  return paidSale(order, attributes, ctx, 'order', (orderId, { tracker }) => {
+    const untracked = !tracker.clickId && !tracker.customerKey && !tracker.couponCode;
+    const discounted = (readInteger(attributes.discount_total) ?? 0) > 0;
+    return {
       productId: readId(at(attributes, 'first_order_item', 'product_id')),
       couponLookup: untracked && discounted ? { provider: 'lemonsqueezy', orderId } : null,
-    }),
-  );
+    };
+  });
 };
