@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { RouteContext } from './http-context.ts';
 import { AppError } from '../core/shared/errors.ts';
 import { withoutDatabaseBound } from '../core/db/db-bound.ts';
-import { EXPORT_COLUMNS, exportCells, exportRows, type ExportKind, type ExportScope } from '../core/reporting/exports.ts';
+import {
+  EXPORT_COLUMNS,
+  exportCells,
+  exportRows,
+  type ExportKind,
+  type ExportScope,
+} from '../core/reporting/exports.ts';
 import { CsvEncoder } from './csv-encoder.ts';
 import { createTimeSlice } from '../core/shared/time-slice.ts';
 

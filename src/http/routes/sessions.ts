@@ -2,7 +2,11 @@ import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { endSession, startSession, type SessionKind } from '../../core/programs/sessions.ts';
-import { acceptPartnerInvite, describePartnerInvite, verifyPartnerPassword } from '../../core/programs/partner-invites.ts';
+import {
+  acceptPartnerInvite,
+  describePartnerInvite,
+  verifyPartnerPassword,
+} from '../../core/programs/partner-invites.ts';
 import { withPartnerSignInLimits } from '../partner-sign-in-limit.ts';
 import { readJson } from '../read-json.ts';
 import { json, route } from '../route.ts';
