@@ -3,6 +3,7 @@
 // Each method takes only the paths of its routes and answers with the server's type of that
 // route's body (api-types.ts).
 
+import { formatMoney, minorUnitDigits } from '../../src/core/money.ts';
 import type { ApiRoutes, BodyOf, Method, PathOf, SessionBody } from './api-types.ts';
 
 export type SessionKind = 'operator' | 'partner';
@@ -94,7 +95,6 @@ export function createApi<K extends SessionKind>(kind: K) {
 export const admin = createApi('operator');
 export const portal = createApi('partner');
 
-/** Minor units → "49.00 USD" (VND has no minor unit in practice but is stored in the same unit). */
 /** A JSON textarea's value: empty is null; anything else must parse (the server checks the rest). */
 export function parseJsonText(text: string, what: string): unknown {
   if (!text.trim()) return null;
@@ -105,10 +105,12 @@ export function parseJsonText(text: string, what: string): unknown {
   }
 }
 
+/** Minor units for people in the currency's own precision, as the service writes them: "49.00 USD", "250,000 VND". */
 export function money(cents: number | null | undefined, currency: string): string {
-  if (cents === null || cents === undefined) return '—';
-  return `${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
+  return cents === null || cents === undefined ? '—' : formatMoney(cents, currency);
 }
+/** Minor units as a number of the currency's major unit, for a chart's scale: 4900 USD is 49, 250000 VND is 250000. */
+export const majorUnits = (cents: number, currency: string): number => cents / 10 ** minorUnitDigits(currency);
 
 export function when(iso: string | null | undefined): string {
   return iso
