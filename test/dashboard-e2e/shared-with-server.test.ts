@@ -1,6 +1,7 @@
 /**
- * Amounts in the dashboard in each currency's own minor unit, in a real Chromium against the real
- * server: a VND sale (VND has no minor unit) is shown as whole đồng, a USD sale with cents.
+ * What the dashboard shares with the server, in a real Chromium against the real server: amounts
+ * in each currency's own minor unit (a VND sale, VND having none, in whole đồng; a USD sale with
+ * cents), and the choices its forms offer are the server's own value sets.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,6 +14,13 @@ import {
   type Harness,
 } from '../helpers/harness.ts';
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
+import {
+  CURRENCIES,
+  PAYOUT_METHOD_KINDS,
+  PAYOUT_RAILS,
+  SALE_PROVIDERS,
+  WEBHOOK_PROVIDERS,
+} from '../../src/core/vocabulary.ts';
 
 let h: Harness;
 let base: string;
@@ -30,7 +38,7 @@ async function signedIn(): Promise<Page> {
   return page;
 }
 
-describe.runIf(browserTestsEnabled())('amounts in the currency’s own minor unit', () => {
+describe.runIf(browserTestsEnabled())('the dashboard and the server', () => {
   beforeAll(async () => {
     h = await createHarness();
     base = await h.listen();
@@ -75,6 +83,40 @@ describe.runIf(browserTestsEnabled())('amounts in the currency’s own minor uni
     await op.getByRole('img', { name: /Revenue, gross \(VND\) total 250000,/ }).waitFor();
     await op.getByRole('combobox', { name: 'Currency' }).selectOption('USD');
     await expect.poll(() => op.locator('[data-stat="revenue"]').textContent()).toBe('49.00 USD');
+
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('the forms offer the server’s providers, payout rails and currencies', { timeout: 60_000 }, async () => {
+    const f = await createProgramFixture(h);
+    const op = await signedIn();
+    const options = (name: string) =>
+      op.locator(`select[name="${name}"] option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const program = `${base}/dashboard/programs/${f.programId}`;
+
+    await op.goto(`${program}/providers`);
+    await op.getByRole('heading', { name: 'Connect a provider' }).waitFor();
+    expect(await options('provider')).toEqual([...WEBHOOK_PROVIDERS]);
+    await op.goto(`${program}/events`);
+    await op.getByRole('heading', { name: 'Webhook event log' }).waitFor();
+    expect(await options('provider')).toEqual(['', ...WEBHOOK_PROVIDERS]);
+    await op.goto(`${program}/records/sales`);
+    await op.getByRole('heading', { name: 'Records' }).waitFor();
+    expect(await options('provider')).toEqual(['', ...SALE_PROVIDERS]);
+    await op.goto(`${program}/payout-runs`);
+    await op.getByRole('heading', { name: 'Payout runs' }).waitFor();
+    expect(await options('run-rail')).toEqual(['', ...PAYOUT_RAILS]);
+    expect(await options('run-currency')).toEqual([...CURRENCIES]);
+
+    // The partner's choice of payout details, in the portal.
+    const { invite_url } = await h.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/invites`);
+    await op.goto(invite_url.replace(/^https?:\/\/[^/]+/, base));
+    await op.getByLabel('New password', { exact: false }).first().fill('partner password one');
+    await op.getByLabel('Repeat the password').fill('partner password one');
+    await op.getByRole('button', { name: 'Set password and sign in' }).click();
+    await op.waitForURL(`${base}/portal`);
+    await op.getByRole('heading', { name: 'How you are paid' }).waitFor();
+    expect(await options('payout-kind')).toEqual([...PAYOUT_METHOD_KINDS]);
 
     expect(pageErrors).toEqual([]);
   });
