@@ -1,12 +1,21 @@
-// The response body of every API route the dashboard and the portal call, by session, method and
-// path. Each body is the server's own type: the zod schema its OpenAPI entry documents (and the
-// contract test checks responses against) or the type its handler is checked against
-// (src/http/wire/responses.ts, program-config.ts, records.ts). Type-only imports: nothing of the
-// server reaches the bundle, and those files import no Node modules (this config has no Node types).
+// The API routes the dashboard and the portal call, by session, method and path: for each, the
+// body it answers with and the body it takes. Each is the server's own type: the zod schema its
+// OpenAPI entry documents (and the contract test checks responses against) or the type its
+// handler is checked against (src/http/wire/responses.ts, program-config.ts, records.ts), and the
+// `z.input` of the schema the route validates its request with (src/http/wire/requests.ts...).
+// Type-only imports: nothing of the server reaches the bundle, and those files import no Node
+// modules (this config has no Node types). test/api/dashboard-routes.test.ts checks every path
+// here against the routes the server registers.
 
+import type { z } from 'zod';
 import type { ListableKind } from '../../src/core/reporting/listable.ts';
-import type { WebhookProvider, OutboundEventType } from '../../src/core/shared/vocabulary.ts';
-import type { ProgramBody, ProgramListBody } from '../../src/http/wire/program-config.ts';
+import type { OutboundEventType, WebhookProvider } from '../../src/core/shared/vocabulary.ts';
+import type {
+  ProgramBody,
+  ProgramListBody,
+  programCreateSchema,
+  programUpdateSchema,
+} from '../../src/http/wire/program-config.ts';
 import type { ListRowWire, RecordListWire } from '../../src/http/wire/records.ts';
 import type {
   DeliveriesBody,
@@ -16,6 +25,14 @@ import type {
   EndpointWithSecretBody,
 } from '../../src/http/wire/event-endpoints.ts';
 import type { PayoutMethodBody, PayoutRunBody } from '../../src/http/wire/payouts.ts';
+import type { payoutMethodSchema } from '../../src/core/payouts/payout-methods.ts';
+import type {
+  partnerCodeCreateSchema,
+  partnerCreateSchema,
+  partnerGroupAssignSchema,
+  partnerGroupCreateSchema,
+} from '../../src/http/wire/partners.ts';
+import type * as requests from '../../src/http/wire/requests.ts';
 import type {
   CommissionApprovedBody,
   LeadReversalBody,
@@ -40,6 +57,8 @@ import type {
   RetiredKeyBody,
   RotatedKeyBody,
   SeriesBody,
+  SessionBody,
+  SignedOutBody,
   StatementBody,
   UnreadCountBody,
   WebhookEventBody,
@@ -47,7 +66,7 @@ import type {
 
 // What the pages hold: bodies, list rows, programs.
 export type { ProgramWire } from '../../src/http/wire/program-config.ts';
-export type { ProviderSecretWire, SessionBody } from '../../src/http/wire/responses.ts';
+export type { ProviderSecretWire } from '../../src/http/wire/responses.ts';
 /** An outbound event endpoint and one of its deliveries, as listed. */
 export type EventEndpointWire = EndpointsBody['endpoints'][number];
 export type EventDeliveryWire = DeliveriesBody['deliveries'][number];
@@ -65,13 +84,22 @@ export type {
   RotatedKeyBody,
   RulesPreviewBody,
   SeriesBody,
+  SessionBody,
   StatementBody,
   WebhookEventBody,
   WebhookProvider,
 };
 
-/** A path pattern (`${number}` for an id) and the body its route answers with. */
-type Route<Path extends string, Body> = { path: Path; body: Body };
+/**
+ * A route: its path pattern (`${number}` for an id), the body it answers with and, for a write,
+ * the body it takes (`NoBody`: it reads none; the client sends `{}`).
+ */
+type Route<Path extends string, Body, Input = NoBody> = { path: Path; body: Body; input: Input };
+type NoBody = Record<string, never>;
+/** What a request schema accepts. */
+type In<S extends z.ZodType> = z.input<S>;
+/** Reward rules as a program or a group takes them (the Rewards page's JSON). */
+export type RewardRulesInput = NonNullable<In<typeof programUpdateSchema>['reward_rules']>;
 /** The path with or without a query string. */
 type Query<P extends string> = P | `${P}?${string}`;
 
@@ -82,11 +110,14 @@ type Provider = `${Program}/providers/${WebhookProvider}`;
 type ListRoutes = { [K in ListableKind]: Route<Query<`${Program}/${K}`>, RecordListWire<K>> }[ListableKind];
 
 type Partner = '/api/v1/partner';
+export type OperatorSession = '/api/v1/dashboard/session';
+export type PartnerSession = `${Partner}/session`;
 
-/** The routes of each session kind by method (the session routes themselves: api.ts). */
+/** The routes of each session kind by method (the session routes: read, sign in, sign out). */
 export type ApiRoutes = {
   operator: {
     GET:
+      | Route<OperatorSession, SessionBody>
       | Route<'/api/v1/admin/programs', ProgramListBody>
       | Route<Program, ProgramBody>
       | Route<Query<`${Program}/stats`>, SeriesBody>
@@ -98,37 +129,44 @@ export type ApiRoutes = {
       | Route<Query<`${EventEndpoint}/deliveries`>, DeliveriesBody>
       | Route<`${Program}/payout-runs/${number}`, PayoutRunBody>;
     POST:
-      | Route<'/api/v1/admin/programs', ProgramBody>
-      | Route<`${Program}/keys`, IssuedKeyBody>
-      | Route<`${Program}/keys/${number}/rotate`, RotatedKeyBody>
-      | Route<`${Program}/keys/${number}/retire`, RetiredKeyBody>
-      | Route<`${Program}/partners`, PartnerCreatedBody>
+      | Route<OperatorSession, SessionBody, In<typeof requests.operatorSignInSchema>>
+      | Route<'/api/v1/admin/programs', ProgramBody, In<typeof programCreateSchema>>
+      | Route<`${Program}/keys`, IssuedKeyBody, In<typeof requests.keyIssueSchema>>
+      | Route<`${Program}/keys/${number}/rotate`, RotatedKeyBody, In<typeof requests.keyRotateSchema>>
+      | Route<`${Program}/keys/${number}/retire`, RetiredKeyBody, In<typeof requests.keyRetireSchema>>
+      | Route<`${Program}/partners`, PartnerCreatedBody, In<typeof partnerCreateSchema>>
       | Route<`${Program}/partners/${number}/invites`, PartnerInviteBody>
-      | Route<`${Program}/partners/${number}/codes`, PartnerCodeBody>
+      | Route<`${Program}/partners/${number}/codes`, PartnerCodeBody, In<typeof partnerCodeCreateSchema>>
       | Route<`${Program}/partner-codes/${number}/disable`, PartnerCodeBody>
-      | Route<`${Program}/partner-groups`, PartnerGroupBody>
-      | Route<`${Program}/rules/preview`, RulesPreviewBody>
-      | Route<`${Program}/partners/${number}/payouts`, PayoutBody>
+      | Route<`${Program}/partner-groups`, PartnerGroupBody, In<typeof partnerGroupCreateSchema>>
+      | Route<`${Program}/rules/preview`, RulesPreviewBody, In<typeof requests.rulesPreviewSchema>>
+      | Route<`${Program}/partners/${number}/payouts`, PayoutBody, In<typeof requests.openPayoutSchema>>
       | Route<`${Program}/commissions/${number}/${'approve' | 'release' | 'reject'}`, CommissionApprovedBody>
-      | Route<`${Program}/commissions/${number}/reverse`, LeadReversalBody>
+      | Route<`${Program}/commissions/${number}/reverse`, LeadReversalBody, In<typeof requests.leadReversalSchema>>
       | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/payouts/${number}/pay`, PaidPayoutBody>
-      | Route<`${Program}/payouts/${number}/${'confirm' | 'fail'}`, PaidPayoutBody>
-      | Route<`${Program}/payout-runs`, PayoutRunBody>
+      | Route<`${Program}/payouts/${number}/confirm`, PaidPayoutBody>
+      | Route<`${Program}/payouts/${number}/fail`, PaidPayoutBody, In<typeof requests.payoutFailSchema>>
+      | Route<`${Program}/payout-runs`, PayoutRunBody, In<typeof requests.payoutRunSchema>>
       | Route<`${Program}/payout-runs/${number}/${'confirm' | 'transfers'}`, PayoutRunBody>
-      | Route<`${Program}/webhook-events/replay`, ReplayBody>
-      | Route<`${Provider}/secrets`, ProviderSecretBody>
-      | Route<`${Provider}/secrets/${number}/expire`, ProviderSecretBody>
-      | Route<`${Program}/event-endpoints`, EndpointWithSecretBody>
+      | Route<`${Program}/webhook-events/replay`, ReplayBody, In<typeof requests.replaySchema>>
+      | Route<`${Provider}/secrets`, ProviderSecretBody, In<typeof requests.addSecretSchema>>
+      | Route<`${Provider}/secrets/${number}/expire`, ProviderSecretBody, In<typeof requests.expireSecretSchema>>
+      | Route<`${Program}/event-endpoints`, EndpointWithSecretBody, In<typeof requests.endpointCreateSchema>>
       | Route<`${EventEndpoint}/rotate-secret`, EndpointWithSecretBody>
       | Route<`${EventEndpoint}/expire-old-secret`, EndpointBody>
       | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>;
-    PATCH: Route<Program, ProgramBody> | Route<EventEndpoint, EndpointBody>;
-    PUT: Route<Provider, ProviderConnectedBody> | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody>;
-    DELETE: Route<`${Provider}/secrets/${number}`, RemovedBody>;
+    PATCH:
+      | Route<Program, ProgramBody, In<typeof programUpdateSchema>>
+      | Route<EventEndpoint, EndpointBody, In<typeof requests.endpointPatchSchema>>;
+    PUT:
+      | Route<Provider, ProviderConnectedBody, In<typeof requests.connectSchema>>
+      | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>;
+    DELETE: Route<OperatorSession, SignedOutBody> | Route<`${Provider}/secrets/${number}`, RemovedBody>;
   };
   partner: {
     GET:
+      | Route<PartnerSession, SessionBody>
       | Route<`${Partner}/invites/${string}`, InviteDescriptionBody>
       | Route<`${Partner}/me`, PartnerProfileBody>
       | Route<Query<`${Partner}/stats`>, SeriesBody>
@@ -136,21 +174,48 @@ export type ApiRoutes = {
       | Route<`${Partner}/earnings`, PartnerEarningsBody>
       | Route<Query<`${Partner}/notifications`>, PartnerNotificationsBody>
       | Route<`${Partner}/payout-method`, PayoutMethodBody>;
-    POST: Route<`${Partner}/notifications/read`, UnreadCountBody>;
+    POST:
+      | Route<PartnerSession, SessionBody, In<typeof requests.partnerSignInSchema>>
+      | Route<`${Partner}/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>
+      | Route<`${Partner}/notifications/read`, UnreadCountBody, In<typeof requests.markReadSchema>>;
     PATCH: never;
-    PUT: Route<`${Partner}/payout-method`, PayoutMethodBody>;
-    DELETE: Route<`${Partner}/payout-method`, PayoutMethodBody>;
+    PUT: Route<`${Partner}/payout-method`, PayoutMethodBody, In<typeof payoutMethodSchema>>;
+    DELETE: Route<PartnerSession, SignedOutBody> | Route<`${Partner}/payout-method`, PayoutMethodBody>;
   };
+};
+
+/** The files a payout run is downloaded as (`format`), per rail: PayPal's two, Wise's one. */
+export type PayoutFileFormat = 'paypal_csv' | 'paypal_json' | 'wise_csv';
+/**
+ * Paths the pages link to rather than fetch, by session: CSV and payout-file downloads (`GET`,
+ * with the session cookie) and the webhook URL a provider is given (`POST`, by the provider).
+ */
+export type ApiLinks = {
+  operator: {
+    GET:
+      | `${Program}/exports/${'commissions' | 'sales' | 'refunds' | 'payouts'}.csv`
+      | `${Program}/payout-runs/${number}/file?format=${PayoutFileFormat}`;
+    POST: `/api/v1/webhooks/${WebhookProvider}/${number}`;
+  };
+  partner: { GET: `${Partner}/exports/${'commissions' | 'statement'}.csv`; POST: never };
 };
 export type Method = keyof ApiRoutes['operator'];
 
 /** The paths a set of routes answers. */
-export type PathOf<R> = R extends Route<infer P, unknown> ? P : never;
+export type PathOf<R> = R extends Route<infer P, unknown, unknown> ? P : never;
 /** The body of the route a path (or each of a union of paths) matches. */
 export type BodyOf<R, P extends string> = P extends unknown
-  ? R extends Route<infer Path, infer Body>
+  ? R extends Route<infer Path, infer Body, unknown>
     ? P extends Path
       ? Body
+      : never
+    : never
+  : never;
+/** What the route a path (or each of a union of paths) matches takes. */
+export type InputOf<R, P extends string> = P extends unknown
+  ? R extends Route<infer Path, unknown, infer Input>
+    ? P extends Path
+      ? Input
       : never
     : never
   : never;

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { calculateCommission, computeReversal } from '../../src/core/shared/money.ts';
+import {
+  calculateCommission,
+  computeReversal,
+  formatMinorUnits,
+  formatMoney,
+  minorUnitDigits,
+} from '../../src/core/shared/money.ts';
 
 describe('calculateCommission', () => {
   test.each([
@@ -29,5 +35,40 @@ describe('computeReversal', () => {
     expect(computeReversal({ commissionCents, saleAmountCents, refundedTotalCents, alreadyReversedCents })).toBe(
       expected,
     );
+  });
+});
+
+describe('minor units of each currency', () => {
+  test.each([
+    ['USD', 2],
+    ['EUR', 2],
+    ['JPY', 0],
+    ['VND', 0],
+    ['KWD', 3],
+    ['usd', 2],
+    ['', 2],
+    ['not a code', 2],
+  ])('%s has %i digits', (currency, digits) => {
+    expect(minorUnitDigits(currency)).toBe(digits);
+  });
+
+  test.each([
+    ['USD', 123_456, '1,234.56 USD', '1234.56'],
+    ['USD', 5, '0.05 USD', '0.05'],
+    ['USD', -1_000_000, '-10,000.00 USD', '-10000.00'],
+    ['JPY', 4_900, '4,900 JPY', '4900'],
+    ['VND', 250_000, '250,000 VND', '250000'],
+    ['VND', 999, '999 VND', '999'],
+    ['KWD', 1_234, '1.234 KWD', '1.234'],
+    ['KWD', 12_345_678, '12,345.678 KWD', '12345.678'],
+  ])('%s %i: %s for people, %s in files', (currency, cents, forPeople, inFiles) => {
+    expect(formatMoney(cents, currency)).toBe(forPeople);
+    expect(formatMinorUnits(cents, currency)).toBe(inFiles);
+  });
+
+  test('exact past 2^53 minor units', () => {
+    expect(formatMoney(12_345_678_901_234_567_890n, 'VND')).toBe('12,345,678,901,234,567,890 VND');
+    expect(formatMoney('-12345678901234567890', 'USD')).toBe('-123,456,789,012,345,678.90 USD');
+    expect(formatMinorUnits(null, 'USD')).toBeNull();
   });
 });

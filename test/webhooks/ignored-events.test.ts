@@ -54,6 +54,8 @@ describe.each(Object.values(PROVIDER_KITS).map((kit) => [kit.provider, kit] as c
       },
     });
     expect(note.payload.message).toMatch(/only USD, EUR and VND are recorded/);
+    // The amount for people, in the currency's own precision.
+    expect(note.payload.message).toContain(`payment of 42.00 GBP (transaction ${payment.transactionId})`);
     // Delivered through the outbox like every notification.
     await waitFor(async () => w.h.sent.find((n) => n.id === note.id), 5_000);
 
@@ -94,6 +96,7 @@ describe.each(Object.values(PROVIDER_KITS).map((kit) => [kit.provider, kit] as c
       currency: 'USD',
     });
     expect(note.payload.message).toMatch(/matches no click of this program/);
+    expect(note.payload.message).toContain('payment of 50.00 USD (transaction');
   });
 
   test('no tracker keys, and keys of another program: ignored with their reasons, counted apart, no notification', async () => {

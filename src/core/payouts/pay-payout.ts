@@ -9,6 +9,7 @@ import { bigCents, exactText, safeCents, typedSql } from '../db/sql.ts';
 import { computePayout } from './compute-payout.ts';
 import { emitPayoutPaid } from '../outbound/use-case-events.ts';
 import type { PayoutRail } from '../shared/vocabulary.ts';
+import { formatMoney } from '../shared/money.ts';
 
 /** A paid payout and the commissions it paid. */
 export type PaidPayout = { payout: IPayout; commissions: ICommission[] };
@@ -141,7 +142,10 @@ export async function settle(em: EntityManager, now: Date, t: SettleTarget): Pro
       owedCents,
     };
   if (t.run && plan.amountCents < t.run.minimumCents)
-    return { skipped: `Below the minimum payout (${plan.amountCents} < ${t.run.minimumCents})`, owedCents };
+    return {
+      skipped: `Below the minimum payout (${formatMoney(plan.amountCents, t.currency)} < ${formatMoney(t.run.minimumCents, t.currency)})`,
+      owedCents,
+    };
   const status = t.status ?? 'paid';
   if (!payout) {
     payout = em.create(Payout, {

@@ -14,20 +14,55 @@ export function exactAmount(v: bigint | string): number {
   return Number.isSafeInteger(n) ? n : (JSON as unknown as { rawJSON(text: string): number }).rawJSON(big.toString());
 }
 
-/** Digits after the decimal point of each currency's minor unit (ISO 4217: VND has none). */
-const MINOR_DIGITS: Record<string, number> = { USD: 2, EUR: 2, VND: 0 };
+const digitsByCode = new Map<string, number>();
 
 /**
- * Minor units (integer text or number) as a decimal string in the currency's precision, exact at
- * any size: `-12345` USD is `-123.45`, `5` EUR is `0.05`, `50000` VND is `50000`. Null stays null.
+ * Digits after the decimal point of a currency's minor unit, from the platform's own currency data
+ * (`Intl.NumberFormat`), so the service and the dashboard's browser agree: USD and EUR 2, VND and
+ * JPY 0, KWD 3. A code it does not know, or no code, has 2.
  */
-export function formatMinorUnits(cents: string | number | null | undefined, currency: string): string | null {
-  if (cents === null || cents === undefined) return null;
-  const digits = MINOR_DIGITS[currency] ?? 2;
+export function minorUnitDigits(currency: string): number {
+  const code = currency.toUpperCase();
+  const known = digitsByCode.get(code);
+  if (known !== undefined) return known;
+  let digits: number;
+  try {
+    const resolved = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions();
+    digits = resolved.maximumFractionDigits ?? 2;
+  } catch {
+    return 2; // not a well-formed code: not cached
+  }
+  digitsByCode.set(code, digits);
+  return digits;
+}
+
+/** Minor units as an exact decimal in the currency's precision (`-12345` USD: `-123.45`). */
+function decimal(cents: string | number | bigint, currency: string): string {
+  const digits = minorUnitDigits(currency);
   const big = BigInt(cents);
   const abs = (big < 0n ? -big : big).toString().padStart(digits + 1, '0');
   const whole = digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs;
   return big < 0n ? `-${whole}` : whole;
+}
+
+/**
+ * Minor units (integer text or number) as a decimal string in the currency's precision, exact at
+ * any size: `-12345` USD is `-123.45`, `5` EUR is `0.05`, `50000` VND is `50000`. The form of
+ * files (exports, payout files); `formatMoney` is the form for people. Null stays null.
+ */
+export function formatMinorUnits(cents: string | number | null | undefined, currency: string): string | null {
+  return cents === null || cents === undefined ? null : decimal(cents, currency);
+}
+
+/**
+ * Minor units for people (the dashboard, the partner portal, the service's messages): the decimal
+ * in the currency's precision with thousands grouped, then the code. `123456` USD is
+ * `1,234.56 USD`, `250000` VND is `250,000 VND`, `1234` KWD is `1.234 KWD`; exact at any size.
+ */
+export function formatMoney(cents: string | number | bigint, currency: string): string {
+  const [whole, fraction] = decimal(cents, currency).split('.');
+  const grouped = (whole as string).replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${grouped}${fraction === undefined ? '' : `.${fraction}`} ${currency}`;
 }
 
 /** `round_half_up(numerator / denominator)` for non-negative integers. */

@@ -9,6 +9,7 @@ import type { LinkResult } from '../refunds/link-payment.ts';
 import type { DisputeWonResult } from '../refunds/review-won-dispute.ts';
 import type { ParkedResult } from '../refunds/parked-refunds.ts';
 import type { TransferReversedResult } from '../payouts/reverse-transfer.ts';
+import { formatMoney } from '../shared/money.ts';
 
 /** What one job of a provider event ended with: its use-case's result, or a final error. */
 export type WebhookJobOutcome =
@@ -52,7 +53,8 @@ export function unattributedPaymentPayload(
   reason: string,
   job: SaleJob,
 ): Record<string, unknown> {
-  const what = `A ${row.provider} payment of ${job.amountCents} ${job.currency} (minor units; transaction ${job.transactionId})`;
+  const amount = job.amountCents === null ? job.currency : formatMoney(job.amountCents, job.currency);
+  const what = `A ${row.provider} payment of ${amount} (transaction ${job.transactionId})`;
   const message =
     reason === 'unsupported_currency'
       ? `${what} was not attributed: only USD, EUR and VND are recorded. If a partner should earn on it, report it in a supported currency with POST /api/v1/track/sale.`

@@ -8,10 +8,7 @@ import { issuedKeyToWire, rotatedKeyToWire } from '../wire/api-keys.ts';
 import { row, rowToWire } from '../wire/records.ts';
 import { issuedKeyBody, rotatedKeyBody, type RetiredKeyBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
-
-export const keyIssueSchema = z.strictObject({ mode: z.enum(['live', 'test']).default('live') });
-export const keyRetireSchema = z.strictObject({ rotate_by: z.iso.datetime({ offset: true }).nullable().optional() });
-export const keyRotateSchema = z.strictObject({ grace_days: z.number().int().min(0).max(365).default(7) });
+import { keyIssueSchema, keyRetireSchema, keyRotateSchema } from '../wire/requests.ts';
 
 /** A program's API keys: issue (shown once), retire, rotate. Each change clears the key cache. */
 export function registerApiKeyRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {

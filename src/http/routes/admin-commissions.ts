@@ -8,6 +8,7 @@ import { adminOperation } from '../openapi/admin-operation.ts';
 import { row, rowToWire } from '../wire/records.ts';
 import type { CommissionApprovedBody, LeadReversalBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { leadReversalSchema } from '../wire/requests.ts';
 
 /**
  * Commissions: approval before the hold period ends; the decision on one held by fraud rules; the
@@ -44,17 +45,6 @@ export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body
       : ({ status: 'skipped', reason: r.reason, commission: rowToWire(r.commission) } satisfies LeadReversalBody);
   });
 }
-
-const leadReversalSchema = z.strictObject({
-  amount_cents: z
-    .number()
-    .int()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    .nullish()
-    .meta({ description: 'Minor units to take back; omitted or 0: all that remains' }),
-  reason: z.string().max(1000).nullish().meta({ description: 'Recorded as the commission reason' }),
-});
 
 const id = z.number().int().positive();
 const int = z.number().int();

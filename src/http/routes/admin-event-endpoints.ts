@@ -21,7 +21,6 @@ import {
   endpointsBody,
   endpointToWire,
   endpointWithSecretBody,
-  eventTypesWire,
   type DeliveriesBody,
   type DeliveryBody,
   type EndpointBody,
@@ -29,18 +28,8 @@ import {
   type EndpointWithSecretBody,
 } from '../wire/event-endpoints.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { endpointCreateSchema, endpointPatchSchema } from '../wire/requests.ts';
 
-const url = z.string().min(1).max(2000);
-const createSchema = z.strictObject({
-  url,
-  event_types: eventTypesWire.default(null),
-  enabled: z.boolean().default(true),
-});
-const patchSchema = z.strictObject({
-  url: url.optional(),
-  event_types: eventTypesWire.optional(),
-  enabled: z.boolean().optional(),
-});
 const deliveriesQuery = z.strictObject({
   status: z.enum(EVENT_DELIVERY_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -55,7 +44,7 @@ const BASE = '/programs/:id/event-endpoints';
  */
 export function registerEventEndpointRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
   on('post', BASE, async (e) => {
-    const b = validate(createSchema, await body(e));
+    const b = validate(endpointCreateSchema, await body(e));
     const r = await createEventEndpoint(ctx.deps(), num(e, 'id'), {
       url: b.url,
       eventTypes: b.event_types,
@@ -68,7 +57,7 @@ export function registerEventEndpointRoutes(ctx: RouteContext, { on, num, body }
     return { endpoints: list.map(endpointToWire) } satisfies EndpointsBody;
   });
   on('patch', `${BASE}/:endpointId`, async (e) => {
-    const b = validate(patchSchema, await body(e));
+    const b = validate(endpointPatchSchema, await body(e));
     const endpoint = await updateEventEndpoint(ctx.deps(), num(e, 'id'), num(e, 'endpointId'), {
       ...(b.url !== undefined ? { url: b.url } : {}),
       ...(b.event_types !== undefined ? { eventTypes: b.event_types } : {}),
@@ -110,7 +99,7 @@ export const eventEndpointOperations = [
   adminOperation('post', BASE, 'createEventEndpoint', 'Add an outbound event endpoint (its secret is shown once)', {
     description: `${GUARDED} ${SEALED}`,
     params: { id },
-    body: createSchema,
+    body: endpointCreateSchema,
     errors: ['not_found', 'url_not_allowed'],
     responses: { 201: { description: 'The endpoint and its signing secret', schema: endpointWithSecretBody } },
   }),
@@ -121,7 +110,7 @@ export const eventEndpointOperations = [
   adminOperation('patch', `${BASE}/:endpointId`, 'updateEventEndpoint', 'Change url, event types or enabled', {
     description: GUARDED,
     params,
-    body: patchSchema,
+    body: endpointPatchSchema,
     errors: ['not_found', 'url_not_allowed'],
     responses: { 200: { description: 'The endpoint', schema: endpointBody } },
   }),

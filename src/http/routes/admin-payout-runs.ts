@@ -1,7 +1,6 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { CURRENCIES, PAYOUT_RAILS } from '../../core/shared/vocabulary.ts';
 import { createPayoutRun, getPayoutRun } from '../../core/payouts/payout-runs.ts';
 import { confirmPayout, confirmPayoutRun, failPayout } from '../../core/payouts/settle-payouts.ts';
 import { buildPayoutFile, PAYOUT_FILE_FORMATS } from '../../core/payouts/payout-files.ts';
@@ -20,13 +19,8 @@ import {
 } from '../wire/payouts.ts';
 import { paidPayoutBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { payoutFailSchema, payoutRunSchema } from '../wire/requests.ts';
 
-const runSchema = z.strictObject({
-  currency: z.enum(CURRENCIES),
-  /** Default: the program's `payout_settings.rail` (`manual` when none). */
-  rail: z.enum(PAYOUT_RAILS).optional(),
-});
-const failSchema = z.strictObject({ reason: z.string().trim().min(1).max(255) });
 const fileQuery = z.object({ format: z.enum(PAYOUT_FILE_FORMATS).optional() });
 
 /**
@@ -49,7 +43,7 @@ export function registerPayoutRunRoutes(ctx: RouteContext, { on, num, body, emit
     return payoutRunToWire(await getPayoutRun(ctx.deps(), num(e, 'id'), runId), report);
   };
   on('post', '/programs/:id/payout-runs', async (e) => {
-    const b = validate(runSchema, await body(e));
+    const b = validate(payoutRunSchema, await body(e));
     const created = await emitting((d) => createPayoutRun(d, num(e, 'id'), b));
     const wire = payoutRunToWire(created);
     if (created.run.rail !== 'stripe_connect' || !created.payouts.length) return json(wire, 201);
@@ -78,7 +72,7 @@ export function registerPayoutRunRoutes(ctx: RouteContext, { on, num, body, emit
     paidPayoutToWire(await emitting((d) => confirmPayout(d, num(e, 'id'), num(e, 'payoutId')))),
   );
   on('post', '/programs/:id/payouts/:payoutId/fail', async (e) => {
-    const b = validate(failSchema, await body(e));
+    const b = validate(payoutFailSchema, await body(e));
     return paidPayoutToWire(await emitting((d) => failPayout(d, num(e, 'id'), num(e, 'payoutId'), b.reason)));
   });
   on('get', '/programs/:id/partners/:partnerId/payout-method', async (e) =>
@@ -92,7 +86,7 @@ const runOk = (description: string) => ({ 200: { description, schema: payoutRunB
 export const payoutRunOperations = [
   adminOperation('post', '/programs/:id/payout-runs', 'createPayoutRun', 'Start a payout run in one currency', {
     params: { id },
-    body: runSchema,
+    body: payoutRunSchema,
     errors: ['not_found'],
     description:
       'Every partner whose payable amount (commissions credited before the hold) reaches the minimum, and who has payout details of the rail, gets a `processing` payout. Stripe Connect runs make the transfers at once.',
@@ -147,7 +141,7 @@ export const payoutRunOperations = [
     'Mark a processing (or paid) payout failed: its amount goes back to the balance',
     {
       params: { id, payoutId: id },
-      body: failSchema,
+      body: payoutFailSchema,
       errors: ['not_found'],
       responses: {
         200: { description: 'The failed payout and the commissions payable again', schema: paidPayoutBody },

@@ -1,7 +1,6 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { CURRENCIES } from '../../core/shared/vocabulary.ts';
 import { cancelPayout, openPayout } from '../../core/payouts/open-payout.ts';
 import { payCommission, payPayout } from '../../core/payouts/pay-payout.ts';
 import { getPayout } from '../../core/payouts/get-payout.ts';
@@ -13,12 +12,7 @@ import { paidPayoutToWire, statementToWire } from '../wire/payouts.ts';
 import { rowToWire } from '../wire/records.ts';
 import { paidPayoutBody, payoutBody, statementBody, type PayoutBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
-
-const openPayoutSchema = z.strictObject({
-  currency: z.enum(CURRENCIES),
-  /** The most it may pay; omitted: everything available now. */
-  amount_cents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
-});
+import { openPayoutSchema } from '../wire/requests.ts';
 
 /**
  * Payouts: a payout pays whole credited commissions (oldest first, netting what the partner owes

@@ -15,15 +15,8 @@ import {
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { apiKeyValue } from '../wire/requests.ts';
 
-/** Write-only: a string sets the key, `null` clears it. */
-export const apiKeyValue = z
-  .string()
-  .trim()
-  .min(8)
-  .max(500)
-  .nullable()
-  .meta({ description: "The provider's API key (Lemon Squeezy or Stripe; write-only, stored sealed); null clears it" });
 const updateSchema = z.strictObject({ api_key: apiKeyValue });
 
 function providerOf(e: H3Event): WebhookProvider {

@@ -14,7 +14,6 @@ import { secretToWire } from '../wire/provider-secrets.ts';
 import {
   providerConnectedBody,
   providerSecretBody,
-  providerSecretLabel,
   providerSecretsBody,
   removedBody,
   type ProviderConnectedBody,
@@ -26,19 +25,8 @@ import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
-import { apiKeyValue } from './admin-provider-connections.ts';
+import { addSecretSchema, connectSchema, expireSecretSchema } from '../wire/requests.ts';
 import { apiKeyToWire } from '../wire/provider-connections.ts';
-
-const secretValue = z.string().min(8).max(500);
-const label = providerSecretLabel;
-const isoTime = z.iso.datetime({ offset: true });
-const connectSchema = z.strictObject({
-  signing_secret: secretValue,
-  label: label.default('live'),
-  api_key: apiKeyValue.optional(),
-});
-const addSecretSchema = z.strictObject({ secret: secretValue, label, expires_at: isoTime.nullable().default(null) });
-const expireSchema = z.strictObject({ at: isoTime.nullable().default(null) });
 
 function providerOf(e: H3Event): WebhookProvider {
   const provider = z.enum(WEBHOOK_PROVIDERS).safeParse(e.context.params?.provider);
@@ -88,7 +76,7 @@ export function registerProviderSecretRoutes(ctx: RouteContext, { on, body, num 
   });
   on('post', '/programs/:id/providers/:provider/secrets/:secretId/expire', async (e) => {
     const provider = providerOf(e);
-    const { at } = validate(expireSchema, await body(e));
+    const { at } = validate(expireSecretSchema, await body(e));
     const secret = await expireProviderSecret(
       ctx.deps(),
       num(e, 'id'),
@@ -161,7 +149,7 @@ export const providerSecretOperations = [
     'expireProviderSecret',
     'Expire a signing secret now or at `at`',
     {
-      body: expireSchema,
+      body: expireSecretSchema,
       bodyOptional: true,
       responses: { 200: { description: 'The secret with its expiry', schema: providerSecretBody } },
     },

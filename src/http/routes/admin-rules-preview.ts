@@ -4,25 +4,14 @@ import { AppError } from '../../core/shared/errors.ts';
 import { DAY_MS } from '../../core/deps.ts';
 import { getProgram } from '../../core/programs/programs.ts';
 import { previewRules, type PreviewLine } from '../../core/rewards/preview-rules.ts';
-import { rewardRulesSchema } from '../../core/entities/program-rules.ts';
 import { validate } from '../validate.ts';
 import { withoutDatabaseBound } from '../../core/db/db-bound.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { rulesPreviewSchema } from '../wire/requests.ts';
 import { rulesPreviewBody, type RulesPreviewBody } from '../wire/responses.ts';
 
 const MAX_WINDOW_DAYS = 366;
-
-export const rulesPreviewSchema = z.strictObject({
-  /** The proposed program rules; omitted: the program's current rules. */
-  reward_rules: rewardRulesSchema.nullable().optional(),
-  /** Proposed rules of partner groups, by group id; a group not named keeps its own. */
-  group_rules: z.record(z.string().regex(/^[1-9]\d{0,9}$/, 'a group id'), rewardRulesSchema.nullable()).optional(),
-  /** Sales received from (inclusive); default: 30 days before `to`. */
-  from: z.iso.datetime({ offset: true }).optional(),
-  /** Sales received before; default: now (included). */
-  to: z.iso.datetime({ offset: true }).optional(),
-});
 
 const lineToWire = (l: PreviewLine) => ({
   currency: l.currency,

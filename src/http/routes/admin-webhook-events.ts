@@ -3,12 +3,11 @@ import type { RouteContext } from '../http-context.ts';
 import { resetWebhookEventsForReplay } from '../../core/webhooks/webhook-inbox.ts';
 import { buildWebhookJob } from '../../core/jobs/webhook-job.ts';
 import { webhookJobOptions } from '../../queue/job-options.ts';
-import { rowId, validate } from '../validate.ts';
+import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 import { replayBody, type ReplayBody } from '../wire/responses.ts';
-
-export const replaySchema = z.strictObject({ id: rowId.optional() });
+import { replaySchema } from '../wire/requests.ts';
 
 /** The webhook inbox: replaying one row, or every failed one (one row's detail: admin-dashboard.ts). */
 export function registerWebhookEventAdminRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {

@@ -12,7 +12,8 @@ import {
 } from '../../core/programs/partner-portal.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
-import { keysetBefore, rowId, validate, validatePage } from '../validate.ts';
+import { keysetBefore, validate, validatePage } from '../validate.ts';
+import { markReadSchema } from '../wire/requests.ts';
 import { requireSession } from '../session-auth.ts';
 import { seriesQuery, seriesToWire, seriesRange } from '../wire/activity-series.ts';
 import {
@@ -49,7 +50,6 @@ const page = z.object({
   before: keysetBefore,
 });
 const commissionsQuery = page.extend({ status: z.enum(COMMISSION_STATUSES).optional() });
-const markRead = z.strictObject({ ids: z.array(rowId).max(500).optional() });
 
 /**
  * The partner API behind the portal. Every route reads the signed-in partner from the session;
@@ -118,7 +118,7 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
       await markPartnerNotificationsRead(
         ctx.deps(),
         partnerId,
-        validate(markRead, await readJson(e, ctx.config.BODY_LIMIT_BYTES)).ids,
+        validate(markReadSchema, await readJson(e, ctx.config.BODY_LIMIT_BYTES)).ids,
       ),
     ),
   );
@@ -219,7 +219,7 @@ export const partnerOperations = [
     'markPartnerNotificationsRead',
     'Mark notifications read (all when `ids` is left out)',
     {
-      body: markRead,
+      body: markReadSchema,
       responses: { 200: { description: 'The unread count after', schema: unreadCountBody } },
     },
   ),

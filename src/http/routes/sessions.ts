@@ -14,14 +14,16 @@ import { validate } from '../validate.ts';
 import { bcryptHasher } from '../password-hasher.ts';
 import { defineOperation, type Operation } from '../openapi/operation.ts';
 import { requireAdminToken, requireSession, sessionCookieHeader, sessionToken } from '../session-auth.ts';
-import { inviteDescriptionBody, sessionBody, type InviteDescriptionBody, type SessionBody } from '../wire/responses.ts';
+import {
+  inviteDescriptionBody,
+  sessionBody,
+  signedOutBody,
+  type InviteDescriptionBody,
+  type SessionBody,
+  type SignedOutBody,
+} from '../wire/responses.ts';
+import { acceptInviteSchema, operatorSignInSchema, partnerSignInSchema } from '../wire/requests.ts';
 
-const operatorSignIn = z.strictObject({ token: z.string().min(1).max(512) });
-const partnerSignIn = z.strictObject({
-  login: z.string().trim().min(1).max(255),
-  password: z.string().min(1).max(200),
-});
-const acceptInvite = z.strictObject({ password: z.string().max(200) });
 const INVITE_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
 /**
@@ -51,13 +53,15 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   const close = (kind: SessionKind) =>
     route([requireSession(ctx, kind)], async (e) => {
       await endSession(ctx.deps(), sessionToken(e, kind) as string);
-      return json({ signed_out: true }, 200, { 'set-cookie': sessionCookieHeader(ctx, e, kind, '', 0) });
+      return json({ signed_out: true } satisfies SignedOutBody, 200, {
+        'set-cookie': sessionCookieHeader(ctx, e, kind, '', 0),
+      });
     });
 
   app.post(
     '/api/v1/dashboard/session',
     route(async (e) => {
-      const { token } = validate(operatorSignIn, await body(e));
+      const { token } = validate(operatorSignInSchema, await body(e));
       await requireAdminToken(ctx, e, token);
       return open(e, 'operator');
     }),
@@ -68,7 +72,7 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   app.post(
     '/api/v1/partner/session',
     route(async (e) => {
-      const { login, password } = validate(partnerSignIn, await body(e));
+      const { login, password } = validate(partnerSignInSchema, await body(e));
       const { partnerId } = await withPartnerSignInLimits(ctx, e, login, () =>
         verifyPartnerPassword(ctx.deps(), bcryptHasher, login, password),
       );
@@ -96,14 +100,13 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   app.post(
     '/api/v1/partner/invites/:token',
     route(async (e) => {
-      const { password } = validate(acceptInvite, await body(e));
+      const { password } = validate(acceptInviteSchema, await body(e));
       const { partnerId } = await acceptPartnerInvite(ctx.deps(), bcryptHasher, inviteToken(e), password);
       return open(e, 'partner', partnerId);
     }),
   );
 }
 
-const signedOut = z.strictObject({ signed_out: z.literal(true) });
 const SET_COOKIE = 'Sets the session cookie (HttpOnly, SameSite=Strict)';
 const inviteToken = { token: z.string().meta({ description: 'The token of the invite link' }) };
 
@@ -143,7 +146,7 @@ const sessionOps = (
     summary: `Sign out ${who}`,
     tag,
     security: [security],
-    responses: { 200: { description: 'Signed out; the cookie is cleared', schema: signedOut } },
+    responses: { 200: { description: 'Signed out; the cookie is cleared', schema: signedOutBody } },
     errors: ['unauthorized', 'forbidden'],
   }),
 ];
@@ -154,10 +157,17 @@ export const sessionOperations = [
     'Admin',
     'operatorSession',
     'to the dashboard (the admin token for a cookie)',
-    operatorSignIn,
+    operatorSignInSchema,
     [],
   ),
-  ...sessionOps('/api/v1/partner/session', 'Partner', 'partnerSession', 'to the partner portal', partnerSignIn, []),
+  ...sessionOps(
+    '/api/v1/partner/session',
+    'Partner',
+    'partnerSession',
+    'to the partner portal',
+    partnerSignInSchema,
+    [],
+  ),
   defineOperation({
     method: 'get',
     path: '/api/v1/partner/invites/:token',
@@ -182,7 +192,7 @@ export const sessionOperations = [
     tag: 'Partner',
     security: [],
     params: inviteToken,
-    body: acceptInvite,
+    body: acceptInviteSchema,
     responses: { 201: { description: `Password set, signed in. ${SET_COOKIE}`, schema: sessionBody } },
     errors: ['not_found'],
   }),

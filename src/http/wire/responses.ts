@@ -34,6 +34,8 @@ export const sessionBody = z.strictObject({
   expires_at: z.iso.datetime(),
 });
 export type SessionBody = z.infer<typeof sessionBody>;
+export const signedOutBody = z.strictObject({ signed_out: z.literal(true) });
+export type SignedOutBody = z.infer<typeof signedOutBody>;
 
 /** `GET /api/v1/partner/invites/:token`: whom an invite link is for. */
 export const inviteDescriptionBody = z.strictObject({
