@@ -71,7 +71,7 @@ export async function disablePartnerCode(deps: CoreDeps, programId: number, code
   const em = deps.em.fork();
   const code = await em.findOne(PartnerCode, { id: codeId, program: programId });
   if (!code) throw new AppError('not_found', 'No such code in this program');
-  code.disabledAt ??= new Date();
+  code.disabledAt ??= deps.clock();
   await em.flush();
   return code;
 }

@@ -2,7 +2,7 @@ import type { CoreDeps, MoneyEvents } from '../deps.ts';
 import type { RefundJob } from '../jobs/refund-job.ts';
 import { AppError, SaleNotRecordedError } from '../shared/errors.ts';
 import { TestEvent } from '../entities/test-event.ts';
-import { afterPosting, type LedgerEntry } from '../ledger/ledger.ts';
+import { posting as ledgerPosting, type Posting } from '../ledger/ledger.ts';
 import { idempotencyKey, planRefund, refundEffect, type RefundedCommission } from './refund-plan.ts';
 import { findProviderTestSale, findRefundedSale, readRefundContext } from './refund-statements.ts';
 import { writeRefund, type NotificationRow } from './refund-writes.ts';
@@ -78,17 +78,17 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
         deductionCents: effect.deductionCents,
       };
       // A credited commission's deduction comes off the balance: the ledger's posting, written in
-      // the refund's own statement.
-      const ledger: LedgerEntry | null =
+      // the refund's own statement, applied whole by it.
+      const posting: Posting | null =
         commission && effect.balanceDeductionCents
-          ? {
+          ? ledgerPosting({
               partnerId: commission.partner,
               currency: commission.currency,
               deltaCents: -effect.balanceDeductionCents,
               kind: 'refund_deduction',
               commissionId: commission.id,
               at: now,
-            }
+            })
           : null;
       const written = await writeRefund(em, {
         refund: {
@@ -125,12 +125,11 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
                 },
                 now,
               ),
-              ledger,
+              posting,
             }
           : undefined,
       });
       if (!commission) return noCommission();
-      if (ledger && written.balance !== null) await afterPosting(em, ledger, written.balance);
       await emitCommissionUpdated({ ...deps, em }, job.programId, [commission.id], effect.status, {
         refund: { refund_id: plan.refundId, amount_cents: effect.appliedCents, deduction_cents: effect.deductionCents },
       });

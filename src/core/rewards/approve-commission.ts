@@ -3,7 +3,7 @@ import { DAY_MS, type CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission, type ICommission } from '../entities/commission.ts';
 import { Program } from '../entities/program.ts';
-import { postToLedger } from '../ledger/ledger.ts';
+import { posting, postToLedger } from '../ledger/ledger.ts';
 import { emitCommissionUpdated } from '../outbound/use-case-events.ts';
 
 /**
@@ -32,14 +32,17 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
     await em.flush();
     const remaining = c.amountCents - c.reversedCents;
     if (remaining > 0) {
-      await postToLedger(em, {
-        partnerId: c.partner,
-        currency: c.currency,
-        deltaCents: remaining,
-        kind: 'commission_credit',
-        commissionId: c.id,
-        at: now,
-      });
+      await postToLedger(
+        em,
+        posting({
+          partnerId: c.partner,
+          currency: c.currency,
+          deltaCents: remaining,
+          kind: 'commission_credit',
+          commissionId: c.id,
+          at: now,
+        }),
+      );
     }
     await emitCommissionUpdated({ ...deps, em }, programId, [c.id], 'approved');
     return c;
