@@ -110,7 +110,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
               deduction: effect.deductionCents,
               status: effect.status,
               reason,
-              updatedAt: new Date(),
+              updatedAt: deps.clock(),
               notifications: refundNotifications(
                 job.programId,
                 commission,
