@@ -66,7 +66,11 @@ export type InboxWrite = { deps: CoreDeps; row: NewInboxRow };
 /** Batches the inbox rows that arrive together into one insert (webhook-inbox.ts `createInboxWriter`). */
 export type InboxWriter = (w: InboxWrite) => Promise<StoredWebhook>;
 
-/** What every use-case receives. `em` is a fork owned by the caller (one per job or request). */
+/**
+ * What every use-case receives. `em` is a fork owned by the caller (one per job or request): a
+ * use-case uses it as given, and takes a unit of work of its own only through `forkDeps`. (Code
+ * handed a `Db` rather than deps, the startup read of db/service-instance.ts, forks its own.)
+ */
 export type CoreDeps = {
   em: EntityManager;
   clock: Clock;
@@ -95,5 +99,17 @@ export type CoreDeps = {
    */
   outbound?: number[];
 };
+
+/**
+ * The same deps with a unit of work of its own (a new fork of `em`, sharing no identity map with
+ * the caller's), where core genuinely needs one: each item of a batch that settles its items alone
+ * (webhook rows run together, the hold-period sweep's approvals), and the second committed step of
+ * a use-case that must start from what the database holds, not from the entities its first step
+ * left in the caller's context (releasing a held commission approves it). The only fork in core
+ * apart from db/service-instance.ts.
+ */
+export function forkDeps(deps: CoreDeps): CoreDeps {
+  return { ...deps, em: deps.em.fork() };
+}
 
 export const DAY_MS = 86_400_000;

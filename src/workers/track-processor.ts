@@ -2,7 +2,7 @@ import { applyRefund } from '../core/refunds/apply-refund.ts';
 import { bindLead } from '../core/attribution/bind-lead.ts';
 import { isDataError } from '../core/db/data-error.ts';
 import type { CoreDeps } from '../core/deps.ts';
-import { AppError } from '../core/shared/errors.ts';
+import { AppError, RetryableError } from '../core/shared/errors.ts';
 import { type TrackJob, trackJobSchema } from '../core/jobs/job.ts';
 import type { ClickJob } from '../core/jobs/click-job.ts';
 import type { JobResults, TrackOutcome } from '../core/job-results.ts';
@@ -79,6 +79,8 @@ async function runUseCase(
     }
     case 'refund': {
       const result = await applyRefund(deps, job);
+      // Only a provider refund can come before its sale: retried by the queue until it is recorded.
+      if (result.kind === 'sale_not_recorded') throw new RetryableError(result.message);
       // Delivered from here, not by a second job: the notify queue only retries a failed delivery.
       if (result.kind === 'applied') deliverAfterCommit(result.notificationIds);
       return result;

@@ -39,28 +39,31 @@ export async function registerOrder(deps: CoreDeps, input: OrderInput): Promise<
     throw new AppError('invalid_request', 'customer_key or click_id is required', {
       fields: ['customer_key', 'click_id'],
     });
-  const em = deps.em.fork();
+  const em = deps.em;
   if (input.clickId && !(await em.count(Click, { id: input.clickId, program: input.programId })))
     throw new AppError('invalid_request', 'click_id does not match a click of this program', { field: 'click_id' });
   const existing = await findRegistration(em, input.programId, input.orderCode);
   if (existing) return sameOrConflict(existing, input);
-  const row = em.create(OrderRegistration, {
-    program: input.programId,
-    orderCode: input.orderCode,
-    customerKey: input.customerKey,
-    clickId: input.clickId,
-    provider: input.provider,
-    amountCents: input.amountCents,
-    currency: input.currency,
-    createdAt: new Date(input.receivedAt),
-  });
   try {
-    await em.flush();
-    return row;
+    // In the transaction's own context: a refused insert is not left queued in the caller's.
+    return await em.transactional(async (tx) => {
+      const row = tx.create(OrderRegistration, {
+        program: input.programId,
+        orderCode: input.orderCode,
+        customerKey: input.customerKey,
+        clickId: input.clickId,
+        provider: input.provider,
+        amountCents: input.amountCents,
+        currency: input.currency,
+        createdAt: new Date(input.receivedAt),
+      });
+      await tx.flush();
+      return row;
+    });
   } catch (err) {
     // A concurrent registration of the same code committed first: compare with it.
     if (!isUniqueViolation(err)) throw err;
-    const first = await findRegistration(deps.em.fork(), input.programId, input.orderCode);
+    const first = await findRegistration(em, input.programId, input.orderCode);
     if (!first) throw err;
     return sameOrConflict(first, input);
   }
@@ -108,7 +111,7 @@ export function orderCodeCandidates(text: string): string[] {
 export async function resolveOrder(deps: CoreDeps, job: SaleJob): Promise<SaleJob | null> {
   const lookup = job.orderLookup;
   if (!lookup || job.test) return job;
-  const em = deps.em.fork();
+  const em = deps.em;
   let row: IOrderRegistration | null = null;
   const exact = lookup.orderCode ? [...new Set([lookup.orderCode, lookup.orderCode.toUpperCase()])] : [];
   if (exact.length) row = await em.findOne(OrderRegistration, { program: job.programId, orderCode: { $in: exact } });

@@ -25,7 +25,7 @@ export async function createPartnerCode(
   partnerId: number,
   input: PartnerCodeCreate,
 ): Promise<IPartnerCode> {
-  const em = deps.em.fork();
+  const em = deps.em;
   if (!(await em.count(Partner, { id: partnerId, program: programId })))
     throw new AppError('not_found', 'No such partner in this program');
   const key = codeKey(input.code);
@@ -68,10 +68,10 @@ export async function createPartnerCode(
  * @throws AppError `not_found`.
  */
 export async function disablePartnerCode(deps: CoreDeps, programId: number, codeId: number): Promise<IPartnerCode> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const code = await em.findOne(PartnerCode, { id: codeId, program: programId });
   if (!code) throw new AppError('not_found', 'No such code in this program');
-  code.disabledAt ??= new Date();
+  code.disabledAt ??= deps.clock();
   await em.flush();
   return code;
 }

@@ -1,4 +1,8 @@
-/** The installation's own values kept in its database (`ServiceInstance`): its nonce and the lead-email hash secret. */
+/**
+ * The installation's own values kept in its database (`ServiceInstance`): its nonce and the
+ * lead-email hash secret. Read at startup, before any deps exist: handed the `Db`, each read forks
+ * its own context (deps.ts `CoreDeps`).
+ */
 import { randomBytes } from 'node:crypto';
 import type { Db } from './orm.ts';
 import { typedSql } from './sql.ts';

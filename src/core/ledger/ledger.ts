@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { BalanceEntryKind } from '../entities/balance-entry.ts';
 import { Payout } from '../entities/payout.ts';
-import type { Expression, Kysely } from 'kysely';
+import type { Compilable, Expression, Kysely } from 'kysely';
 import { bigCents, compileStatement, exactText, typedSql, type DB } from '../db/sql.ts';
 
 /** One change of a partner balance and its cause. */
@@ -18,7 +18,7 @@ export type LedgerEntry = {
 };
 
 /** A posting's values, every one given (statements bind them by name). */
-export type Posting = {
+type PostingValues = {
   partnerId: number;
   currency: string;
   deltaCents: number;
@@ -29,8 +29,18 @@ export type Posting = {
   at: Date;
 };
 
-export function postingOf(e: LedgerEntry): Posting {
-  return {
+declare const whole: unique symbol;
+
+/**
+ * One posting to the ledger, whole: its two writes (the balance and the entry) and the step that
+ * must follow them under the balance's row lock (`afterPosting`). Made by `posting`; only the
+ * ledger applies it, all of it: `postToLedger`, or the runner of a statement that carries it
+ * (`compilePostingStatement`). No caller can write a posting and forget its after-step.
+ */
+export type Posting = Readonly<PostingValues> & { readonly [whole]: true };
+
+export function posting(e: LedgerEntry): Posting {
+  const values: PostingValues = {
     partnerId: e.partnerId,
     currency: e.currency,
     deltaCents: e.deltaCents,
@@ -40,15 +50,32 @@ export function postingOf(e: LedgerEntry): Posting {
     payoutId: e.payoutId ?? null,
     at: e.at,
   };
+  return values as Posting;
 }
 
-/**
- * The two writes of a posting as CTE bodies: the statement that posts names them `b` (returning
- * `balance_cents`) and `e`, then calls `afterPosting` with the new balance. A refund makes them part
- * of its own statement (one round trip), with `refundId` the refund row's id as an expression of
- * that statement.
- */
-export function ledgerWrites(db: Kysely<DB>, p: Posting, refundId?: Expression<number>) {
+/** A posting's values as parameters of the statement that carries it (`ledger_partnerId`, …). */
+type PostingParams = { [K in keyof PostingValues as `ledger_${K}`]: PostingValues[K] };
+const POSTING_KEYS = [
+  'partnerId',
+  'currency',
+  'deltaCents',
+  'kind',
+  'commissionId',
+  'refundId',
+  'payoutId',
+  'at',
+] as const satisfies ReadonlyArray<keyof PostingValues>;
+
+function postingParams(p: PostingValues): PostingParams {
+  return Object.fromEntries(POSTING_KEYS.map((k) => [`ledger_${k}`, p[k]])) as PostingParams;
+}
+
+function postingValues(p: PostingParams): PostingValues {
+  return Object.fromEntries(POSTING_KEYS.map((k) => [k, p[`ledger_${k}`]])) as PostingValues;
+}
+
+/** The two writes of a posting as CTE bodies (`compilePostingStatement`). */
+function ledgerWrites(db: Kysely<DB>, p: PostingValues, refundId?: Expression<number>) {
   return {
     balance: db
       .insertInto('partner_balance')
@@ -75,8 +102,40 @@ export function ledgerWrites(db: Kysely<DB>, p: Posting, refundId?: Expression<n
   };
 }
 
-const POST = compileStatement((db, p: Posting) => {
-  const w = ledgerWrites(db, p);
+export type PostingWrites = ReturnType<typeof ledgerWrites>;
+
+/** A statement compiled once that carries a posting; `run` writes it and applies its after-step. */
+export type PostingStatement<P, R> = {
+  sql: string;
+  run(em: EntityManager, params: P, posting: Posting): Promise<{ row: R; balance: bigint }>;
+};
+
+/**
+ * A statement (compiled once, `compileStatement`) that carries a posting among its own writes, in
+ * one round trip: `build` gets the posting's writes (`writes(refundId)`, `refundId` an expression
+ * of the statement naming its refund row), names them `b` and `e`, and selects `balance` (the
+ * `b.balance_cents` as `exactText`). Its runner binds the posting, runs the statement and applies
+ * the posting's after-step with the new balance, so the posting is applied whole or not at all.
+ */
+export function compilePostingStatement<P extends object, R extends { balance: string }>(
+  build: (db: Kysely<DB>, p: P, writes: (refundId?: Expression<number>) => PostingWrites) => Compilable<R>,
+): PostingStatement<P, R> {
+  const statement = compileStatement((db, p: P & PostingParams) =>
+    build(db, p, (refundId) => ledgerWrites(db, postingValues(p), refundId)),
+  );
+  return {
+    sql: statement.sql,
+    async run(em, params, p) {
+      const [row] = await statement.run(em, { ...params, ...postingParams(p) });
+      const balance = bigCents(row!.balance);
+      await afterPosting(em, p, balance);
+      return { row: row!, balance };
+    },
+  };
+}
+
+const POST = compilePostingStatement((db, _p: object, writes) => {
+  const w = writes();
   return db
     .with('b', w.balance)
     .with('e', w.entry)
@@ -95,16 +154,13 @@ const POST = compileStatement((db, p: Posting) => {
  * then reduced (newest first) so that together they never exceed what it can pay. Returns the new
  * balance.
  */
-export async function postToLedger(em: EntityManager, entry: LedgerEntry): Promise<bigint> {
-  const [row] = await POST.run(em, postingOf(entry));
-  const balance = bigCents(row!.balance);
-  await afterPosting(em, entry, balance);
-  return balance;
+export async function postToLedger(em: EntityManager, p: Posting): Promise<bigint> {
+  return (await POST.run(em, {}, p)).balance;
 }
 
 /** Still under the balance's row lock (taken by the posting): open payouts shrink to fit a fall. */
-export async function afterPosting(em: EntityManager, entry: LedgerEntry, balance: bigint): Promise<void> {
-  if (entry.deltaCents < 0) await fitOpenPayouts(em, entry.partnerId, entry.currency, balance);
+async function afterPosting(em: EntityManager, p: PostingValues, balance: bigint): Promise<void> {
+  if (p.deltaCents < 0) await fitOpenPayouts(em, p.partnerId, p.currency, balance);
 }
 
 /**

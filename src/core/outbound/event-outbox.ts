@@ -58,7 +58,8 @@ export async function replayEventDelivery(
     .returning(['id', 'sweeps'])
     .executeTakeFirst();
   if (!row) throw new AppError('not_found', 'No such event delivery in this program');
-  const delivery = await deps.em.fork().findOneOrFail(EventDelivery, { id: deliveryId });
+  // Refreshed: the caller's context may hold the row as it was before the update above.
+  const delivery = await deps.em.findOneOrFail(EventDelivery, { id: deliveryId }, { refresh: true });
   deps.log.info({ programId, deliveryId, eventId: delivery.eventId }, 'outbound event replay requested');
   return { delivery, sweep: row.sweeps };
 }

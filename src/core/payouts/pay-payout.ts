@@ -4,7 +4,7 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission, type ICommission } from '../entities/commission.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
-import { lockBalance, postToLedger } from '../ledger/ledger.ts';
+import { lockBalance, posting, postToLedger } from '../ledger/ledger.ts';
 import { bigCents, exactText, safeCents, typedSql } from '../db/sql.ts';
 import { computePayout } from './compute-payout.ts';
 import { emitPayoutPaid } from '../outbound/use-case-events.ts';
@@ -180,14 +180,17 @@ export async function settle(em: EntityManager, now: Date, t: SettleTarget): Pro
     if (c.status === 'approved') c.status = 'paid';
   }
   await em.flush();
-  await postToLedger(em, {
-    partnerId: t.partnerId,
-    currency: t.currency,
-    deltaCents: -plan.amountCents,
-    kind: 'payout',
-    payoutId: payout.id,
-    at: now,
-  });
+  await postToLedger(
+    em,
+    posting({
+      partnerId: t.partnerId,
+      currency: t.currency,
+      deltaCents: -plan.amountCents,
+      kind: 'payout',
+      payoutId: payout.id,
+      at: now,
+    }),
+  );
   return { payout, commissions: paid };
 }
 

@@ -8,7 +8,7 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission } from '../entities/commission.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
-import { postToLedger } from '../ledger/ledger.ts';
+import { posting, postToLedger } from '../ledger/ledger.ts';
 import { emitPayoutFailed, emitPayoutPaid } from '../outbound/use-case-events.ts';
 import type { PaidPayout } from './pay-payout.ts';
 
@@ -100,14 +100,17 @@ export async function failPayout(
     }
     Object.assign(payout, { status: 'failed', failedAt: now, failureReason: reason.slice(0, 255) });
     await em.flush();
-    await postToLedger(em, {
-      partnerId: payout.partner,
-      currency: payout.currency,
-      deltaCents: payout.amountCents,
-      kind: 'payout_failed',
-      payoutId: payout.id,
-      at: now,
-    });
+    await postToLedger(
+      em,
+      posting({
+        partnerId: payout.partner,
+        currency: payout.currency,
+        deltaCents: payout.amountCents,
+        kind: 'payout_failed',
+        payoutId: payout.id,
+        at: now,
+      }),
+    );
     const ids = commissions.map((c) => c.id);
     await emitPayoutFailed(d, payout, ids);
     deps.log.warn(

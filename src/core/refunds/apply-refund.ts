@@ -1,8 +1,8 @@
 import type { CoreDeps, MoneyEvents } from '../deps.ts';
 import type { RefundJob } from '../jobs/refund-job.ts';
-import { AppError, SaleNotRecordedError } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { TestEvent } from '../entities/test-event.ts';
-import { afterPosting, type LedgerEntry } from '../ledger/ledger.ts';
+import { posting as ledgerPosting, type Posting } from '../ledger/ledger.ts';
 import { idempotencyKey, planRefund, refundEffect, type RefundedCommission } from './refund-plan.ts';
 import { findProviderTestSale, findRefundedSale, readRefundContext } from './refund-statements.ts';
 import { writeRefund, type NotificationRow } from './refund-writes.ts';
@@ -28,6 +28,13 @@ export type RefundResult =
   | { kind: 'test'; eventId: number; programId: number };
 
 /**
+ * A provider refund whose sale is not recorded (yet): nothing was written. Providers do not order
+ * their deliveries, so its caller decides: the webhook path parks it (parked-refunds.ts) or asks the
+ * provider's API (refund-sale-lookup.ts); a caller that retries the job makes it a RetryableError.
+ */
+export type SaleNotRecorded = { kind: 'sale_not_recorded'; message: string };
+
+/**
  * Applies one refund to a sale (the one path for API and provider refunds), under the sale's row
  * lock: adds it to the sale's cumulative refunded amount (capped), reduces the commission in
  * proportion (`refundEffect`), deducts from the partner balance through the ledger when credited,
@@ -37,17 +44,17 @@ export type RefundResult =
  * again on their own when a refund that held the lock before changed the sale); every write, the
  * ledger's posting included, in one statement; the open-payout check only when a credited balance
  * went down.
- * @throws AppError `not_found` (no such sale in the program); SaleNotRecordedError when a provider
- * refund arrives before its sale (the webhook path parks it, parked-refunds.ts).
+ * A provider refund arriving before its sale is `sale_not_recorded` (`SaleNotRecorded`).
+ * @throws AppError `not_found` (no such sale in the program, an API refund).
  */
-export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult> {
+export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<RefundResult | SaleNotRecorded> {
   if (job.test) return testSaleOrFail(deps.em, job, 'test sale');
   // Reported once the transaction committed (a rolled-back refund moved no money).
   let moved = null as Parameters<MoneyEvents['refundApplied']>[0] | null;
   // `clear`: the transaction reads every row itself, under its locks, never an entity an earlier
   // use-case left in the caller's context (several jobs of one webhook row share it).
   const result = await deps.em.transactional(
-    async (em): Promise<RefundResult> => {
+    async (em): Promise<RefundResult | SaleNotRecorded> => {
       const key = idempotencyKey(job);
       const locked = await findRefundedSale(em, job, key);
       if (!locked) return testSaleOrFail(em, job, 'sale');
@@ -78,17 +85,17 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
         deductionCents: effect.deductionCents,
       };
       // A credited commission's deduction comes off the balance: the ledger's posting, written in
-      // the refund's own statement.
-      const ledger: LedgerEntry | null =
+      // the refund's own statement, applied whole by it.
+      const posting: Posting | null =
         commission && effect.balanceDeductionCents
-          ? {
+          ? ledgerPosting({
               partnerId: commission.partner,
               currency: commission.currency,
               deltaCents: -effect.balanceDeductionCents,
               kind: 'refund_deduction',
               commissionId: commission.id,
               at: now,
-            }
+            })
           : null;
       const written = await writeRefund(em, {
         refund: {
@@ -110,7 +117,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
               deduction: effect.deductionCents,
               status: effect.status,
               reason,
-              updatedAt: new Date(),
+              updatedAt: deps.clock(),
               notifications: refundNotifications(
                 job.programId,
                 commission,
@@ -125,12 +132,11 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
                 },
                 now,
               ),
-              ledger,
+              posting,
             }
           : undefined,
       });
       if (!commission) return noCommission();
-      if (ledger && written.balance !== null) await afterPosting(em, ledger, written.balance);
       await emitCommissionUpdated({ ...deps, em }, job.programId, [commission.id], effect.status, {
         refund: { refund_id: plan.refundId, amount_cents: effect.appliedCents, deduction_cents: effect.deductionCents },
       });
@@ -189,13 +195,18 @@ function refundNotifications(
  * refunds: the sale they name decides. Provider refunds may name it by a linked alias, and arrive in
  * any order (RefundJob.origin): a missing sale is not an error of the refund.
  */
-async function testSaleOrFail(em: CoreDeps['em'], job: RefundJob, what: string): Promise<RefundResult> {
+async function testSaleOrFail(
+  em: CoreDeps['em'],
+  job: RefundJob,
+  what: string,
+): Promise<RefundResult | SaleNotRecorded> {
   const testSale =
     job.origin === 'provider'
       ? await findProviderTestSale(em, job.programId, job.transactionId)
       : await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId }, { fields: ['id'] });
   if (testSale) return { kind: 'test', eventId: testSale.id, programId: job.programId };
-  if (job.origin === 'provider') throw new SaleNotRecordedError(`${what} ${job.transactionId} not recorded yet`);
+  if (job.origin === 'provider')
+    return { kind: 'sale_not_recorded', message: `${what} ${job.transactionId} not recorded yet` };
   throw new AppError('not_found', `No ${what} with this transaction_id in this program`, {
     transaction_id: job.transactionId,
   });

@@ -3,7 +3,6 @@ import type { CoreDeps } from '../deps.ts';
 import { DAY_MS } from '../deps.ts';
 import { refundJobSchema, type RefundJob } from '../jobs/refund-job.ts';
 import { parseWith } from '../jobs/job.ts';
-import { SaleNotRecordedError } from '../shared/errors.ts';
 import { applyRefund, type RefundResult } from './apply-refund.ts';
 import { idempotencyKey } from './refund-plan.ts';
 import { typedSql } from '../db/sql.ts';
@@ -85,31 +84,27 @@ export async function parkRefund(
  * was applied already.
  */
 export async function applyParkedRefund(deps: CoreDeps, id: number): Promise<RefundResult | null> {
-  try {
-    return await deps.em.transactional(async (em) => {
-      const db = typedSql(em);
-      const row = await db
-        .selectFrom('parked_refund')
-        .select(['job', 'status'])
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!row || !(AWAITING_SALE as readonly string[]).includes(row.status)) return null;
-      const job = parseWith(refundJobSchema, row.job);
-      if (!job.ok) throw new Error(`parked refund ${id} holds an unreadable job: ${job.reason}`);
-      const result = await applyRefund({ ...deps, em }, job.value);
-      await db
-        .updateTable('parked_refund')
-        .set({ status: 'applied', resolved_at: deps.clock(), outcome: sql`${JSON.stringify(result)}::jsonb` })
-        .where('id', '=', id)
-        .execute();
-      deps.log.info({ parkedRefundId: id, outcome: result.kind }, 'parked refund applied');
-      return result;
-    });
-  } catch (err) {
-    if (err instanceof SaleNotRecordedError) return null;
-    throw err;
-  }
+  return deps.em.transactional(async (em) => {
+    const db = typedSql(em);
+    const row = await db
+      .selectFrom('parked_refund')
+      .select(['job', 'status'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row || !(AWAITING_SALE as readonly string[]).includes(row.status)) return null;
+    const job = parseWith(refundJobSchema, row.job);
+    if (!job.ok) throw new Error(`parked refund ${id} holds an unreadable job: ${job.reason}`);
+    const result = await applyRefund({ ...deps, em }, job.value);
+    if (result.kind === 'sale_not_recorded') return null; // still parked: nothing was written
+    await db
+      .updateTable('parked_refund')
+      .set({ status: 'applied', resolved_at: deps.clock(), outcome: sql`${JSON.stringify(result)}::jsonb` })
+      .where('id', '=', id)
+      .execute();
+    deps.log.info({ parkedRefundId: id, outcome: result.kind }, 'parked refund applied');
+    return result;
+  });
 }
 
 /**

@@ -13,7 +13,7 @@ import { findLinkedTransactionId, linkPayment } from './link-payment.ts';
 import { openProviderApiKey } from '../integrations/provider-api-keys.ts';
 import { NEEDED_SCOPE } from './alias-lookup.ts';
 import { applyRefund, type RefundResult } from './apply-refund.ts';
-import { AppError, SaleNotRecordedError } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 /**
  * Links the refund's payment to the sale id the provider names, and returns that id; null when
@@ -64,9 +64,9 @@ export async function applyRefundAgain(
   job: RefundJob,
 ): Promise<RefundResult | { kind: 'error'; code: string; message: string } | null> {
   try {
-    return await applyRefund(deps, job);
+    const result = await applyRefund(deps, job);
+    return result.kind === 'sale_not_recorded' ? null : result;
   } catch (err) {
-    if (err instanceof SaleNotRecordedError) return null;
     if (err instanceof AppError) return { kind: 'error', code: err.code, message: err.message };
     throw err;
   }

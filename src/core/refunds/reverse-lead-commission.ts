@@ -4,7 +4,7 @@ import { emitCommissionUpdated } from '../outbound/use-case-events.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission, type ICommission } from '../entities/commission.ts';
 import { Notification } from '../entities/notification.ts';
-import { postToLedger } from '../ledger/ledger.ts';
+import { posting, postToLedger } from '../ledger/ledger.ts';
 
 export type LeadReversal =
   | { kind: 'applied'; commission: ICommission; deductionCents: number; balanceDeductionCents: number }
@@ -81,14 +81,17 @@ export async function reverseLeadCommission(
     if (c.paidAt) note('advertiser_manual_review', { paid_at: c.paidAt.toISOString(), payout_id: c.payout ?? null });
     await em.flush();
     if (balanceDeduction > 0)
-      await postToLedger(em, {
-        partnerId: c.partner,
-        currency: c.currency,
-        deltaCents: -balanceDeduction,
-        kind: 'refund_deduction',
-        commissionId: c.id,
-        at: now,
-      });
+      await postToLedger(
+        em,
+        posting({
+          partnerId: c.partner,
+          currency: c.currency,
+          deltaCents: -balanceDeduction,
+          kind: 'refund_deduction',
+          commissionId: c.id,
+          at: now,
+        }),
+      );
     await emitCommissionUpdated({ ...deps, em }, programId, [c.id], c.status === 'reversed' ? 'reversed' : 'refunded');
     return { kind: 'applied', commission: c, deductionCents: deduction, balanceDeductionCents: balanceDeduction };
   });

@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
-import { DAY_MS, type CoreDeps } from '../deps.ts';
+import { DAY_MS, forkDeps, type CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission, type ICommission } from '../entities/commission.ts';
 import { Program } from '../entities/program.ts';
-import { postToLedger } from '../ledger/ledger.ts';
+import { posting, postToLedger } from '../ledger/ledger.ts';
 import { emitCommissionUpdated } from '../outbound/use-case-events.ts';
 
 /**
@@ -32,14 +32,17 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
     await em.flush();
     const remaining = c.amountCents - c.reversedCents;
     if (remaining > 0) {
-      await postToLedger(em, {
-        partnerId: c.partner,
-        currency: c.currency,
-        deltaCents: remaining,
-        kind: 'commission_credit',
-        commissionId: c.id,
-        at: now,
-      });
+      await postToLedger(
+        em,
+        posting({
+          partnerId: c.partner,
+          currency: c.currency,
+          deltaCents: remaining,
+          kind: 'commission_credit',
+          commissionId: c.id,
+          at: now,
+        }),
+      );
     }
     await emitCommissionUpdated({ ...deps, em }, programId, [c.id], 'approved');
     return c;
@@ -52,8 +55,8 @@ export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promis
   const programs = await deps.em.find(Program, {}, { fields: ['id', 'holdPeriodDays'] });
   let approved = 0;
   for (const program of programs) {
-    // Ids only, in a throwaway context: the sweep's identity map must not grow by a page per program.
-    const due = await deps.em.fork().find(
+    // Ids only, outside the identity map: the sweep's must not grow by a page per program.
+    const due = await deps.em.find(
       Commission,
       {
         program: program.id,
@@ -62,12 +65,13 @@ export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promis
         heldForReview: false,
         createdAt: { $lte: new Date(now - program.holdPeriodDays * DAY_MS) },
       },
-      { fields: ['id'], limit, orderBy: { id: 'asc' } },
+      { fields: ['id'], limit, orderBy: { id: 'asc' }, disableIdentityMap: true },
     );
     for (const c of due) {
       try {
-        // A clean context per approval: its transaction must not copy in the commissions approved before.
-        await approveCommission({ ...deps, em: deps.em.fork() }, program.id, c.id);
+        // A unit of work per approval (forkDeps): each commits alone, and its transaction must not
+        // copy in the commissions approved before.
+        await approveCommission(forkDeps(deps), program.id, c.id);
         approved++;
       } catch (err) {
         // Raced with a refund or an admin approval: the next sweep sees the new state.

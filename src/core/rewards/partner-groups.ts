@@ -19,7 +19,7 @@ export async function createPartnerGroup(
   programId: number,
   input: { name: string; rewardRules: RewardRules | null },
 ): Promise<IPartnerGroup> {
-  const em = deps.em.fork();
+  const em = deps.em;
   if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
   const group = em.create(PartnerGroup, { program: programId, name: input.name, rewardRules: input.rewardRules });
   await flushNamed(em, input.name);
@@ -34,7 +34,7 @@ export async function updatePartnerGroup(
   groupId: number,
   input: { name?: string; rewardRules?: RewardRules | null },
 ): Promise<IPartnerGroup> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const group = await em.findOne(PartnerGroup, { id: groupId, program: programId });
   if (!group) throw new AppError('not_found', 'No such partner group in this program');
   if (input.name !== undefined) group.name = input.name;
@@ -60,7 +60,7 @@ export async function assignPartnerGroup(
   partnerId: number,
   groupId: number | null,
 ): Promise<IPartner> {
-  const em = deps.em.fork();
+  const em = deps.em;
   const partner = await em.findOne(Partner, { id: partnerId, program: programId });
   if (!partner) throw new AppError('not_found', 'No such partner in this program');
   if (groupId !== null && !(await em.count(PartnerGroup, { id: groupId, program: programId })))

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import type { CoreDeps } from '../deps.ts';
+import { forkDeps, type CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission, type ICommission } from '../entities/commission.ts';
 import { approveCommission } from './approve-commission.ts';
@@ -49,9 +49,10 @@ export async function releaseHeldCommission(
 ): Promise<ICommission> {
   await decide(deps, programId, commissionId, 'released');
   // A release that stopped here (a crash) leaves a pending commission the hold-period sweep credits.
-  const c = await deps.em.fork().findOneOrFail(Commission, { id: commissionId });
+  const c = await deps.em.findOneOrFail(Commission, { id: commissionId }, { refresh: true });
   if (c.creditedAt || c.status === 'reversed') return c;
-  return approveCommission({ ...deps, em: deps.em.fork() }, programId, commissionId);
+  // A step of its own, from what the decision committed (forkDeps).
+  return approveCommission(forkDeps(deps), programId, commissionId);
 }
 
 /** Rejects a held commission: reversed, never credited. @throws AppError `not_found`, `invalid_request` (not held). */
@@ -61,5 +62,5 @@ export async function rejectHeldCommission(
   commissionId: number,
 ): Promise<ICommission> {
   await decide(deps, programId, commissionId, 'rejected');
-  return deps.em.fork().findOneOrFail(Commission, { id: commissionId });
+  return deps.em.findOneOrFail(Commission, { id: commissionId }, { refresh: true });
 }

@@ -9,7 +9,7 @@ import { checkFraud } from '../rewards/fraud-rules.ts';
 import { findPartnerTerms, tierValue } from '../rewards/partner-groups.ts';
 import type { IProgram } from '../entities/program.ts';
 import { Sale } from '../entities/sale.ts';
-import { TestEvent } from '../entities/test-event.ts';
+import { TestEvent, type ITestEvent } from '../entities/test-event.ts';
 import { resolveAttribution, type Attribution } from '../attribution/resolve-attribution.ts';
 import { findProgramSettings } from '../settings-cache.ts';
 import { recordAttributionConflict } from '../attribution/record-attribution-conflict.ts';
@@ -272,26 +272,31 @@ async function computeReward(
 }
 
 async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency): Promise<SaleResult> {
-  // Own unit of work: a duplicate's failed insert must not stay queued in the caller's context.
-  const em = deps.em.fork();
+  const em = deps.em;
   if (job.transactionId) {
     const prior = await em.findOne(TestEvent, { program: job.programId, transactionId: job.transactionId });
     if (prior) return { kind: 'test', eventId: prior.id, programId: job.programId };
   }
-  const event = em.create(TestEvent, {
-    program: job.programId,
-    kind: job.transactionId || job.amountCents ? 'sale' : 'event',
-    transactionId: job.transactionId,
-    amountCents: job.amountCents,
-    currency,
-    payload: { ...job, kind: undefined },
-    createdAt: new Date(job.receivedAt),
-  });
+  let event: ITestEvent;
   try {
-    await em.flush();
+    // In the transaction's own context: a duplicate's refused insert is not left queued in the
+    // caller's (the jobs of a webhook row share it).
+    event = await em.transactional(async (tx) => {
+      const created = tx.create(TestEvent, {
+        program: job.programId,
+        kind: job.transactionId || job.amountCents ? 'sale' : 'event',
+        transactionId: job.transactionId,
+        amountCents: job.amountCents,
+        currency,
+        payload: { ...job, kind: undefined },
+        createdAt: new Date(job.receivedAt),
+      });
+      await tx.flush();
+      return created;
+    });
   } catch (err) {
     if (!isUniqueViolation(err) || !job.transactionId) throw err;
-    const prior = await deps.em.findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
+    const prior = await em.findOneOrFail(TestEvent, { program: job.programId, transactionId: job.transactionId });
     return { kind: 'test', eventId: prior.id, programId: job.programId };
   }
   // A test refund that arrived first answers as a test refund now (rare: no check in the statement).

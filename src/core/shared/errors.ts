@@ -61,18 +61,10 @@ export type SerializedAppError = {
   fields: Record<string, unknown>;
 };
 
-/** A transient failure a job should be retried for (e.g. a refund that arrived before its sale). */
+/** A transient failure a job should be retried for (a provider that could not answer, a refund job before its sale). */
 export class RetryableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RetryableError';
-  }
-}
-
-/** A provider refund whose sale is not recorded (yet): the webhook path parks it (parked-refunds.ts). */
-export class SaleNotRecordedError extends RetryableError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SaleNotRecordedError';
   }
 }

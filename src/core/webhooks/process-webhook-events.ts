@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../deps.ts';
+import { forkDeps, type CoreDeps } from '../deps.ts';
 import type { Settled } from '../shared/micro-batch.ts';
 import { logIgnored } from './webhook-outcomes.ts';
 import { readInboxRows, writeRows } from './webhook-rows.ts';
@@ -27,9 +27,9 @@ export async function processWebhookEvents(
   // A replay job and the row's first job may meet in one batch: a row runs once per batch.
   const ids = [...new Set(inboxIds)];
   const byId = await readInboxRows(em, ids);
-  // A fork per row: rows run concurrently, and concurrent transactions must not share one unit
-  // of work (a row's jobs share theirs, as one job per row had).
-  const runs = await Promise.all(ids.map((id) => runRow({ ...deps, em: deps.em.fork() }, byId.get(id))));
+  // A unit of work per row (forkDeps): rows run concurrently, and concurrent transactions must not
+  // share one (a row's jobs share theirs, as one job per row had).
+  const runs = await Promise.all(ids.map((id) => runRow(forkDeps(deps), byId.get(id))));
   await writeRows(
     em,
     runs.flatMap((r) => (r.write ? [r.write] : [])),

@@ -20,13 +20,14 @@ export async function redactExpiredWebhookPayloads(deps: CoreDeps, retentionDays
   const receivedBefore = new Date(now.getTime() - retentionDays * DAY_MS);
   let redacted = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    // A fork per round: the identity map must not keep every redacted payload of the sweep.
-    const em = deps.em.fork();
+    // Outside the identity map: it must not keep every redacted payload of the sweep.
+    const em = deps.em;
     const rows = await em.find(
       WebhookEvent,
       { payloadRedactedAt: null, receivedAt: { $lt: receivedBefore } },
       {
         fields: ['id', 'payload'],
+        disableIdentityMap: true,
         limit: BATCH,
         orderBy: { id: 'asc' },
       },

@@ -3,9 +3,9 @@ import { type ProviderJob, inboxJobsSchema } from '../jobs/normalised-event.ts';
 import { parseWith } from '../jobs/job.ts';
 import type { WebhookEventStatus } from '../entities/webhook-event.ts';
 import { ignoredReasonInfo } from './ignored-reasons.ts';
-import { AppError, RetryableError, SaleNotRecordedError } from '../shared/errors.ts';
+import { AppError, RetryableError } from '../shared/errors.ts';
 import { recordSale } from '../sales/record-sale.ts';
-import { applyRefund } from '../refunds/apply-refund.ts';
+import { applyRefund, type SaleNotRecorded } from '../refunds/apply-refund.ts';
 import { linkPayment } from '../refunds/link-payment.ts';
 import { lookUpSaleAlias } from '../refunds/alias-lookup.ts';
 import { applyRefundAgain, lookUpRefundedSale } from '../refunds/refund-sale-lookup.ts';
@@ -81,44 +81,24 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         continue;
       }
       jobs[i] = job;
+      let saleMissing = false;
       try {
         const result = await runProviderJob(deps, job);
-        // A refund naming the alias that arrived before the link was parked: its sale is known now.
-        if (result.kind === 'linked' && job.kind === 'link')
-          notificationIds.push(...(await applyParkedRefundsFor(deps, job.programId, [job.alias])));
-        // A sale recorded under an id refunds do not name: the provider's API may link it now
-        // (a retry finds it `duplicate` and asks again; a RetryableError fails the row).
-        if (job.kind === 'sale' && (result.kind === 'attributed' || result.kind === 'duplicate'))
-          notificationIds.push(...(await lookUpSaleAlias(deps, job)));
-        // Applied refunds, requested dispute reviews and sales that applied parked refunds write notifications.
-        if ('notificationIds' in result && result.notificationIds) notificationIds.push(...result.notificationIds);
-        outcome.push(result);
-      } catch (err) {
-        if (err instanceof SaleNotRecordedError && job.kind === 'refund') {
-          // The provider's API may name the sale the refunded payment paid, linked now.
-          const again = (await lookUpRefundedSale(deps, job)) ? await applyRefundAgain(deps, job) : null;
-          if (again) {
-            if ('notificationIds' in again) notificationIds.push(...again.notificationIds);
-            outcome.push(again);
-            continue;
-          }
-          if (await saleEventRecordedNoSale(deps.em, row, job.transactionId)) {
-            // Most checkouts are not referred: their sale event ends without a sale, and waiting for
-            // one would only fill the parked list. Same answer as the API's refund of an unknown sale.
-            outcome.push({
-              kind: 'error',
-              code: 'not_found',
-              message: 'The sale event of this transaction was processed without recording a sale',
-            });
-          } else {
-            // Its sale has not arrived (providers do not order their deliveries): kept, and applied
-            // once when the sale is recorded.
-            const parked = await parkRefund(deps, job, { webhookEventId: inboxId, provider: row.provider });
-            if ('notificationIds' in parked) notificationIds.push(...parked.notificationIds);
-            outcome.push(parked);
-          }
-          continue;
+        if (result.kind === 'sale_not_recorded') {
+          saleMissing = true;
+        } else {
+          // A refund naming the alias that arrived before the link was parked: its sale is known now.
+          if (result.kind === 'linked' && job.kind === 'link')
+            notificationIds.push(...(await applyParkedRefundsFor(deps, job.programId, [job.alias])));
+          // A sale recorded under an id refunds do not name: the provider's API may link it now
+          // (a retry finds it `duplicate` and asks again; a RetryableError fails the row).
+          if (job.kind === 'sale' && (result.kind === 'attributed' || result.kind === 'duplicate'))
+            notificationIds.push(...(await lookUpSaleAlias(deps, job)));
+          // Applied refunds, requested dispute reviews and sales that applied parked refunds write notifications.
+          if ('notificationIds' in result && result.notificationIds) notificationIds.push(...result.notificationIds);
+          outcome.push(result);
         }
+      } catch (err) {
         if (isDataError(err)) {
           // A value the database refuses fails identically on every retry: a final outcome.
           deps.log.warn({ inboxId, err: (err as Error).message }, 'webhook job holds a value that cannot be stored');
@@ -128,6 +108,8 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         if (!(err instanceof AppError)) throw err;
         outcome.push({ kind: 'error', code: err.code, message: err.message });
       }
+      // Outside the job's own error handling: a failure here fails the row, which is retried.
+      if (saleMissing) outcome.push(await refundBeforeItsSale(deps, row, job, notificationIds));
     }
   } catch (err) {
     row.error = err instanceof Error ? err.message : String(err);
@@ -171,7 +153,10 @@ const ORDER_NOT_REGISTERED =
   'No order registered with POST /api/v1/track/checkout matches this payment; register the order, then replay the event';
 
 /** Runs one job of a provider event with the use-case of its kind. */
-function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<Exclude<WebhookJobOutcome, { kind: 'error' }>> {
+function runProviderJob(
+  deps: CoreDeps,
+  job: ProviderJob,
+): Promise<Exclude<WebhookJobOutcome, { kind: 'error' }> | SaleNotRecorded> {
   switch (job.kind) {
     case 'sale':
       return recordSale(deps, job);
@@ -184,4 +169,38 @@ function runProviderJob(deps: CoreDeps, job: ProviderJob): Promise<Exclude<Webho
     case 'transfer_reversed':
       return reverseTransfer(deps, job);
   }
+}
+
+/**
+ * A provider refund whose sale is not recorded: applied after all when the provider's API names
+ * the sale its payment paid; else finished as `not_found` when that sale's event recorded no sale,
+ * or parked until the sale arrives. Its notifications go to `notificationIds`.
+ */
+async function refundBeforeItsSale(
+  deps: CoreDeps,
+  row: InboxRow,
+  job: ProviderJob,
+  notificationIds: number[],
+): Promise<WebhookJobOutcome> {
+  if (job.kind !== 'refund') throw new Error(`a ${job.kind} job has no refund to park`);
+  // The provider's API may name the sale the refunded payment paid, linked now.
+  const again = (await lookUpRefundedSale(deps, job)) ? await applyRefundAgain(deps, job) : null;
+  if (again) {
+    if ('notificationIds' in again) notificationIds.push(...again.notificationIds);
+    return again;
+  }
+  if (await saleEventRecordedNoSale(deps.em, row, job.transactionId)) {
+    // Most checkouts are not referred: their sale event ends without a sale, and waiting for
+    // one would only fill the parked list. Same answer as the API's refund of an unknown sale.
+    return {
+      kind: 'error',
+      code: 'not_found',
+      message: 'The sale event of this transaction was processed without recording a sale',
+    };
+  }
+  // Its sale has not arrived (providers do not order their deliveries): kept, and applied
+  // once when the sale is recorded.
+  const parked = await parkRefund(deps, job, { webhookEventId: row.id, provider: row.provider });
+  if ('notificationIds' in parked) notificationIds.push(...parked.notificationIds);
+  return parked;
 }
