@@ -21,7 +21,7 @@ import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { published } from '../providers/fixtures/published.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { stripeKit } from './provider-kits.ts';
+import { stripeKit } from './kits/stripe-kit.ts';
 import { basilEvent, keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
