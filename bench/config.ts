@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { REPO_ROOT, type TempDatabase } from '../test/helpers/service-process.ts';
+import { REPO_ROOT } from '../test/helpers/service-process.ts';
+import type { TempDatabase } from '../test/helpers/temp-database.ts';
 import type { LoadFixture } from '../test/helpers/load-fixture.ts';
 import type { Row } from './report.ts';
 

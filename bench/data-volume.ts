@@ -16,16 +16,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
-import {
-  BASE_DATABASE_URL,
-  REPO_ROOT,
-  SHARED_REDIS_URL,
-  adminQuery,
-  deleteRedisPrefix,
-  migrateDatabase,
-  startService,
-  type ServiceProcess,
-} from '../test/helpers/service-process.ts';
+import { REPO_ROOT, migrateDatabase, startService, type ServiceProcess } from '../test/helpers/service-process.ts';
+import { BASE_DATABASE_URL, adminQuery } from '../test/helpers/temp-database.ts';
+import { SHARED_REDIS_URL, deleteRedisPrefix } from '../test/helpers/throwaway-redis.ts';
 import { adminCall } from '../test/helpers/load-fixture.ts';
 import { ADMIN_TOKEN, SERVICE_NODE_OPTIONS } from './config.ts';
 import { describeMachine, waitForQuietHost } from './measure.ts';

@@ -2,13 +2,8 @@
 import { execSync } from 'node:child_process';
 import os from 'node:os';
 import autocannon, { type Result as CannonResult } from 'autocannon';
-import {
-  SHARED_REDIS_URL,
-  readAllProcessCpu,
-  readCpuTimes,
-  readHostCpu,
-  readMemoryKiB,
-} from '../test/helpers/service-process.ts';
+import { SHARED_REDIS_URL } from '../test/helpers/throwaway-redis.ts';
+import { readAllProcessCpu, readCpuTimes, readHostCpu, readMemoryKiB } from '../test/helpers/proc-stats.ts';
 import { sleep, type BenchContext, type Extra, type Run, type Target } from './config.ts';
 
 /** Adds a run to the results with its ratio to `of` (the sale baseline by default) and prints it. */

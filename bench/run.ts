@@ -37,15 +37,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import {
-  REPO_ROOT,
-  SHARED_REDIS_URL,
-  createTempDatabase,
-  deleteRedisPrefix,
-  useExistingDatabase,
-  readMemoryKiB,
-  type ServiceProcess,
-} from '../test/helpers/service-process.ts';
+import { REPO_ROOT, type ServiceProcess } from '../test/helpers/service-process.ts';
+import { createTempDatabase, useExistingDatabase } from '../test/helpers/temp-database.ts';
+import { SHARED_REDIS_URL, deleteRedisPrefix } from '../test/helpers/throwaway-redis.ts';
+import { readMemoryKiB } from '../test/helpers/proc-stats.ts';
 import { seedLoadFixture } from '../test/helpers/load-fixture.ts';
 import { markdownTable, throughputSvg } from './report.ts';
 import {

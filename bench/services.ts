@@ -1,11 +1,8 @@
 /** The service under load: its environment and processes for the chosen topology. */
 import { randomBytes } from 'node:crypto';
-import {
-  SHARED_REDIS_URL,
-  startService,
-  type ServiceProcess,
-  type TempDatabase,
-} from '../test/helpers/service-process.ts';
+import { startService, type ServiceProcess } from '../test/helpers/service-process.ts';
+import type { TempDatabase } from '../test/helpers/temp-database.ts';
+import { SHARED_REDIS_URL } from '../test/helpers/throwaway-redis.ts';
 import {
   ADMIN_TOKEN,
   CASES,

@@ -1,5 +1,5 @@
 /** Partial refunds of credited commissions through the API, and their raw-pg baseline. */
-import type { TempDatabase } from '../../test/helpers/service-process.ts';
+import type { TempDatabase } from '../../test/helpers/temp-database.ts';
 import type { LoadFixture } from '../../test/helpers/load-fixture.ts';
 import { baselinePoolSize, runRefundBaseline } from '../baseline.ts';
 import {

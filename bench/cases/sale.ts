@@ -1,5 +1,5 @@
 /** Sales through the API, the raw-pg sale baseline, and the metrics on/off comparison. */
-import type { TempDatabase } from '../../test/helpers/service-process.ts';
+import type { TempDatabase } from '../../test/helpers/temp-database.ts';
 import { expectedCommission, type LoadFixture } from '../../test/helpers/load-fixture.ts';
 import { baselinePoolSize, runBaseline } from '../baseline.ts';
 import {

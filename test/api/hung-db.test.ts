@@ -19,7 +19,7 @@ import {
   type Harness,
 } from '../helpers/harness.ts';
 import { createFreezableProxy, type FreezableProxy } from '../helpers/freezable-proxy.ts';
-import { stripeKit } from '../webhooks/provider-kits.ts';
+import { stripeKit } from '../webhooks/kits/stripe-kit.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const production = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);

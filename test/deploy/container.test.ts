@@ -13,14 +13,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig, ROLES } from '../../src/config.ts';
-import {
-  adminQuery,
-  BASE_DATABASE_URL,
-  deleteRedisPrefix,
-  freePort,
-  REPO_ROOT,
-  SHARED_REDIS_URL,
-} from '../helpers/service-process.ts';
+import { freePort, REPO_ROOT } from '../helpers/service-process.ts';
+import { adminQuery, BASE_DATABASE_URL } from '../helpers/temp-database.ts';
+import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/throwaway-redis.ts';
 import { runProcess, runToExit, type RunningProcess } from '../helpers/run-process.ts';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 120_000 });

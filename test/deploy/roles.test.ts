@@ -3,12 +3,8 @@
  * `npm run start:worker`): the role chosen is the one asked for, and a wrong one is an error.
  */
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import {
-  createTempDatabase,
-  deleteRedisPrefix,
-  SHARED_REDIS_URL,
-  type TempDatabase,
-} from '../helpers/service-process.ts';
+import { createTempDatabase, type TempDatabase } from '../helpers/temp-database.ts';
+import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/throwaway-redis.ts';
 import { runProcess, runToExit } from '../helpers/run-process.ts';
 
 // Real processes on a shared two-core machine.

@@ -5,15 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import {
-  SHARED_REDIS_URL,
-  createTempDatabase,
-  deleteRedisPrefix,
-  startService,
-  type Role,
-  type ServiceProcess,
-  type TempDatabase,
-} from '../helpers/service-process.ts';
+import { startService, type Role, type ServiceProcess } from '../helpers/service-process.ts';
+import { createTempDatabase, type TempDatabase } from '../helpers/temp-database.ts';
+import { SHARED_REDIS_URL, deleteRedisPrefix } from '../helpers/throwaway-redis.ts';
 import { seedLoadFixture, type LoadFixture } from '../helpers/load-fixture.ts';
 
 export type FaultEnv = {

@@ -8,7 +8,7 @@
  * exactly once; what got a 503 and is retried (as providers and merchants do) is applied once too.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { BASE_DATABASE_URL } from '../helpers/service-process.ts';
+import { BASE_DATABASE_URL } from '../helpers/temp-database.ts';
 import { createFreezableProxy, type FreezableProxy } from '../helpers/freezable-proxy.ts';
 import { createFaultEnv, send, sleep, waitFor, type FaultEnv, type Reply } from './fault-env.ts';
 import {

@@ -5,7 +5,7 @@
  * its commission or a refund without its deduction.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { adminQuery } from '../helpers/service-process.ts';
+import { adminQuery } from '../helpers/temp-database.ts';
 import { signedStripeCheckout } from '../helpers/load-fixture.ts';
 import {
   bearer,

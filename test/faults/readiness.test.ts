@@ -5,15 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  SHARED_REDIS_URL,
-  createTempDatabase,
-  deleteRedisPrefix,
-  freePort,
-  startService,
-  type ServiceProcess,
-  type TempDatabase,
-} from '../helpers/service-process.ts';
+import { freePort, startService, type ServiceProcess } from '../helpers/service-process.ts';
+import { createTempDatabase, type TempDatabase } from '../helpers/temp-database.ts';
+import { SHARED_REDIS_URL, deleteRedisPrefix } from '../helpers/throwaway-redis.ts';
 import { send, waitFor } from './fault-env.ts';
 
 let db: TempDatabase;

@@ -6,7 +6,7 @@
  * webhook and sale is applied exactly once.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/service-process.ts';
+import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/throwaway-redis.ts';
 import { createFaultEnv, send, waitFor, type FaultEnv } from './fault-env.ts';
 import {
   describeRun,

@@ -5,7 +5,7 @@
  * back. API calls answer a typed, retryable 503 meanwhile. Nothing acknowledged is lost.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/service-process.ts';
+import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/throwaway-redis.ts';
 import { signedStripeCheckout } from '../helpers/load-fixture.ts';
 import {
   bearer,

@@ -4,7 +4,7 @@
  * a minute, and every row must be processed well before it.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/service-process.ts';
+import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/throwaway-redis.ts';
 import { signedStripeCheckout } from '../helpers/load-fixture.ts';
 import { createFaultEnv, pendingWebhooks, send, waitFor, type FaultEnv } from './fault-env.ts';
 

@@ -1,12 +1,9 @@
+/** The Stripe adapter on checkout sales and the event envelope (fixture objects). */
 import { describe, expect, test } from 'vitest';
-import type { RefundJob } from '../../src/core/jobs/refund-job.ts';
 import type { SaleJob } from '../../src/core/jobs/sale-job.ts';
-import { createStripeAdapter } from '../../src/providers/stripe/adapter.ts';
-import { CTX, NOW, NOW_SECONDS, TRACKER_METADATA } from './fixtures/clock.ts';
-import { basilInvoice, checkoutSession, legacyInvoice, stripeEvent, stripeRefund } from './fixtures/stripe.ts';
-
-const adapter = createStripeAdapter();
-const normalise = (event: unknown) => adapter.normalise(event, CTX);
+import { NOW, NOW_SECONDS, TRACKER_METADATA } from './fixtures/clock.ts';
+import { normaliseStripe as normalise } from './fixtures/normalise.ts';
+import { checkoutSession, stripeEvent, stripeRefund } from './fixtures/stripe.ts';
 
 describe('stripe normalise: sales', () => {
   test('a paid one-off checkout becomes one sale under its PaymentIntent id', () => {
@@ -122,154 +119,6 @@ describe('stripe normalise: sales', () => {
   });
 });
 
-describe('stripe normalise: subscription invoices', () => {
-  test.each([
-    {
-      label: 'first invoice, pre-basil payload → PaymentIntent id, not recurring, interval from the price',
-      invoice: legacyInvoice(),
-      job: {
-        transactionId: 'pi_3QxUnitInvoicePI01',
-        providerPaymentId: 'in_1QxUnitInvoice01',
-        isRecurring: false,
-        saleType: 'subscription',
-        subscriptionId: 'sub_1QxUnitSub01',
-        subscriptionInterval: 'monthly',
-        productId: 'prod_RqUnit',
-        taxCents: 0,
-        customerKey: 'user_1234',
-      },
-    },
-    {
-      label:
-        'renewal, basil payload without PaymentIntent → invoice id, recurring, keys from parent.subscription_details',
-      invoice: basilInvoice(),
-      job: {
-        transactionId: 'in_1QxUnitInvoice02',
-        isRecurring: true,
-        currency: 'EUR',
-        subscriptionId: 'sub_1QxUnitSub01',
-        subscriptionInterval: null,
-        productId: 'prod_RqUnit',
-        taxCents: 463,
-        clickId: 'clk_7Hq2x',
-        // Recorded under the invoice id: core may ask Stripe for its PaymentIntent (alias-lookup.ts).
-        aliasLookup: { provider: 'stripe', invoiceId: 'in_1QxUnitInvoice02' },
-      },
-    },
-    {
-      label: 'basil payload with payments expanded → the paid PaymentIntent id',
-      invoice: basilInvoice({
-        payments: {
-          object: 'list',
-          data: [
-            { id: 'inpay_1', status: 'canceled', payment: { type: 'payment_intent', payment_intent: 'pi_failed' } },
-            { id: 'inpay_2', status: 'paid', payment: { type: 'payment_intent', payment_intent: 'pi_paid' } },
-          ],
-        },
-      }),
-      job: { transactionId: 'pi_paid', aliasLookup: null },
-    },
-    {
-      label: 'proration charge after an upgrade → recurring',
-      invoice: legacyInvoice({ billing_reason: 'subscription_update' }),
-      job: { isRecurring: true },
-    },
-    {
-      label: 'quarterly price → quarterly interval',
-      invoice: legacyInvoice({ lines: { data: [{ price: { recurring: { interval: 'month', interval_count: 3 } } }] } }),
-      job: { subscriptionInterval: 'quarterly' },
-    },
-  ])('$label', ({ invoice, job }) => {
-    const result = normalise(stripeEvent('invoice.paid', invoice));
-    expect(result.ignoredReason).toBeNull();
-    expect(result.jobs[0]).toMatchObject({ kind: 'sale', ...job });
-  });
-
-  test.each([
-    { label: 'trial or fully discounted period', invoice: basilInvoice({ amount_paid: 0 }), reason: 'zero_amount' },
-    {
-      label: 'one-off manual invoice',
-      invoice: basilInvoice({ billing_reason: 'manual' }),
-      reason: 'not_subscription_invoice',
-    },
-    {
-      label: 'subscription metadata tagged for another program',
-      invoice: legacyInvoice({ subscription_details: { metadata: { program_id: '7' } } }),
-      reason: 'program_mismatch',
-    },
-    { label: 'payload status not paid', invoice: basilInvoice({ status: 'open' }), reason: 'not_paid' },
-  ])('ignored: $label → $reason', ({ invoice, reason }) => {
-    expect(normalise(stripeEvent('invoice.paid', invoice))).toMatchObject({ jobs: [], ignoredReason: reason });
-  });
-});
-
-describe('stripe normalise: refunds', () => {
-  test('a succeeded refund becomes a per-refund job keyed by its own id', () => {
-    const expected: RefundJob = {
-      kind: 'refund',
-      origin: 'provider',
-      programId: 42,
-      transactionId: 'pi_3QxUnitPaymentIntent01',
-      amount: { type: 'per_refund', cents: 1000 },
-      refundId: 're_3QxUnitRefund01',
-      refundReason: 'requested_by_customer',
-      reason: 'refund',
-      saleAlias: null,
-      // A basil invoice's sale can be asked for by the PaymentIntent (refund-sale-lookup.ts).
-      saleLookup: { provider: 'stripe', paymentIntentId: 'pi_3QxUnitPaymentIntent01' },
-      test: false,
-      receivedAt: NOW.toISOString(),
-    };
-    expect(normalise(stripeEvent('refund.created', stripeRefund())).jobs).toEqual([expected]);
-  });
-
-  test.each([
-    {
-      label: 'the merchant’s metadata refund_reason wins over Stripe’s code',
-      refund: stripeRefund({ metadata: { refund_reason: 'Duplicate order' } }),
-      job: { refundReason: 'Duplicate order' },
-    },
-    {
-      label: 'refund.updated to succeeded is applied (the core skips a refund id twice)',
-      type: 'refund.updated',
-      refund: stripeRefund(),
-      job: { refundId: 're_3QxUnitRefund01' },
-    },
-  ])('$label', ({ type, refund, job }) => {
-    expect(normalise(stripeEvent(type ?? 'refund.created', refund)).jobs[0]).toMatchObject(job);
-  });
-
-  test.each([
-    { label: 'refund still pending', refund: stripeRefund({ status: 'pending' }), reason: 'refund_not_succeeded' },
-    { label: 'refund failed', refund: stripeRefund({ status: 'failed' }), reason: 'refund_not_succeeded' },
-    {
-      label: 'legacy charge without PaymentIntent',
-      refund: stripeRefund({ payment_intent: null }),
-      reason: 'missing_payment_intent',
-    },
-    { label: 'no amount', refund: stripeRefund({ amount: undefined }), reason: 'missing_amount' },
-  ])('ignored: $label → $reason', ({ refund, reason }) => {
-    expect(normalise(stripeEvent('refund.created', refund))).toMatchObject({ jobs: [], ignoredReason: reason });
-  });
-
-  test.each([
-    {
-      label: 'one-off checkout',
-      sale: stripeEvent('checkout.session.completed', checkoutSession()),
-      paymentIntent: 'pi_3QxUnitPaymentIntent01',
-    },
-    {
-      label: 'pre-basil subscription invoice',
-      sale: stripeEvent('invoice.paid', legacyInvoice()),
-      paymentIntent: 'pi_3QxUnitInvoicePI01',
-    },
-  ])('a refund finds its sale: $label and its refund share the PaymentIntent id', ({ sale, paymentIntent }) => {
-    const saleJob = normalise(sale).jobs[0];
-    const refundJob = normalise(stripeEvent('refund.created', stripeRefund({ payment_intent: paymentIntent }))).jobs[0];
-    expect(refundJob?.transactionId).toBe(saleJob?.transactionId);
-  });
-});
-
 describe('stripe normalise: envelope', () => {
   test.each([
     {
@@ -303,7 +152,7 @@ describe('stripe normalise: envelope', () => {
   });
 
   test('a test connection marks every job as test, whatever livemode says', () => {
-    const result = adapter.normalise(stripeEvent('refund.created', stripeRefund()), { ...CTX, testConnection: true });
+    const result = normalise(stripeEvent('refund.created', stripeRefund()), { testConnection: true });
     expect(result.jobs[0]?.test).toBe(true);
   });
 });

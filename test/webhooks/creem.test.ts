@@ -1,14 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { creemCheckout, creemEvent, creemRefund, creemSubscription } from '../providers/fixtures/creem.ts';
+import { defineReceivingWebhookTests } from './define-receiving-webhook-tests.ts';
+import { defineRefundLedgerWebhookTests } from './define-refund-ledger-webhook-tests.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
-import { creemKit } from './provider-kits.ts';
+import { creemKit } from './kits/creem-kit.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
 const w = useWebhookHarness(creemKit);
+defineReceivingWebhookTests(w);
 defineSaleWebhookTests(w);
 defineRefundWebhookTests(w);
+defineRefundLedgerWebhookTests(w);
 
 describe('creem: specifics', () => {
   async function deliver(programId: number, event: object, status = 'processed') {

@@ -1,14 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { dodoDispute, dodoEvent, dodoRefund } from '../providers/fixtures/dodo.ts';
+import { defineReceivingWebhookTests } from './define-receiving-webhook-tests.ts';
+import { defineRefundLedgerWebhookTests } from './define-refund-ledger-webhook-tests.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
-import { dodoKit } from './provider-kits.ts';
+import { dodoKit } from './kits/dodo-kit.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
 const w = useWebhookHarness(dodoKit);
+defineReceivingWebhookTests(w);
 defineSaleWebhookTests(w);
 defineRefundWebhookTests(w);
+defineRefundLedgerWebhookTests(w);
 
 describe('dodo: specifics', () => {
   async function deliver(programId: number, body: string, secret = dodoKit.secret) {

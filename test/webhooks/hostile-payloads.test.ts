@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { METADATA_WEBHOOK_PROVIDERS } from '../../src/core/shared/vocabulary.ts';
 import { createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
-import { PROVIDER_KITS, type ProviderKit } from './provider-kits.ts';
+import { PROVIDER_KITS } from './provider-kits.ts';
+import type { ProviderKit } from './kits/kit.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 let h: Harness;

@@ -1,15 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { lemonSqueezyEvent, lemonSqueezyInvoice } from '../providers/fixtures/lemonsqueezy.ts';
 import { loadPublished } from '../providers/fixtures/published.ts';
+import { defineReceivingWebhookTests } from './define-receiving-webhook-tests.ts';
+import { defineRefundLedgerWebhookTests } from './define-refund-ledger-webhook-tests.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
-import { lemonSqueezyKit } from './provider-kits.ts';
+import { lemonSqueezyKit } from './kits/lemonsqueezy-kit.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
 const w = useWebhookHarness(lemonSqueezyKit);
+defineReceivingWebhookTests(w);
 defineSaleWebhookTests(w);
 defineRefundWebhookTests(w);
+defineRefundLedgerWebhookTests(w);
 
 describe('lemonsqueezy: specifics', () => {
   async function setup(config: Record<string, unknown> = {}) {

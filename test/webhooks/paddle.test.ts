@@ -1,15 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { paddleAdjustment, paddleEvent } from '../providers/fixtures/paddle.ts';
 import { loadPublished } from '../providers/fixtures/published.ts';
+import { defineReceivingWebhookTests } from './define-receiving-webhook-tests.ts';
+import { defineRefundLedgerWebhookTests } from './define-refund-ledger-webhook-tests.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
-import { paddleKit } from './provider-kits.ts';
+import { paddleKit } from './kits/paddle-kit.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
 const w = useWebhookHarness(paddleKit);
+defineReceivingWebhookTests(w);
 defineSaleWebhookTests(w);
 defineRefundWebhookTests(w);
+defineRefundLedgerWebhookTests(w);
 
 describe('paddle: specifics', () => {
   async function paidTransaction(test = false) {

@@ -6,7 +6,7 @@
  * test/core/redact-personal-data.test.ts runs the rules on each provider's payloads.
  */
 import { expect, test } from 'vitest';
-import { stripeKit } from './provider-kits.ts';
+import { stripeKit } from './kits/stripe-kit.ts';
 import { newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';

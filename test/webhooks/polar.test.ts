@@ -1,14 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { polarEvent, polarOrder, polarRefund } from '../providers/fixtures/polar.ts';
+import { defineReceivingWebhookTests } from './define-receiving-webhook-tests.ts';
+import { defineRefundLedgerWebhookTests } from './define-refund-ledger-webhook-tests.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
-import { polarKit } from './provider-kits.ts';
+import { polarKit } from './kits/polar-kit.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
 const w = useWebhookHarness(polarKit);
+defineReceivingWebhookTests(w);
 defineSaleWebhookTests(w);
 defineRefundWebhookTests(w);
+defineRefundLedgerWebhookTests(w);
 
 describe('polar: specifics', () => {
   async function deliver(programId: number, body: string, secret = polarKit.secret, status = 'processed') {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/harness.ts';
-import { paddleKit } from './provider-kits.ts';
+import { paddleKit } from './kits/paddle-kit.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 

@@ -1,10 +1,10 @@
 /**
- * Steps shared by the end-to-end webhook scenarios (define-sale-webhook-tests.ts,
- * define-refund-webhook-tests.ts): fresh provider-side ids, tracker keys, a paid sale, a refund.
+ * Steps shared by the end-to-end webhook scenarios (define-*-webhook-tests.ts): fresh provider-side
+ * ids, tracker keys, a paid sale, a refund.
  */
 import { expect } from 'vitest';
 import type { Fixture } from '../helpers/harness.ts';
-import type { RefundInput } from './provider-kits.ts';
+import type { RefundInput } from './kits/kit.ts';
 import type { WebhookHarness } from './webhook-harness.ts';
 import { published } from '../providers/fixtures/published.ts';
 

@@ -13,7 +13,7 @@
  * stripe/openapi fixtures3.json, see SOURCES.md there) with this test's ids, `status: paid` and
  * `payment: {type: payment_intent, payment_intent}` laid over it. Errors carry Stripe's error
  * envelope (`error.type`, `error.message`). The invoice, refund and event envelope are the published
- * ones too, overlaid as in stripe-payments.test.ts.
+ * ones too, overlaid as in stripe-published-events.ts.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +21,7 @@ import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { published } from '../providers/fixtures/published.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { stripeKit } from './provider-kits.ts';
+import { stripeKit } from './kits/stripe-kit.ts';
 import { basilEvent, keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
@@ -76,7 +76,7 @@ const w = useWebhookHarness(stripeKit, {
 
 const event = basilEvent;
 
-/** A paid basil invoice (no PaymentIntent anywhere), as in stripe-payments.test.ts. */
+/** A paid basil invoice (no PaymentIntent anywhere), as in stripe-published-events.ts. */
 function basilInvoicePaid(ref: string, keys: ReturnType<typeof keysOf>, amountPaid: number) {
   return event('invoice.paid', {
     ...published('stripe', 'invoice'),

@@ -1,15 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { bearer } from '../helpers/harness.ts';
 import { basilInvoice, checkoutSession, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
+import { defineReceivingWebhookTests } from './define-receiving-webhook-tests.ts';
+import { defineRefundLedgerWebhookTests } from './define-refund-ledger-webhook-tests.ts';
 import { defineRefundWebhookTests } from './define-refund-webhook-tests.ts';
 import { defineSaleWebhookTests } from './define-sale-webhook-tests.ts';
-import { stripeKit } from './provider-kits.ts';
+import { stripeKit } from './kits/stripe-kit.ts';
 import { keysOf, newRef } from './scenario-steps.ts';
 import { useWebhookHarness } from './webhook-harness.ts';
 
 const w = useWebhookHarness(stripeKit);
+defineReceivingWebhookTests(w);
 defineSaleWebhookTests(w);
 defineRefundWebhookTests(w);
+defineRefundLedgerWebhookTests(w);
 
 describe('stripe: specifics', () => {
   async function setup() {

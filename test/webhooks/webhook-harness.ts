@@ -5,7 +5,7 @@
  */
 import { beforeAll } from 'vitest';
 import { clickAndLead, useHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
-import type { ProviderKit } from './provider-kits.ts';
+import type { ProviderKit } from './kits/kit.ts';
 import type { WebhookProvider } from '../../src/core/shared/vocabulary.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { assertDocumentedResponse } from '../helpers/contract.ts';

@@ -6,7 +6,7 @@ import { createBullQueue, REDIS_COMMAND_TIMEOUT_MS } from '../../src/queue/bullm
 import { EnqueueError, JobTimeoutError, type JobQueue, UnrecoverableJobError } from '../../src/queue/job-queue.ts';
 import { createFreezableProxy } from '../helpers/freezable-proxy.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/service-process.ts';
+import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/throwaway-redis.ts';
 
 // BullMQ only (production mode): how an API call gets its job's outcome from a worker in its own
 // process (handed over in memory) and from a worker in another process (a reply on its channel).

@@ -5,7 +5,7 @@ import { buildNotifyJob } from '../../src/core/jobs/notify-job.ts';
 import { createBullQueue } from '../../src/queue/bullmq-queue.ts';
 import type { JobQueue } from '../../src/queue/job-queue.ts';
 import { runProcess, type RunningProcess } from '../helpers/run-process.ts';
-import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/service-process.ts';
+import { deleteRedisPrefix, SHARED_REDIS_URL } from '../helpers/throwaway-redis.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 // BullMQ only (production mode): the in-process queue has no jobs that outlive their process.
