@@ -43,8 +43,11 @@ test('src/core holds at most 10 files at its root: the rest lives in capability 
   expect(atRoot.length, atRoot.join(', ')).toBeLessThanOrEqual(10);
 });
 
-test('every folder under src, tracker/src and dashboard/src has a README.md', () => {
-  const folders = ['src', 'tracker/src', 'dashboard/src'].flatMap(foldersUnder);
+test('every folder of src, tracker/src, dashboard/src, test and bench has a README.md', () => {
+  // Fixture data folders (below a `fixtures` folder) say where their files came from instead.
+  const folders = ['src', 'tracker/src', 'dashboard/src', 'test', 'bench']
+    .flatMap((root) => [root, ...foldersUnder(root)])
+    .filter((dir) => !/(^|\/)fixtures\/./.test(dir));
   expect(folders.length).toBeGreaterThan(10);
   const without = folders.filter((dir) => !existsSync(join(ROOT, dir, 'README.md')));
   expect(without).toEqual([]);

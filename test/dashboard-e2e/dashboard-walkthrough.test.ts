@@ -11,14 +11,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, bearer, createHarness, type Harness } from '../helpers/harness.ts';
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
-import { ensureFreshTrackerBundle, signupOnPage, visit } from '../tracker-e2e/e2e-helpers.ts';
-import { checkoutSession, signStripe, stripeEvent, stripeRefund } from '../providers/fixtures/stripe.ts';
-import { waitFor } from '../helpers/wait-for.ts';
-import { refuseParking } from '../helpers/refuse-parking.ts';
+import { ensureFreshTrackerBundle, visit } from '../tracker-e2e/e2e-helpers.ts';
 import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { expectAccessible, shot, startReceiver, type Receiver } from './page-checks.ts';
 import { outboundEventsJourney } from './outbound-events-journey.ts';
 import { payoutRunsJourney } from './payout-runs-journey.ts';
+import { tab, webhookLogJourney } from './webhook-log-journey.ts';
+import { rewardReviewJourney, rewardsSetup } from './reward-review-journey.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';
@@ -44,52 +43,6 @@ async function newPage(width: number, height: number): Promise<Page> {
       problems.push(`${page.url()}: ${m.text()}`);
   });
   return page;
-}
-
-async function postStripe(programId: number, event: object): Promise<number> {
-  const body = JSON.stringify(event);
-  const r = await fetch(`${base}/api/v1/webhooks/stripe/${programId}`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signStripe(body, {
-        timestamp: Math.floor(h.clock.now.getTime() / 1000),
-        secret: STRIPE_SECRET,
-      }),
-    },
-  });
-  const json = await r.json();
-  expect(r.status, JSON.stringify(json)).toBe(200);
-  return json.id as number;
-}
-
-async function eventStatus(programId: number, id: number): Promise<string> {
-  return (await h.admin('GET', `/programs/${programId}/webhook-events/${id}`)).webhook_event.status;
-}
-
-/** Replays one event from the event log (listed under `status`) and waits until the log shows it processed. */
-async function replayFromLog(page: Page, status: string, inboxId: number): Promise<void> {
-  await page.getByRole('combobox', { name: /^Status/ }).selectOption(status);
-  await page.getByRole('button', { name: 'Filter' }).click();
-  await page.getByRole('button', { name: `Replay event ${inboxId}` }).click();
-  await page.getByRole('status').filter({ hasText: 'Replaying 1 event' }).waitFor();
-  await page.getByRole('combobox', { name: /^Status/ }).selectOption('');
-  await expect
-    .poll(
-      async () => {
-        await page.getByRole('button', { name: 'Filter' }).click();
-        return page.locator(`tr[data-event-id="${inboxId}"]`).getByTestId('event-status').textContent();
-      },
-      { timeout: 15_000 },
-    )
-    .toBe('processed');
-}
-
-/** Clicks a tab of the dashboard's program navigation. */
-async function tab(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Program pages' }).getByRole('link', { name, exact: true }).click();
-  await page.getByRole('heading', { level: 1 }).waitFor();
 }
 
 const enabled = browserTestsEnabled();
@@ -198,26 +151,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
       .waitFor();
     await expectAccessible(op, 'partners with coupon codes');
 
-    // Rewards: a what-if of proposed rules (nothing recorded yet), a group, Jane moved into it.
-    await tab(op, 'Rewards');
-    await op.getByTestId('reward-rules').fill('{"sale": {"type": "flat", "amounts": {"USD": 500}}}');
-    await op.getByRole('button', { name: 'Preview over the last 30 days' }).click();
-    await op.getByTestId('preview-totals').getByRole('cell', { name: 'No attributed sales in the period.' }).waitFor();
-    await op.getByTestId('reward-rules').fill('{"sale": {"type": "flat"}}');
-    await op.getByRole('button', { name: 'Save rules' }).click();
-    await op.getByRole('alert').filter({ hasText: 'reward_rules' }).waitFor();
-    await op.getByTestId('reward-rules').fill('');
-    await op.getByRole('button', { name: 'Save rules' }).click();
-    await op.getByText('Rules saved.').waitFor();
-    const groupForm = op.getByRole('form', { name: 'Add a partner group' });
-    await groupForm.getByRole('textbox', { name: 'Group name' }).fill('Podcasters');
-    await groupForm.getByRole('button', { name: 'Add group' }).click();
-    await op.getByTestId('partner-groups').getByRole('cell', { name: 'Podcasters' }).waitFor();
-    const moveForm = op.getByRole('form', { name: 'Move a partner' });
-    await moveForm.getByRole('combobox', { name: 'Group' }).selectOption({ label: 'Podcasters' });
-    await moveForm.getByRole('button', { name: 'Move partner' }).click();
-    await op.getByTestId('partner-groups').getByRole('cell', { name: 'Jane Partner' }).waitFor();
-    await expectAccessible(op, 'rewards');
+    await rewardsSetup(op); // a what-if of proposed rules, a group, Jane moved into it
 
     // The partner accepts the invite on a phone-sized screen and sees their link.
     const pp = await newPage(375, 812);
@@ -242,79 +176,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     const visitor = await newPage(1280, 800);
     await visit(visitor, link);
 
-    // A refund that Stripe delivers before the sale: parked until the sale is recorded.
-    const refundEvent = stripeEvent(
-      'refund.updated',
-      stripeRefund({
-        id: 're_e2e1',
-        payment_intent: 'pi_e2e1',
-        charge: 'ch_e2e1',
-        amount: 2_500,
-        metadata: { refund_reason: 'Arrived damaged' },
-      }),
-      { id: 'evt_e2e_refund' },
-    );
-    const refundInbox = await postStripe(programId, refundEvent);
-    await waitFor(async () => (await eventStatus(programId, refundInbox)) === 'processed', 15_000);
-
-    // The sale: a signed Stripe checkout.session.completed with the customer key.
-    const saleEvent = stripeEvent(
-      'checkout.session.completed',
-      checkoutSession({
-        id: 'cs_e2e1',
-        amount_subtotal: 10_000,
-        amount_total: 10_000,
-        payment_intent: 'pi_e2e1',
-        livemode: true,
-        metadata: { tracker_customer_key: 'customer-42', program_id: String(programId) },
-        total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
-      }),
-      { id: 'evt_e2e_sale' },
-    );
-    // The payment arrives before the visitor's signup reached the service: no such customer yet,
-    // so the event is ignored with its reason.
-    const saleInbox = await postStripe(programId, saleEvent);
-    await waitFor(async () => (await eventStatus(programId, saleInbox)) === 'ignored', 15_000);
-    await signupOnPage(visitor, 'customer-42', 'customer@example.com');
-
-    // The event log shows both, with the payload of one event.
-    await tab(op, 'Webhook events');
-    const saleRow = op.locator(`tr[data-event-id="${saleInbox}"]`);
-    await expect.poll(() => saleRow.getByTestId('event-status').textContent()).toBe('ignored');
-    await expect
-      .poll(() => op.locator(`tr[data-event-id="${refundInbox}"]`).getByTestId('event-status').textContent())
-      .toBe('processed');
-    await saleRow.getByRole('button', { name: `Payload of event ${saleInbox}` }).click();
-    const payload = JSON.parse((await op.getByTestId('payload').textContent()) ?? '{}');
-    expect(payload).toMatchObject({
-      id: 'evt_e2e_sale',
-      type: 'checkout.session.completed',
-      data: { object: { id: 'cs_e2e1' } },
-    });
-    await expectAccessible(op, 'event log');
-
-    // The ignored payment is replayed from the log: the sale is recorded now, and the parked refund
-    // is applied with it.
-    await replayFromLog(op, 'ignored', saleInbox);
-    await shot(SHOTS, op, 'event-log');
-
-    // An event that keeps failing (the database refuses to park its refund) is pending, retrying;
-    // once the cause is gone, the operator replays it from the log rather than waiting.
-    const allowParking = await refuseParking(h.ctx.db.em.fork());
-    const stuckInbox = await postStripe(
-      programId,
-      stripeEvent(
-        'refund.updated',
-        stripeRefund({ id: 're_e2e_late', payment_intent: 'pi_e2e_late', charge: 'ch_e2e_late', amount: 1_000 }),
-        { id: 'evt_e2e_stuck' },
-      ),
-    );
-    await waitFor(async () => {
-      const e = (await h.admin('GET', `/programs/${programId}/webhook-events/${stuckInbox}`)).webhook_event;
-      return e.status === 'pending' && e.attempts >= 1;
-    }, 15_000);
-    await allowParking();
-    await replayFromLog(op, 'pending', stuckInbox);
+    await webhookLogJourney({ h, base, op, visitor, programId, secret: STRIPE_SECRET, shots: SHOTS });
 
     // The sale and its partial refund: the partner is notified with the reason, the merchant sees the new amount.
     await pp.goto(`${base}/portal`);
@@ -378,43 +240,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     expect(await op.locator('[data-stat="commissions"]').textContent()).toBe('7.50 USD');
     await expectAccessible(op, 'overview');
     await shot(SHOTS, op, 'overview');
-    // A reward per lead: the signup earns it; the operator takes it back on Approvals & payouts.
-    await h.admin('PATCH', `/programs/${programId}`, { reward_rules: { lead: { currency: 'USD', cents: 300 } } });
-    const leadClick = await h.request('/api/v1/track/click', { body: { affiliate_url: link } });
-    const signup = await h.request('/api/v1/track/lead', {
-      body: { customer_key: 'signup-only', click_id: leadClick.body.click_id },
-      headers: bearer(key),
-    });
-    expect(signup.body.commission_id).toEqual(expect.any(Number));
-    await tab(op, 'Approvals & payouts');
-    await op.getByText('lead reward', { exact: true }).waitFor();
-    await op.getByRole('button', { name: `Reverse lead reward ${signup.body.commission_id}` }).click();
-    await op.getByRole('status').filter({ hasText: 'Lead reward reversed.' }).waitFor();
-    await h.admin('PATCH', `/programs/${programId}`, { reward_rules: null });
-
-    // Fraud rules on (Settings): a sale seconds after its click is held; the operator sees the rule and releases it.
-    await tab(op, 'Settings');
-    await op.locator('textarea[name="fraud_rules"]').fill('{"fast_conversion_seconds": 3600}');
-    await op.getByRole('button', { name: 'Save settings' }).click();
-    await op.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
-    await expectAccessible(op, 'settings');
-    const fastClick = await h.request('/api/v1/track/click', { body: { affiliate_url: link } });
-    await h.request('/api/v1/track/lead', {
-      body: { customer_key: 'fast-buyer', click_id: fastClick.body.click_id },
-      headers: bearer(key),
-    });
-    const fastSale = await h.request('/api/v1/track/sale', {
-      body: { transaction_id: 'fast-1', amount_cents: 2_000, customer_key: 'fast-buyer' },
-      headers: bearer(key),
-    });
-    expect(fastSale.body).toMatchObject({ success: true, commission_id: expect.any(Number) });
-    await tab(op, 'Approvals & payouts');
-    await op.getByText('held: fast conversion').waitFor();
-    await expectAccessible(op, 'held commission');
-    await op.getByRole('button', { name: `Release commission ${fastSale.body.commission_id}` }).click();
-    await op.getByRole('status').filter({ hasText: 'Commission released and credited.' }).waitFor();
-    await pp.reload();
-    await pp.locator('[data-balance="USD"]').filter({ hasText: '2.00 USD' }).waitFor();
+    await rewardReviewJourney({ h, op, pp, programId, link, key });
 
     // Sign-out ends both sessions.
     await pp.getByRole('button', { name: 'Sign out' }).click();

@@ -4,9 +4,8 @@ import type { SaleJob } from '../jobs/sale-job.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUniqueViolation } from '../db/data-error.ts';
 import { calculatePlatformFee } from '../shared/money.ts';
-import { evaluateReward, renewalEarns } from '../rewards/reward-rules.ts';
+import { computeSaleReward } from '../rewards/sale-reward.ts';
 import { checkFraud } from '../rewards/fraud-rules.ts';
-import { findPartnerTerms, tierValue } from '../rewards/partner-groups.ts';
 import type { IProgram } from '../entities/program.ts';
 import { Sale } from '../entities/sale.ts';
 import { TestEvent, type ITestEvent } from '../entities/test-event.ts';
@@ -134,7 +133,14 @@ async function recordLiveSale(
   }
 
   const feeBps = program.platformFeeBps;
-  const reward = await computeReward(deps, program, job, attribution, { amountCents, currency, now });
+  const reward = await computeSaleReward(deps, program, {
+    partnerId: attribution.partnerId,
+    firstSaleAt: attribution.firstSaleAt,
+    productId: job.productId,
+    amountCents,
+    currency,
+    now,
+  });
   const hold = reward
     ? await checkFraud(deps, program.fraudRules, {
         partnerId: attribution.partnerId,
@@ -235,40 +241,6 @@ function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: numb
 async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: string): Promise<number | null> {
   const sale = await em.findOne(Sale, { program: programId, transactionId }, { fields: ['id'] });
   return sale?.id ?? null;
-}
-
-/**
- * The commission under the partner's reward terms (their group's rules, else the program's;
- * reward-rules.ts), or null when a renewal falls outside the recurring policy of those terms.
- */
-async function computeReward(
-  deps: CoreDeps,
-  program: IProgram,
-  job: SaleJob,
-  attribution: Extract<Attribution, { kind: 'attributed' }>,
-  sale: { amountCents: number; currency: Currency; now: Date },
-) {
-  const terms = await findPartnerTerms(deps, attribution.partnerId);
-  const rules = terms.rules ?? program.rewardRules ?? null;
-  if (attribution.firstSaleAt && !renewalEarns(rules, program, attribution.firstSaleAt, sale.now)) return null;
-  const tiers = rules?.tiers;
-  const tier = tiers
-    ? await tierValue(deps.em, {
-        programId: program.id,
-        partnerId: attribution.partnerId,
-        metric: tiers.metric,
-        period: tiers.period,
-        currency: sale.currency,
-        amountCents: sale.amountCents,
-        now: sale.now,
-      })
-    : 0;
-  return evaluateReward(rules, { source: terms.rules ? 'group' : 'program', groupId: terms.groupId }, program, {
-    amountCents: sale.amountCents,
-    currency: sale.currency,
-    productId: job.productId,
-    tierValue: tier,
-  });
 }
 
 async function recordTestSale(deps: CoreDeps, job: SaleJob, currency: Currency): Promise<SaleResult> {
