@@ -33,6 +33,8 @@ export type SaleResult =
       commissionCents: number | null;
       /** Notifications of refunds that were parked for this sale and applied with it (parked-refunds.ts). */
       notificationIds?: number[];
+      /** Outbound event deliveries of the sale and of those refunds, to enqueue after commit. */
+      deliveryIds?: number[];
     }
   | { kind: 'window_expired'; clickAgeDays: number; windowDays: number }
   | { kind: 'duplicate'; saleId: number }
@@ -80,10 +82,10 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
       commissionCents: result.commissionCents,
     });
     // A provider refund of this sale that arrived first is applied now that the sale exists; its
-    // notifications go out with the sale's result (never part of a response).
-    if (parkedRefunds)
-      return { ...sale, notificationIds: await applyParkedRefundsFor(deps, job.programId, [job.transactionId]) };
-    return sale;
+    // notifications and deliveries go out with the sale's result (never part of a response).
+    if (!parkedRefunds) return sale;
+    const late = await applyParkedRefundsFor(deps, job.programId, [job.transactionId]);
+    return { ...sale, ...late, deliveryIds: [...(sale.deliveryIds ?? []), ...late.deliveryIds] };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // The transaction id was already recorded (a retry, or a concurrent call that committed first):
@@ -180,14 +182,15 @@ async function recordLiveSale(
     at: now,
   });
   const commission = commissionId === null || !reward ? null : { id: commissionId, amountCents: reward.cents };
-  if (o.emit)
-    await emitSaleEvents(deps, program.id, job, attribution, {
-      saleId,
-      commission: commission && { ...commission, held: attribution.held || hold !== null },
-      amountCents,
-      currency,
-      now,
-    });
+  const deliveryIds = !o.emit
+    ? undefined
+    : await emitSaleEvents(deps, program.id, job, attribution, {
+        saleId,
+        commission: commission && { ...commission, held: attribution.held || hold !== null },
+        amountCents,
+        currency,
+        now,
+      });
   if (attribution.conflict) {
     recordAttributionConflict(deps, {
       programId: program.id,
@@ -215,6 +218,7 @@ async function recordLiveSale(
     commissionId: commission?.id ?? null,
     commissionCents: commission?.amountCents ?? null,
     parkedRefunds: parked,
+    ...(deliveryIds && { deliveryIds }),
   };
 }
 
