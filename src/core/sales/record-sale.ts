@@ -8,6 +8,7 @@ import { evaluateReward, renewalEarns } from '../rewards/reward-rules.ts';
 import { checkFraud } from '../rewards/fraud-rules.ts';
 import { findPartnerTerms, tierValue } from '../rewards/partner-groups.ts';
 import type { IProgram } from '../entities/program.ts';
+import { computeSaleAmount } from './sale-amount.ts';
 import { Sale } from '../entities/sale.ts';
 import { TestEvent, type ITestEvent } from '../entities/test-event.ts';
 import { resolveAttribution, type Attribution } from '../attribution/resolve-attribution.ts';
@@ -220,20 +221,6 @@ async function recordLiveSale(
     parkedRefunds: parked,
     ...(deliveryIds && { deliveryIds }),
   };
-}
-
-/**
- * The commission base. API sales: `amount_cents` as sent (spec). Provider sales (origin
- * `provider`, SaleJob.origin) carry what the customer paid with its tax; unless the program opts
- * in to tax (`providerAmountIncludesTax`), the tax is taken out and the payment kept as
- * `paidCents`, against which provider refunds are scaled (apply-refund.ts).
- */
-function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: number; paidCents: number | null } {
-  const paid = job.amountCents as number;
-  const tax = job.taxCents ?? 0;
-  if (job.origin !== 'provider' || program.providerAmountIncludesTax || tax <= 0 || tax >= paid)
-    return { amountCents: paid, paidCents: null };
-  return { amountCents: paid - tax, paidCents: paid };
 }
 
 async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: string): Promise<number | null> {
