@@ -93,11 +93,6 @@ export type CoreDeps = {
   sendTransfer?: SendTransfer;
   /** Lists the transfers Stripe made for a run's payouts, read before any send (payout-transfers.ts). */
   listTransfers?: ListTransfers;
-  /**
-   * Outbound event deliveries written by the use-case (outbound/emit-events.ts), for the caller to
-   * enqueue after its transaction committed; absent, they wait for the outbox sweeper.
-   */
-  outbound?: number[];
 };
 
 /**

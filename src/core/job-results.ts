@@ -33,6 +33,8 @@ const RESULT_SCHEMAS: { [K in TrackJobKind]: z.ZodType<JobResults[K]> } = {
       saleId: id,
       commissionId: id.nullable(),
       commissionCents: id.nullable(),
+      /** Absent in results of workers that enqueued their deliveries themselves. */
+      deliveryIds: z.array(id).optional(),
     }),
     z.object({ kind: z.literal('window_expired'), clickAgeDays: z.number(), windowDays: z.number() }),
     z.object({ kind: z.literal('duplicate'), saleId: id }),
@@ -46,6 +48,7 @@ const RESULT_SCHEMAS: { [K in TrackJobKind]: z.ZodType<JobResults[K]> } = {
       balanceDeductionCents: id,
       commissionId: id,
       notificationIds: z.array(id),
+      deliveryIds: z.array(id).optional(),
     }),
     z.object({ kind: z.literal('skipped'), reason: z.string(), commissionId: id }),
     z.object({ kind: z.literal('no_commission'), message: z.string() }),
@@ -58,6 +61,7 @@ const RESULT_SCHEMAS: { [K in TrackJobKind]: z.ZodType<JobResults[K]> } = {
     rebound: z.boolean(),
     /** Absent in results of jobs run before rewards per lead. */
     commissionId: id.nullable().default(null),
+    deliveryIds: z.array(id).optional(),
   }),
   click: z.object({ clickId: z.string(), partnerCode: z.string(), cookieWindowDays: z.number(), programId: id }),
   test_event: testResult,

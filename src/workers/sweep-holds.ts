@@ -1,13 +1,12 @@
 import { approveDueCommissions } from '../core/rewards/approve-commission.ts';
-import { depsWithEvents, type WorkerContext } from './worker-context.ts';
+import { enqueueEventDeliveries } from '../queue/enqueue-events.ts';
+import type { WorkerContext } from './worker-context.ts';
 
 /** Approves commissions whose hold period has passed. Returns how many. */
 export async function sweepHolds(w: WorkerContext): Promise<number> {
-  const { deps, flush } = depsWithEvents(w);
-  try {
-    return await approveDueCommissions(deps);
-  } finally {
-    // Each approval committed on its own: their `commission.updated` events go out even if a later one failed.
-    await flush();
-  }
+  // Each approval commits on its own and returns its `commission.updated` deliveries. When a later
+  // one fails unexpectedly, those of the earlier ones wait for the outbox sweeper.
+  const { approved, deliveryIds } = await approveDueCommissions(w.deps());
+  await enqueueEventDeliveries(w, deliveryIds);
+  return approved;
 }

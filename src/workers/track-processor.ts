@@ -12,7 +12,8 @@ import { recordTestEvent } from '../core/sales/record-test-event.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
 import { createMicroBatcher, type MicroBatchOptions } from '../core/shared/micro-batch.ts';
 import { createAfterCommitDelivery } from './enqueue-notifications.ts';
-import { depsWithEvents, readJob, type WorkerContext } from './worker-context.ts';
+import { enqueueEventDeliveries } from '../queue/enqueue-events.ts';
+import { readJob, type WorkerContext } from './worker-context.ts';
 
 /**
  * Click jobs running at the same time are recorded together (one partner read, one insert); each
@@ -56,14 +57,12 @@ async function runTrackJob(
   job: Exclude<TrackJob, ClickJob>,
   deliverAfterCommit: (ids: number[]) => void,
 ): Promise<JobResults[TrackJob['kind']]> {
-  // Outbound events the use-case wrote are enqueued once it returned (committed), never awaited by
-  // the caller's answer.
-  const { deps, flush } = depsWithEvents(w);
-  try {
-    return await runUseCase(deps, job, deliverAfterCommit);
-  } finally {
-    if (deps.outbound.length) w.background.start(flush());
-  }
+  const result = await runUseCase(w.deps(), job, deliverAfterCommit);
+  // Outbound events the use-case wrote (its `deliveryIds`) are enqueued once it returned
+  // (committed), never awaited by the caller's answer.
+  const deliveryIds = 'deliveryIds' in result ? result.deliveryIds : undefined;
+  if (deliveryIds?.length) w.background.start(enqueueEventDeliveries(w, deliveryIds));
+  return result;
 }
 
 async function runUseCase(

@@ -4,7 +4,8 @@ import { markWebhookFailed } from '../core/webhooks/webhook-inbox.ts';
 import type { JobHandler } from '../queue/job-queue.ts';
 import { createMicroBatcher, type MicroBatchOptions } from '../core/shared/micro-batch.ts';
 import { enqueueNotifications } from './enqueue-notifications.ts';
-import { depsWithEvents, readJob, type WorkerContext } from './worker-context.ts';
+import { enqueueEventDeliveries } from '../queue/enqueue-events.ts';
+import { readJob, type WorkerContext } from './worker-context.ts';
 
 /**
  * Inbox rows run together when their jobs arrive within a couple of milliseconds of each other:
@@ -21,19 +22,17 @@ export const WEBHOOK_BATCH: MicroBatchOptions = { maxSize: 32, lingerMs: 2 };
  * failing in a batch fails only its job.
  */
 export function createWebhookProcessor(w: WorkerContext, batch: MicroBatchOptions = WEBHOOK_BATCH): JobHandler {
-  const processRow = createMicroBatcher<number, ProcessedWebhook>(async (inboxIds) => {
-    const { deps, flush } = depsWithEvents(w);
-    try {
-      return await processWebhookEvents(deps, inboxIds);
-    } finally {
-      await flush(); // a delivery of a rolled-back row is found missing and dropped
-    }
-  }, batch);
+  const processRow = createMicroBatcher<number, ProcessedWebhook>(
+    async (inboxIds) => processWebhookEvents(w.deps(), inboxIds),
+    batch,
+  );
   return async (data, jc) => {
     const { inboxId } = readJob(w, 'webhook', webhookJobSchema, data);
     try {
       const res = await processRow(inboxId);
       await enqueueNotifications(w, res.notificationIds);
+      // A row that failed returns none: those of its jobs that committed wait for the outbox sweeper.
+      await enqueueEventDeliveries(w, res.deliveryIds);
       return { status: res.status, outcome: res.outcome };
     } catch (err) {
       if (jc.final) {

@@ -3,7 +3,6 @@ import type { NotificationSender } from '../core/notifications/deliver-notificat
 import type { EventPoster } from '../core/outbound/deliver-event.ts';
 import type { Clock, CoreDeps, Logger } from '../core/deps.ts';
 import { parseWith } from '../core/jobs/job.ts';
-import { enqueueEventDeliveries } from '../queue/enqueue-events.ts';
 import type { BackgroundWork } from './background-work.ts';
 import type { Metrics } from '../metrics/create-metrics.ts';
 import type { z } from 'zod';
@@ -40,18 +39,6 @@ export type WorkerContext = {
   /** Core dependencies with a fresh EntityManager fork: one unit of work per job. */
   deps(): CoreDeps;
 };
-
-/**
- * Core dependencies for one job that may write outbound events, and what enqueues them once the
- * job's transaction committed (call it after the use-case returned).
- */
-export function depsWithEvents(w: WorkerContext): { deps: CoreDeps & { outbound: number[] }; flush(): Promise<void> } {
-  const deps = { ...w.deps(), outbound: [] as number[] };
-  return {
-    deps,
-    flush: () => enqueueEventDeliveries(w, deps.outbound.splice(0)),
-  };
-}
 
 /**
  * Parses a job as read from its queue. One that does not parse can never succeed: it fails at

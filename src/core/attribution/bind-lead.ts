@@ -17,6 +17,8 @@ export type LeadResult = {
   rebound: boolean;
   /** The reward per lead this binding earned (lead-reward.ts), if any. */
   commissionId: number | null;
+  /** Outbound event deliveries it wrote (`lead.created`, `commission.created`), to enqueue after commit. */
+  deliveryIds?: number[];
 };
 
 /**
@@ -146,8 +148,8 @@ export async function bind(deps: CoreDeps, job: LeadJob): Promise<LeadResult> {
   };
   // `lead.created`: a new customer bound to a partner's click.
   const lead = isNew && customer.partner ? { ...result, partnerId: customer.partner, createdAt: now } : null;
-  await emitLeadEvents(deps, job.programId, lead, commissionId);
-  return result;
+  const deliveryIds = await emitLeadEvents(deps, job.programId, lead, commissionId);
+  return deliveryIds.length ? { ...result, deliveryIds } : result;
 }
 
 /** Under `first_click`, whether the customer's bound (confirmed) click is younger than the cookie duration. */

@@ -62,13 +62,18 @@ export function eventPayload(e: OutboundEvent, at: Date): string {
  * Writes the outbox rows of these events: one delivery per event and subscribed endpoint, in the
  * caller's transaction (`deps.em` must be it), all in one statement; nothing when no endpoint
  * takes them. Each event gets one id (`evt_…`, the `webhook-id` of every attempt to every
- * endpoint) and its payload text is fixed here, so every attempt signs the same bytes. The new
- * delivery ids go to `deps.outbound`, which the caller enqueues once the transaction committed.
+ * endpoint) and its payload text is fixed here, so every attempt signs the same bytes. Returns the
+ * new delivery ids, which travel back in the use-case's result (`deliveryIds`) for its caller to
+ * enqueue once the transaction committed; ids never enqueued wait for the outbox sweeper.
  */
-export async function emitEvents(deps: CoreDeps, programId: number, events: readonly OutboundEvent[]): Promise<void> {
-  if (!events.length) return;
+export async function emitEvents(
+  deps: CoreDeps,
+  programId: number,
+  events: readonly OutboundEvent[],
+): Promise<number[]> {
+  if (!events.length) return [];
   const subs = await findSubscriptions(deps, programId);
-  if (!subs.length) return;
+  if (!subs.length) return [];
   const at = deps.clock();
   const rows = events.flatMap((e) => {
     const targets = subs.filter((s) => takes(s, e.type));
@@ -87,11 +92,11 @@ export async function emitEvents(deps: CoreDeps, programId: number, events: read
       created_at: at,
     }));
   });
-  if (!rows.length) return;
+  if (!rows.length) return [];
   const ids = await typedSql(deps.em).insertInto('event_delivery').values(rows).returning('id').execute();
-  deps.outbound?.push(...ids.map((r) => r.id));
   deps.log.debug(
     { programId, types: [...new Set(rows.map((r) => r.type))], deliveries: ids.length },
     'outbound events written',
   );
+  return ids.map((r) => r.id);
 }

@@ -21,7 +21,8 @@ import { emitEvents, wantsEvents } from './emit-events.ts';
 /*
  * The use-cases' side of outbound events: each is called inside the use-case's transaction
  * (`deps.em` is it) and costs nothing beyond the cached subscription check when no endpoint of
- * the program takes the event.
+ * the program takes the event. Each returns the delivery ids it wrote (emit-events.ts), for the
+ * use-case to return as its `deliveryIds`.
  */
 
 /** `sale.created` and, with its commission, `commission.created` (record-sale.ts, inside its transaction). */
@@ -37,7 +38,7 @@ export async function emitSaleEvents(
     currency: string;
     now: Date;
   },
-): Promise<void> {
+): Promise<number[]> {
   const events: OutboundEvent[] = [
     saleCreated({
       id: s.saleId,
@@ -68,7 +69,7 @@ export async function emitSaleEvents(
         heldForReview: s.commission.held,
       }),
     );
-  await emitEvents(deps, programId, events);
+  return emitEvents(deps, programId, events);
 }
 
 /** `lead.created` for a customer bound for the first time, and the reward per lead's `commission.created`. */
@@ -77,14 +78,15 @@ export async function emitLeadEvents(
   programId: number,
   lead: Parameters<typeof leadCreated>[0] | null,
   commissionId: number | null,
-): Promise<void> {
-  if ((!lead && !commissionId) || !(await wantsEvents(deps, programId, ['lead.created', 'commission.created']))) return;
+): Promise<number[]> {
+  if ((!lead && !commissionId) || !(await wantsEvents(deps, programId, ['lead.created', 'commission.created'])))
+    return [];
   const events: OutboundEvent[] = lead ? [leadCreated(lead)] : [];
   if (commissionId) {
     const c = await deps.em.findOneOrFail(Commission, { id: commissionId });
     events.push(commissionCreated(commissionFacts(c)));
   }
-  await emitEvents(deps, programId, events);
+  return emitEvents(deps, programId, events);
 }
 
 /** `commission.updated` for each commission, read as its transaction now sees it. */
@@ -94,36 +96,42 @@ export async function emitCommissionUpdated(
   commissionIds: readonly number[],
   change: CommissionChange,
   extra: CommissionUpdateExtra = {},
-): Promise<void> {
-  if (!commissionIds.length || !(await wantsEvents(deps, programId, ['commission.updated']))) return;
+): Promise<number[]> {
+  if (!commissionIds.length || !(await wantsEvents(deps, programId, ['commission.updated']))) return [];
   const rows = await deps.em.find(
     Commission,
     { id: { $in: [...commissionIds] }, program: programId },
     { orderBy: { id: 'asc' }, disableIdentityMap: true },
   );
-  await emitEvents(
+  return emitEvents(
     deps,
     programId,
     rows.map((c) => commissionUpdated(commissionFacts(c), change, extra)),
   );
 }
 
-export async function emitPayoutCreated(deps: CoreDeps, payout: IPayout): Promise<void> {
-  await emitEvents(deps, payout.program, [payoutCreated(payout)]);
+export async function emitPayoutCreated(deps: CoreDeps, payout: IPayout): Promise<number[]> {
+  return emitEvents(deps, payout.program, [payoutCreated(payout)]);
 }
 
 /** `payout.paid` and `commission.updated` (`paid`) for each commission it paid. */
-export async function emitPayoutPaid(deps: CoreDeps, payout: IPayout, commissionIds: number[]): Promise<void> {
-  await emitEvents(deps, payout.program, [payoutPaid(payout, commissionIds)]);
-  await emitCommissionUpdated(deps, payout.program, commissionIds, 'paid', { payout_id: payout.id });
+export async function emitPayoutPaid(deps: CoreDeps, payout: IPayout, commissionIds: number[]): Promise<number[]> {
+  const ids = await emitEvents(deps, payout.program, [payoutPaid(payout, commissionIds)]);
+  return [
+    ...ids,
+    ...(await emitCommissionUpdated(deps, payout.program, commissionIds, 'paid', { payout_id: payout.id })),
+  ];
 }
 
 /** `payout.failed` and `commission.updated` (`payout_failed`) for each commission it gave back. */
-export async function emitPayoutFailed(deps: CoreDeps, payout: IPayout, commissionIds: number[]): Promise<void> {
-  await emitEvents(deps, payout.program, [payoutFailed(payout, commissionIds)]);
-  await emitCommissionUpdated(deps, payout.program, commissionIds, 'payout_failed', { payout_id: payout.id });
+export async function emitPayoutFailed(deps: CoreDeps, payout: IPayout, commissionIds: number[]): Promise<number[]> {
+  const ids = await emitEvents(deps, payout.program, [payoutFailed(payout, commissionIds)]);
+  return [
+    ...ids,
+    ...(await emitCommissionUpdated(deps, payout.program, commissionIds, 'payout_failed', { payout_id: payout.id })),
+  ];
 }
 
-export async function emitPartnerCreated(deps: CoreDeps, partner: IPartner): Promise<void> {
-  await emitEvents(deps, partner.program, [partnerCreated(partner)]);
+export async function emitPartnerCreated(deps: CoreDeps, partner: IPartner): Promise<number[]> {
+  return emitEvents(deps, partner.program, [partnerCreated(partner)]);
 }

@@ -7,7 +7,7 @@ import { Payout, type IPayout } from '../entities/payout.ts';
 import { lockBalance } from '../ledger/ledger.ts';
 
 /**
- * Opens a payout request (what used to be a withdrawal). Its `amountCents` is the most it will
+ * Opens a payout request (what used to be a withdrawal), with its `payout.created` deliveries. Its `amountCents` is the most it will
  * pay: the amount asked for, or by default everything available. Open payouts together must fit
  * in the balance; the balance itself only falls when a payout is paid (`payPayout`).
  * @throws AppError `not_found` (partner), `invalid_request` (nothing available, or the amount does not fit).
@@ -18,7 +18,7 @@ export async function openPayout(
   partnerId: number,
   currency: string,
   amountCents: number | null,
-): Promise<IPayout> {
+): Promise<{ payout: IPayout; deliveryIds: number[] }> {
   return deps.em.transactional(async (em) => {
     const partner = await em.findOne(Partner, { id: partnerId, program: programId });
     if (!partner) throw new AppError('not_found', 'No such partner in this program');
@@ -52,8 +52,7 @@ export async function openPayout(
       failureReason: null,
     });
     await em.flush();
-    await emitPayoutCreated({ ...deps, em }, payout);
-    return payout;
+    return { payout, deliveryIds: await emitPayoutCreated({ ...deps, em }, payout) };
   });
 }
 

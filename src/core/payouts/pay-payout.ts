@@ -14,6 +14,9 @@ import { formatMoney } from '../shared/money.ts';
 /** A paid payout and the commissions it paid. */
 export type PaidPayout = { payout: IPayout; commissions: ICommission[] };
 
+/** A payout a use-case settled, with the outbound event deliveries it wrote (to enqueue after commit). */
+export type SettledPayout = PaidPayout & { deliveryIds: number[] };
+
 /**
  * Pays an open payout: whole credited, unpaid commissions of its partner and currency, oldest
  * credited first, as long as the amount stays within the payout's amount; what the partner owes
@@ -21,7 +24,7 @@ export type PaidPayout = { payout: IPayout; commissions: ICommission[] };
  * this payout; the balance falls by exactly the amount paid, in the same transaction.
  * @throws AppError `not_found`, `invalid_request` (not open, or nothing to pay).
  */
-export async function payPayout(deps: CoreDeps, programId: number, payoutId: number): Promise<PaidPayout> {
+export async function payPayout(deps: CoreDeps, programId: number, payoutId: number): Promise<SettledPayout> {
   return deps.em.transactional(async (em) => {
     const found = await em.findOne(Payout, { id: payoutId, program: programId });
     if (!found) throw new AppError('not_found', 'No such payout in this program');
@@ -34,8 +37,7 @@ export async function payPayout(deps: CoreDeps, programId: number, payoutId: num
         commissionId: null,
       }),
     );
-    await emitPaid({ ...deps, em }, paid);
-    return paid;
+    return { ...paid, deliveryIds: await emitPaid({ ...deps, em }, paid) };
   });
 }
 
@@ -44,7 +46,7 @@ export async function payPayout(deps: CoreDeps, programId: number, payoutId: num
  * commission"), with the same netting and balance effect as `payPayout`.
  * @throws AppError `not_found`, `invalid_request` (not credited, already paid, or nothing to pay).
  */
-export async function payCommission(deps: CoreDeps, programId: number, commissionId: number): Promise<PaidPayout> {
+export async function payCommission(deps: CoreDeps, programId: number, commissionId: number): Promise<SettledPayout> {
   return deps.em.transactional(async (em) => {
     const c = await em.findOne(Commission, { id: commissionId, program: programId });
     if (!c) throw new AppError('not_found', 'No such commission in this program');
@@ -60,8 +62,7 @@ export async function payCommission(deps: CoreDeps, programId: number, commissio
         commissionId,
       }),
     );
-    await emitPaid({ ...deps, em }, paid);
-    return paid;
+    return { ...paid, deliveryIds: await emitPaid({ ...deps, em }, paid) };
   });
 }
 

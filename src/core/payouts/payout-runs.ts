@@ -24,6 +24,8 @@ export type PayoutRunResult = {
   payouts: IPayout[];
   /** Partners with a positive balance the run passed by, and why (below the minimum, all owed back…). */
   skipped: Array<{ partnerId: number; reason: string }>;
+  /** Outbound event deliveries the run wrote, to enqueue after it returned. */
+  deliveryIds: number[];
 };
 
 export type PayoutRunInput = {
@@ -69,11 +71,13 @@ export async function createPayoutRun(
       currency: input.currency,
       scheduledFor: input.scheduledFor,
     });
-    return { run: existing, payouts: await deps.em.find(Payout, { run: existing.id }), skipped: [] };
+    return { run: existing, payouts: await deps.em.find(Payout, { run: existing.id }), skipped: [], deliveryIds: [] };
   }
   const minimumCents = Math.max(1, settings.minimum_cents[input.currency] ?? 0);
   const payouts: IPayout[] = [];
   const skipped: PayoutRunResult['skipped'] = [];
+  // A failure midway leaves the deliveries of the partners paid before it to the outbox sweeper.
+  const deliveryIds: number[] = [];
   for (const partnerId of await payablePartners(deps, programId, input.currency, rail)) {
     const result = await deps.em.transactional(async (em) => {
       const r = await settle(em, now, {
@@ -86,7 +90,7 @@ export async function createPayoutRun(
         creditedBefore: run.creditedBefore,
         run: { id: run.id, rail, minimumCents },
       });
-      if (!('skipped' in r)) await emitPayoutCreated({ ...deps, em }, r.payout);
+      if (!('skipped' in r)) deliveryIds.push(...(await emitPayoutCreated({ ...deps, em }, r.payout)));
       return r;
     });
     if ('skipped' in result) skipped.push({ partnerId, reason: result.skipped });
@@ -99,7 +103,7 @@ export async function createPayoutRun(
     { programId, runId: run.id, rail, currency: input.currency, payouts: payouts.length, skipped: skipped.length },
     'payout run created',
   );
-  return { run, payouts, skipped };
+  return { run, payouts, skipped, deliveryIds };
 }
 
 /**

@@ -25,6 +25,8 @@ export const RESUME_AFTER_MS = 15 * 60_000;
 export type TransferReport = {
   sent: Array<{ payoutId: number; transferId: string }>;
   errors: Array<{ payoutId: number; error: string }>;
+  /** Outbound event deliveries of the payouts it settled, to enqueue after it returned. */
+  deliveryIds: number[];
 };
 
 /** The stable idempotency key of a payout's transfer. */
@@ -51,7 +53,7 @@ export async function sendRunTransfers(deps: CoreDeps, programId: number, runId:
       'Set a Stripe API key with write access to Transfers on the stripe connection (admin providers:api-key) first',
       { field: 'api_key' },
     );
-  const report: TransferReport = { sent: [], errors: [] };
+  const report: TransferReport = { sent: [], errors: [], deliveryIds: [] };
   const pending = payouts.filter((p) => p.status === 'processing');
   if (!pending.length) return report;
   const transferGroup = `payout_run_${run.id}`;
@@ -62,7 +64,7 @@ export async function sendRunTransfers(deps: CoreDeps, programId: number, runId:
       'stripe transfers not listed; nothing sent, payouts stay processing',
     );
     const error = `the run's transfers could not be read from Stripe, so none was sent: ${listed.error}`;
-    return { sent: [], errors: pending.map((p) => ({ payoutId: p.id, error })) };
+    return { sent: [], errors: pending.map((p) => ({ payoutId: p.id, error })), deliveryIds: [] };
   }
   const made = new Map(listed.transfers.map((t) => [t.payoutId, t]));
   const details = await openPayoutDetails(
@@ -73,7 +75,7 @@ export async function sendRunTransfers(deps: CoreDeps, programId: number, runId:
   for (const payout of pending) {
     const existing = made.get(payout.id);
     if (existing) {
-      await settleMadeTransfer(deps, programId, payout.id, existing);
+      report.deliveryIds.push(...(await settleMadeTransfer(deps, programId, payout.id, existing)));
       if (!existing.reversed) report.sent.push({ payoutId: payout.id, transferId: existing.transferId });
       else report.errors.push({ payoutId: payout.id, error: `Stripe transfer ${existing.transferId} reversed` });
       continue;
@@ -99,24 +101,36 @@ export async function sendRunTransfers(deps: CoreDeps, programId: number, runId:
       report.errors.push({ payoutId: payout.id, error: result.error });
       continue;
     }
-    await whileProcessing(confirmPayout(deps, programId, payout.id, result.transferId));
+    report.deliveryIds.push(...(await whileProcessing(confirmPayout(deps, programId, payout.id, result.transferId))));
     report.sent.push({ payoutId: payout.id, transferId: result.transferId });
   }
   return report;
 }
 
 /** A payout whose transfer Stripe had made already (a crash before its confirmation): paid, or failed if reversed. */
-async function settleMadeTransfer(deps: CoreDeps, programId: number, payoutId: number, t: MadeTransfer) {
+async function settleMadeTransfer(
+  deps: CoreDeps,
+  programId: number,
+  payoutId: number,
+  t: MadeTransfer,
+): Promise<number[]> {
   deps.log.info({ programId, payoutId, transferId: t.transferId }, 'stripe transfer found for a processing payout');
-  if (t.reversed) await failPayout(deps, programId, payoutId, `Stripe transfer ${t.transferId} reversed`);
-  else await whileProcessing(confirmPayout(deps, programId, payoutId, t.transferId));
+  if (t.reversed)
+    return (await failPayout(deps, programId, payoutId, `Stripe transfer ${t.transferId} reversed`)).deliveryIds;
+  return whileProcessing(confirmPayout(deps, programId, payoutId, t.transferId));
 }
 
-/** A confirmation that another process (a sweeper on another worker) made first is done, not an error. */
-async function whileProcessing(confirmation: Promise<unknown>): Promise<void> {
-  await confirmation.catch((err: unknown) => {
+/**
+ * A confirmation that another process (a sweeper on another worker) made first is done, not an
+ * error. Returns the confirmation's outbound event deliveries (none when it was made elsewhere).
+ */
+async function whileProcessing(confirmation: Promise<{ deliveryIds: number[] }>): Promise<number[]> {
+  try {
+    return (await confirmation).deliveryIds;
+  } catch (err) {
     if (!(err instanceof AppError && err.code === 'invalid_request')) throw err;
-  });
+    return [];
+  }
 }
 
 /**

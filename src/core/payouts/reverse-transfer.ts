@@ -11,7 +11,7 @@ import { failPayout } from './settle-payouts.ts';
  * - `not_a_payout`: a transfer this service did not make.
  */
 export type TransferReversedResult =
-  | { kind: 'payout_failed'; payoutId: number; changed: boolean }
+  | { kind: 'payout_failed'; payoutId: number; changed: boolean; deliveryIds: number[] }
   | { kind: 'partial_reversal'; payoutId: number; amountReversedCents: number }
   | { kind: 'not_a_payout'; transferId: string };
 
@@ -31,5 +31,5 @@ export async function reverseTransfer(deps: CoreDeps, job: TransferReversedJob):
     return { kind: 'partial_reversal', payoutId: payout.id, amountReversedCents: job.amountReversedCents };
   }
   const r = await failPayout(deps, job.programId, payout.id, `Stripe transfer ${job.transactionId} reversed`);
-  return { kind: 'payout_failed', payoutId: payout.id, changed: r.changed };
+  return { kind: 'payout_failed', payoutId: payout.id, changed: r.changed, deliveryIds: r.deliveryIds };
 }

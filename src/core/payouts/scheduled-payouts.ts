@@ -40,11 +40,13 @@ export async function runScheduledPayouts(deps: CoreDeps): Promise<PayoutRunResu
       const run = await createPayoutRun(deps, program.id, { currency: currency as Currency, scheduledFor });
       created.push(run);
       if (run.run.rail === 'stripe_connect' && run.payouts.length)
-        await sendRunTransfers(deps, program.id, run.run.id).catch((err: unknown) =>
-          deps.log.error(
-            { programId: program.id, runId: run.run.id, err: (err as Error).message },
-            'scheduled Stripe Connect run: transfers not sent; send them with POST .../payout-runs/:runId/transfers',
-          ),
+        await sendRunTransfers(deps, program.id, run.run.id).then(
+          (report) => run.deliveryIds.push(...report.deliveryIds),
+          (err: unknown) =>
+            deps.log.error(
+              { programId: program.id, runId: run.run.id, err: (err as Error).message },
+              'scheduled Stripe Connect run: transfers not sent; send them with POST .../payout-runs/:runId/transfers',
+            ),
         );
     }
   }

@@ -10,7 +10,7 @@ import { Commission } from '../entities/commission.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
 import { posting, postToLedger } from '../ledger/ledger.ts';
 import { emitPayoutFailed, emitPayoutPaid } from '../outbound/use-case-events.ts';
-import type { PaidPayout } from './pay-payout.ts';
+import type { SettledPayout } from './pay-payout.ts';
 
 async function commissionsOf(deps: CoreDeps, payoutId: number) {
   return deps.em.find(Commission, { payout: payoutId }, { orderBy: { id: 'asc' } });
@@ -25,7 +25,7 @@ export async function confirmPayout(
   programId: number,
   payoutId: number,
   externalId: string | null = null,
-): Promise<PaidPayout> {
+): Promise<SettledPayout> {
   return deps.em.transactional(async (em) => {
     const d = { ...deps, em };
     const payout = await em.findOne(
@@ -41,25 +41,38 @@ export async function confirmPayout(
     if (externalId) payout.externalId = externalId;
     await em.flush();
     const commissions = await commissionsOf(d, payoutId);
-    await emitPayoutPaid(
+    const deliveryIds = await emitPayoutPaid(
       d,
       payout,
       commissions.map((c) => c.id),
     );
-    return { payout, commissions };
+    return { payout, commissions, deliveryIds };
   });
 }
 
-/** Confirms every processing payout of a run. @throws AppError `not_found`. */
-export async function confirmPayoutRun(deps: CoreDeps, programId: number, runId: number): Promise<IPayout[]> {
+/**
+ * Confirms every processing payout of a run, each in its own transaction. When one fails, the
+ * deliveries of those confirmed before it are left to the outbox sweeper.
+ * @throws AppError `not_found`.
+ */
+export async function confirmPayoutRun(
+  deps: CoreDeps,
+  programId: number,
+  runId: number,
+): Promise<{ payouts: IPayout[]; deliveryIds: number[] }> {
   const processing = await deps.em.find(
     Payout,
     { run: runId, program: programId, status: 'processing' },
     { orderBy: { id: 'asc' }, fields: ['id'] },
   );
-  const done: IPayout[] = [];
-  for (const p of processing) done.push((await confirmPayout(deps, programId, p.id)).payout);
-  return done;
+  const payouts: IPayout[] = [];
+  const deliveryIds: number[] = [];
+  for (const p of processing) {
+    const paid = await confirmPayout(deps, programId, p.id);
+    payouts.push(paid.payout);
+    deliveryIds.push(...paid.deliveryIds);
+  }
+  return { payouts, deliveryIds };
 }
 
 /**
@@ -74,7 +87,7 @@ export async function failPayout(
   programId: number,
   payoutId: number,
   reason: string,
-): Promise<PaidPayout & { changed: boolean }> {
+): Promise<SettledPayout & { changed: boolean }> {
   return deps.em.transactional(async (em) => {
     const d = { ...deps, em };
     // Lock order shared with refunds and approvals: commission rows, then the balance, then payouts.
@@ -89,7 +102,7 @@ export async function failPayout(
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!payout) throw new AppError('not_found', 'No such payout in this program');
-    if (payout.status === 'failed') return { payout, commissions, changed: false };
+    if (payout.status === 'failed') return { payout, commissions, changed: false, deliveryIds: [] };
     if (payout.status !== 'processing' && payout.status !== 'paid')
       throw new AppError('invalid_request', `Payout is ${payout.status}: only a processing or paid payout can fail`);
     const now = deps.clock();
@@ -112,11 +125,11 @@ export async function failPayout(
       }),
     );
     const ids = commissions.map((c) => c.id);
-    await emitPayoutFailed(d, payout, ids);
+    const deliveryIds = await emitPayoutFailed(d, payout, ids);
     deps.log.warn(
       { programId, payoutId, partnerId: payout.partner, reason },
       'payout failed: its amount is back in the balance',
     );
-    return { payout, commissions, changed: true };
+    return { payout, commissions, changed: true, deliveryIds };
   });
 }

@@ -84,8 +84,15 @@ export async function getProgram(deps: CoreDeps, programId: number): Promise<IPr
 /** A new partner: `code` is the `aff` value of its links. */
 export type PartnerCreate = { code: string; name: string; email?: string | null };
 
-/** Creates a partner; its `code` is the `aff` value of its links, unique across the service. */
-export async function createPartner(deps: CoreDeps, programId: number, input: PartnerCreate): Promise<IPartner> {
+/**
+ * Creates a partner; its `code` is the `aff` value of its links, unique across the service.
+ * Returns it with its `partner.created` deliveries, to enqueue after commit.
+ */
+export async function createPartner(
+  deps: CoreDeps,
+  programId: number,
+  input: PartnerCreate,
+): Promise<{ partner: IPartner; deliveryIds: number[] }> {
   const em = deps.em;
   if (!(await em.count(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
   if (await em.count(Partner, { code: input.code }))
@@ -99,7 +106,6 @@ export async function createPartner(deps: CoreDeps, programId: number, input: Pa
       email: input.email ?? null,
     });
     await tx.flush();
-    await emitPartnerCreated({ ...deps, em: tx }, partner);
-    return partner;
+    return { partner, deliveryIds: await emitPartnerCreated({ ...deps, em: tx }, partner) };
   });
 }

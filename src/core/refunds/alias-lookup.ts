@@ -12,7 +12,7 @@ import type { CoreDeps } from '../deps.ts';
 import type { AliasLookup, SaleJob } from '../jobs/sale-job.ts';
 import { buildLinkJob } from '../jobs/link-job.ts';
 import { linkPayment } from './link-payment.ts';
-import { applyParkedRefundsFor } from './parked-refunds.ts';
+import { applyParkedRefundsFor, type Effects } from './parked-refunds.ts';
 import { openProviderApiKey } from '../integrations/provider-api-keys.ts';
 import { typedSql } from '../db/sql.ts';
 
@@ -24,16 +24,16 @@ export const NEEDED_SCOPE: Readonly<Record<AliasLookup['provider'], string>> = {
 /**
  * After a sale marked with `aliasLookup` was recorded (or found recorded, on a retry): asks the
  * provider for its alias and links it exactly as a link job does, then applies the refunds parked
- * under the alias (a refund that arrived before the sale). Returns their notifications.
+ * under the alias (a refund that arrived before the sale). Returns their notifications and deliveries.
  * Nothing is asked for a test sale, a sale already linked (its aliases' parked refunds are applied
  * instead), or without the port or an API key (the provider's link event still links it). A
  * refusal is a warning: the sale stays unlinked.
  * @throws RetryableError (from the port) when the provider could not answer: the event is retried.
  */
-export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<number[]> {
+export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<Effects> {
   const lookup = job.aliasLookup;
   const transactionId = job.transactionId;
-  if (!lookup || !transactionId || job.test || !deps.lookupPaymentAlias) return [];
+  if (!lookup || !transactionId || job.test || !deps.lookupPaymentAlias) return none();
   const where = { programId: job.programId, provider: lookup.provider, invoiceId: lookup.invoiceId };
   // Linked already (the link event came first, or a refund's lookup, refund-sale-lookup.ts):
   // nothing to ask, but refunds parked under those aliases are applied now, not by the sweeper.
@@ -42,7 +42,7 @@ export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<num
   const apiKey = await openProviderApiKey(deps, job.programId, lookup.provider);
   if (!apiKey) {
     deps.log.debug(where, 'no API key on the connection: the sale waits for the link event');
-    return [];
+    return none();
   }
   const result = await deps.lookupPaymentAlias(lookup, apiKey);
   if (result.kind === 'refused') {
@@ -50,11 +50,11 @@ export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<num
       { ...where, status: result.status },
       `${lookup.provider} refused the invoice payments lookup: the connection's API key needs ${NEEDED_SCOPE[lookup.provider]}; refunds naming the PaymentIntent wait for invoice_payment.paid`,
     );
-    return [];
+    return none();
   }
   if (!result.aliases.length) {
     deps.log.info(where, 'the invoice has no paid PaymentIntent to link');
-    return [];
+    return none();
   }
   const linked: string[] = [];
   for (const alias of result.aliases) {
@@ -72,8 +72,10 @@ export async function lookUpSaleAlias(deps: CoreDeps, job: SaleJob): Promise<num
     deps.log.info({ ...where, alias, outcome: link.kind }, 'payment linked through the provider API');
     if (link.kind === 'linked') linked.push(alias);
   }
-  return linked.length ? applyParkedRefundsFor(deps, job.programId, linked) : [];
+  return linked.length ? applyParkedRefundsFor(deps, job.programId, linked) : none();
 }
+
+const none = (): Effects => ({ notificationIds: [], deliveryIds: [] });
 
 /** The aliases already naming the sale. */
 async function linkedAliases(deps: CoreDeps, programId: number, transactionId: string): Promise<string[]> {

@@ -11,7 +11,7 @@ import { emitCommissionUpdated } from '../outbound/use-case-events.ts';
 /**
  * Outcome of a refund call (all answered 200).
  * `deductionCents` is the commission amount reversed by this call, in the commission's currency;
- * `notificationIds` are outbox rows to deliver after commit.
+ * `notificationIds` and `deliveryIds` (outbound events) are outbox rows to deliver after commit.
  */
 export type RefundResult =
   | {
@@ -21,6 +21,8 @@ export type RefundResult =
       balanceDeductionCents: number;
       commissionId: number;
       notificationIds: number[];
+      /** Absent in results of workers that enqueued their deliveries themselves (job-results.ts). */
+      deliveryIds?: number[];
     }
   | { kind: 'skipped'; reason: string; commissionId: number }
   | { kind: 'no_commission'; message: string }
@@ -137,7 +139,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
           : undefined,
       });
       if (!commission) return noCommission();
-      await emitCommissionUpdated({ ...deps, em }, job.programId, [commission.id], effect.status, {
+      const deliveryIds = await emitCommissionUpdated({ ...deps, em }, job.programId, [commission.id], effect.status, {
         refund: { refund_id: plan.refundId, amount_cents: effect.appliedCents, deduction_cents: effect.deductionCents },
       });
       deps.log.info(
@@ -158,6 +160,7 @@ export async function applyRefund(deps: CoreDeps, job: RefundJob): Promise<Refun
         balanceDeductionCents: effect.balanceDeductionCents,
         commissionId: commission.id,
         notificationIds: written.notificationIds,
+        deliveryIds,
       };
     },
     { clear: true },

@@ -15,6 +15,9 @@ import { typedSql } from '../db/sql.ts';
  * happen.
  */
 export const AWAITING_SALE = ['parked', 'not_recorded', 'unmatched'] as const;
+/** Outbox rows written by refunds applied late: notifications and outbound event deliveries. */
+export type Effects = { notificationIds: number[]; deliveryIds: number[] };
+
 export type ParkedResult = { kind: 'parked'; parkedRefundId: number; transactionId: string };
 
 /** The parked row's key: the transaction and the refund's idempotency key (refund-plan.ts). */
@@ -109,11 +112,13 @@ export async function applyParkedRefund(deps: CoreDeps, id: number): Promise<Ref
 
 /**
  * Applies the refunds parked under any of `ids` (a sale's transaction id just recorded, or a
- * provider alias just linked to a sale); returns their notifications, for the caller to deliver.
- * A failure is logged, not thrown: the caller's own write stands, and the sweeper tries again.
+ * provider alias just linked to a sale); returns their notifications and outbound event deliveries,
+ * for the caller to deliver. A failure is logged, not thrown: the caller's own write stands, and
+ * the sweeper tries again (the deliveries of refunds applied before it wait for the outbox sweeper).
  */
-export async function applyParkedRefundsFor(deps: CoreDeps, programId: number, ids: string[]): Promise<number[]> {
+export async function applyParkedRefundsFor(deps: CoreDeps, programId: number, ids: string[]): Promise<Effects> {
   const notificationIds: number[] = [];
+  const deliveryIds: number[] = [];
   try {
     const rows = await typedSql(deps.em)
       .selectFrom('parked_refund')
@@ -125,7 +130,9 @@ export async function applyParkedRefundsFor(deps: CoreDeps, programId: number, i
       .execute();
     for (const { id } of rows) {
       const result = await applyParkedRefund(deps, id);
-      if (result?.kind === 'applied') notificationIds.push(...result.notificationIds);
+      if (result?.kind !== 'applied') continue;
+      notificationIds.push(...result.notificationIds);
+      deliveryIds.push(...(result.deliveryIds ?? []));
     }
   } catch (err) {
     deps.log.warn(
@@ -133,7 +140,7 @@ export async function applyParkedRefundsFor(deps: CoreDeps, programId: number, i
       'parked refunds not applied; the sweeper retries',
     );
   }
-  return notificationIds;
+  return { notificationIds, deliveryIds };
 }
 
 /**

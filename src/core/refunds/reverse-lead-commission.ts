@@ -7,8 +7,14 @@ import { Notification } from '../entities/notification.ts';
 import { posting, postToLedger } from '../ledger/ledger.ts';
 
 export type LeadReversal =
-  | { kind: 'applied'; commission: ICommission; deductionCents: number; balanceDeductionCents: number }
-  | { kind: 'skipped'; commission: ICommission; reason: string };
+  | {
+      kind: 'applied';
+      commission: ICommission;
+      deductionCents: number;
+      balanceDeductionCents: number;
+      deliveryIds: number[];
+    }
+  | { kind: 'skipped'; commission: ICommission; reason: string; deliveryIds: number[] };
 
 /**
  * What a reversal of `requestedCents` takes from a lead commission: never more than remains; omitted
@@ -52,7 +58,8 @@ export async function reverseLeadCommission(
         'This commission is on a sale: refund the sale (POST /api/v1/track/refund) to reduce it',
         { commission_id: c.id, sale_id: c.sale },
       );
-    if (c.status === 'reversed') return { kind: 'skipped', commission: c, reason: 'Commission already reversed' };
+    if (c.status === 'reversed')
+      return { kind: 'skipped', commission: c, reason: 'Commission already reversed', deliveryIds: [] };
     const plan = planLeadReversal(c, input.amountCents);
     const deduction = plan.deductionCents;
     const now = deps.clock();
@@ -92,8 +99,15 @@ export async function reverseLeadCommission(
           at: now,
         }),
       );
-    await emitCommissionUpdated({ ...deps, em }, programId, [c.id], c.status === 'reversed' ? 'reversed' : 'refunded');
-    return { kind: 'applied', commission: c, deductionCents: deduction, balanceDeductionCents: balanceDeduction };
+    const change = c.status === 'reversed' ? 'reversed' : 'refunded';
+    const deliveryIds = await emitCommissionUpdated({ ...deps, em }, programId, [c.id], change);
+    return {
+      kind: 'applied',
+      commission: c,
+      deductionCents: deduction,
+      balanceDeductionCents: balanceDeduction,
+      deliveryIds,
+    };
   });
   deps.log.info(
     {

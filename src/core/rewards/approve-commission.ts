@@ -6,13 +6,20 @@ import { Program } from '../entities/program.ts';
 import { posting, postToLedger } from '../ledger/ledger.ts';
 import { emitCommissionUpdated } from '../outbound/use-case-events.ts';
 
+/** A commission a use-case changed, with the outbound event deliveries it wrote (to enqueue after commit). */
+export type ChangedCommission = { commission: ICommission; deliveryIds: number[] };
+
 /**
  * Credits a commission: moves it out of `pending` to `approved` (a partially refunded one keeps
  * `refunded`) and adds what remains of it to the partner balance, in one transaction.
  * @throws AppError `not_found` (not in this program), `invalid_request` (already credited or
  * reversed, or held by fraud rules: review-held-commission.ts).
  */
-export async function approveCommission(deps: CoreDeps, programId: number, commissionId: number): Promise<ICommission> {
+export async function approveCommission(
+  deps: CoreDeps,
+  programId: number,
+  commissionId: number,
+): Promise<ChangedCommission> {
   return deps.em.transactional(async (em) => {
     const c = await em.findOne(
       Commission,
@@ -44,16 +51,23 @@ export async function approveCommission(deps: CoreDeps, programId: number, commi
         }),
       );
     }
-    await emitCommissionUpdated({ ...deps, em }, programId, [c.id], 'approved');
-    return c;
+    return { commission: c, deliveryIds: await emitCommissionUpdated({ ...deps, em }, programId, [c.id], 'approved') };
   });
 }
 
-/** Hold-period sweep: approves every pending commission older than its program's hold period. */
-export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promise<number> {
+/**
+ * Hold-period sweep: approves every pending commission older than its program's hold period, each
+ * in its own transaction; returns how many, and their outbound event deliveries. When one fails
+ * unexpectedly, the deliveries of those approved before it are left to the outbox sweeper.
+ */
+export async function approveDueCommissions(
+  deps: CoreDeps,
+  limit = 200,
+): Promise<{ approved: number; deliveryIds: number[] }> {
   const now = deps.clock().getTime();
   const programs = await deps.em.find(Program, {}, { fields: ['id', 'holdPeriodDays'] });
   let approved = 0;
+  const deliveryIds: number[] = [];
   for (const program of programs) {
     // Ids only, outside the identity map: the sweep's must not grow by a page per program.
     const due = await deps.em.find(
@@ -71,7 +85,7 @@ export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promis
       try {
         // A unit of work per approval (forkDeps): each commits alone, and its transaction must not
         // copy in the commissions approved before.
-        await approveCommission(forkDeps(deps), program.id, c.id);
+        deliveryIds.push(...(await approveCommission(forkDeps(deps), program.id, c.id)).deliveryIds);
         approved++;
       } catch (err) {
         // Raced with a refund or an admin approval: the next sweep sees the new state.
@@ -80,5 +94,5 @@ export async function approveDueCommissions(deps: CoreDeps, limit = 200): Promis
     }
   }
   if (approved) deps.log.info({ approved }, 'hold period elapsed: commissions approved');
-  return approved;
+  return { approved, deliveryIds };
 }

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import { forkDeps, type CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
-import { Commission, type ICommission } from '../entities/commission.ts';
-import { approveCommission } from './approve-commission.ts';
+import { Commission } from '../entities/commission.ts';
+import { approveCommission, type ChangedCommission } from './approve-commission.ts';
 import { emitCommissionUpdated } from '../outbound/use-case-events.ts';
 
 /**
@@ -15,8 +15,8 @@ async function decide(
   programId: number,
   commissionId: number,
   decision: 'released' | 'rejected',
-): Promise<void> {
-  await deps.em.transactional(async (em) => {
+): Promise<number[]> {
+  const deliveryIds = await deps.em.transactional(async (em) => {
     const c = await em.findOne(
       Commission,
       { id: commissionId, program: programId },
@@ -36,9 +36,10 @@ async function decide(
       c.reason = `rejected as fraud: ${c.hold.rules.map((r) => r.rule).join(', ')}`;
     }
     await em.flush();
-    await emitCommissionUpdated({ ...deps, em }, programId, [c.id], decision);
+    return emitCommissionUpdated({ ...deps, em }, programId, [c.id], decision);
   });
   deps.log.info({ programId, commissionId, decision }, 'held commission reviewed');
+  return deliveryIds;
 }
 
 /** Releases a held commission and credits it. @throws AppError `not_found`, `invalid_request` (not held). */
@@ -46,13 +47,15 @@ export async function releaseHeldCommission(
   deps: CoreDeps,
   programId: number,
   commissionId: number,
-): Promise<ICommission> {
-  await decide(deps, programId, commissionId, 'released');
-  // A release that stopped here (a crash) leaves a pending commission the hold-period sweep credits.
+): Promise<ChangedCommission> {
+  const released = await decide(deps, programId, commissionId, 'released');
+  // A release that stopped here (a crash) leaves a pending commission the hold-period sweep
+  // credits, and the decision's deliveries to the outbox sweeper.
   const c = await deps.em.findOneOrFail(Commission, { id: commissionId }, { refresh: true });
-  if (c.creditedAt || c.status === 'reversed') return c;
+  if (c.creditedAt || c.status === 'reversed') return { commission: c, deliveryIds: released };
   // A step of its own, from what the decision committed (forkDeps).
-  return approveCommission(forkDeps(deps), programId, commissionId);
+  const approved = await approveCommission(forkDeps(deps), programId, commissionId);
+  return { commission: approved.commission, deliveryIds: [...released, ...approved.deliveryIds] };
 }
 
 /** Rejects a held commission: reversed, never credited. @throws AppError `not_found`, `invalid_request` (not held). */
@@ -60,7 +63,7 @@ export async function rejectHeldCommission(
   deps: CoreDeps,
   programId: number,
   commissionId: number,
-): Promise<ICommission> {
-  await decide(deps, programId, commissionId, 'rejected');
-  return deps.em.findOneOrFail(Commission, { id: commissionId }, { refresh: true });
+): Promise<ChangedCommission> {
+  const deliveryIds = await decide(deps, programId, commissionId, 'rejected');
+  return { commission: await deps.em.findOneOrFail(Commission, { id: commissionId }, { refresh: true }), deliveryIds };
 }

@@ -7,6 +7,7 @@ import { calculatePlatformFee } from '../shared/money.ts';
 import { computeSaleReward } from '../rewards/sale-reward.ts';
 import { checkFraud } from '../rewards/fraud-rules.ts';
 import type { IProgram } from '../entities/program.ts';
+import { computeSaleAmount } from './sale-amount.ts';
 import { Sale } from '../entities/sale.ts';
 import { TestEvent, type ITestEvent } from '../entities/test-event.ts';
 import { resolveAttribution, type Attribution } from '../attribution/resolve-attribution.ts';
@@ -32,6 +33,8 @@ export type SaleResult =
       commissionCents: number | null;
       /** Notifications of refunds that were parked for this sale and applied with it (parked-refunds.ts). */
       notificationIds?: number[];
+      /** Outbound event deliveries of the sale and of those refunds, to enqueue after commit. */
+      deliveryIds?: number[];
     }
   | { kind: 'window_expired'; clickAgeDays: number; windowDays: number }
   | { kind: 'duplicate'; saleId: number }
@@ -79,10 +82,10 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
       commissionCents: result.commissionCents,
     });
     // A provider refund of this sale that arrived first is applied now that the sale exists; its
-    // notifications go out with the sale's result (never part of a response).
-    if (parkedRefunds)
-      return { ...sale, notificationIds: await applyParkedRefundsFor(deps, job.programId, [job.transactionId]) };
-    return sale;
+    // notifications and deliveries go out with the sale's result (never part of a response).
+    if (!parkedRefunds) return sale;
+    const late = await applyParkedRefundsFor(deps, job.programId, [job.transactionId]);
+    return { ...sale, ...late, deliveryIds: [...(sale.deliveryIds ?? []), ...late.deliveryIds] };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // The transaction id was already recorded (a retry, or a concurrent call that committed first):
@@ -186,14 +189,15 @@ async function recordLiveSale(
     at: now,
   });
   const commission = commissionId === null || !reward ? null : { id: commissionId, amountCents: reward.cents };
-  if (o.emit)
-    await emitSaleEvents(deps, program.id, job, attribution, {
-      saleId,
-      commission: commission && { ...commission, held: attribution.held || hold !== null },
-      amountCents,
-      currency,
-      now,
-    });
+  const deliveryIds = !o.emit
+    ? undefined
+    : await emitSaleEvents(deps, program.id, job, attribution, {
+        saleId,
+        commission: commission && { ...commission, held: attribution.held || hold !== null },
+        amountCents,
+        currency,
+        now,
+      });
   if (attribution.conflict) {
     recordAttributionConflict(deps, {
       programId: program.id,
@@ -221,21 +225,8 @@ async function recordLiveSale(
     commissionId: commission?.id ?? null,
     commissionCents: commission?.amountCents ?? null,
     parkedRefunds: parked,
+    ...(deliveryIds && { deliveryIds }),
   };
-}
-
-/**
- * The commission base. API sales: `amount_cents` as sent (spec). Provider sales (origin
- * `provider`, SaleJob.origin) carry what the customer paid with its tax; unless the program opts
- * in to tax (`providerAmountIncludesTax`), the tax is taken out and the payment kept as
- * `paidCents`, against which provider refunds are scaled (apply-refund.ts).
- */
-function computeSaleAmount(program: IProgram, job: SaleJob): { amountCents: number; paidCents: number | null } {
-  const paid = job.amountCents as number;
-  const tax = job.taxCents ?? 0;
-  if (job.origin !== 'provider' || program.providerAmountIncludesTax || tax <= 0 || tax >= paid)
-    return { amountCents: paid, paidCents: null };
-  return { amountCents: paid - tax, paidCents: paid };
 }
 
 async function findSaleId(em: CoreDeps['em'], programId: number, transactionId: string): Promise<number | null> {

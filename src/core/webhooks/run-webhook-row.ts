@@ -11,7 +11,7 @@ import { lookUpSaleAlias } from '../refunds/alias-lookup.ts';
 import { applyRefundAgain, lookUpRefundedSale } from '../refunds/refund-sale-lookup.ts';
 import { reviewWonDispute } from '../refunds/review-won-dispute.ts';
 import { reverseTransfer } from '../payouts/reverse-transfer.ts';
-import { applyParkedRefundsFor, closeParkedRefunds, parkRefund } from '../refunds/parked-refunds.ts';
+import { applyParkedRefundsFor, closeParkedRefunds, parkRefund, type Effects } from '../refunds/parked-refunds.ts';
 import { isDataError } from '../db/data-error.ts';
 import { resolveOrder } from '../attribution/order-registrations.ts';
 import {
@@ -22,11 +22,13 @@ import {
 } from './webhook-outcomes.ts';
 import { saleEventRecordedNoSale, type InboxRow, type RowWrite } from './webhook-rows.ts';
 
-/** What running an inbox row did; `notificationIds` are outbox rows to deliver after commit. */
-export type ProcessedWebhook = {
+/**
+ * What running an inbox row did; `notificationIds` and `deliveryIds` (outbound events) are outbox
+ * rows to deliver after commit.
+ */
+export type ProcessedWebhook = Effects & {
   status: WebhookEventStatus;
   outcome: WebhookJobOutcome[];
-  notificationIds: number[];
 };
 
 export type RowRun =
@@ -47,7 +49,7 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
     ignored: null,
     write: written && { row: written, note: null },
   });
-  if (!row) return done({ status: 'failed', outcome: [], notificationIds: [] }, null);
+  if (!row) return done({ status: 'failed', outcome: [], notificationIds: [], deliveryIds: [] }, null);
   if (row.status === 'processed' || row.status === 'ignored') {
     return done(
       {
@@ -55,6 +57,7 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         // As stored by an earlier run of this code.
         outcome: Array.isArray(row.outcome) ? (row.outcome as WebhookJobOutcome[]) : [],
         notificationIds: [],
+        deliveryIds: [],
       },
       null,
     );
@@ -66,11 +69,13 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
     row.status = 'failed';
     row.error = `unreadable jobs: ${parsed.reason}`;
     deps.log.error({ inboxId, err: row.error }, 'webhook event failed: its jobs do not parse');
-    return done({ status: 'failed', outcome: [], notificationIds: [] }, row);
+    return done({ status: 'failed', outcome: [], notificationIds: [], deliveryIds: [] }, row);
   }
   const jobs = parsed.value;
   const outcome: WebhookJobOutcome[] = [];
-  const notificationIds: number[] = [];
+  // A row that fails after some of its jobs committed returns none of their outbox rows: those
+  // notifications and event deliveries are committed and wait for the outbox sweepers.
+  const effects: Effects = { notificationIds: [], deliveryIds: [] };
   try {
     for (const [i, given] of jobs.entries()) {
       // A gateway payment naming only an order takes its customer from the order's registration
@@ -89,13 +94,14 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         } else {
           // A refund naming the alias that arrived before the link was parked: its sale is known now.
           if (result.kind === 'linked' && job.kind === 'link')
-            notificationIds.push(...(await applyParkedRefundsFor(deps, job.programId, [job.alias])));
+            addEffects(effects, await applyParkedRefundsFor(deps, job.programId, [job.alias]));
           // A sale recorded under an id refunds do not name: the provider's API may link it now
           // (a retry finds it `duplicate` and asks again; a RetryableError fails the row).
           if (job.kind === 'sale' && (result.kind === 'attributed' || result.kind === 'duplicate'))
-            notificationIds.push(...(await lookUpSaleAlias(deps, job)));
-          // Applied refunds, requested dispute reviews and sales that applied parked refunds write notifications.
-          if ('notificationIds' in result && result.notificationIds) notificationIds.push(...result.notificationIds);
+            addEffects(effects, await lookUpSaleAlias(deps, job));
+          // Applied refunds, requested dispute reviews and sales that applied parked refunds write
+          // notifications; sales, refunds and failed payouts may write outbound events.
+          addEffects(effects, result);
           outcome.push(result);
         }
       } catch (err) {
@@ -109,7 +115,7 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
         outcome.push({ kind: 'error', code: err.code, message: err.message });
       }
       // Outside the job's own error handling: a failure here fails the row, which is retried.
-      if (saleMissing) outcome.push(await refundBeforeItsSale(deps, row, job, notificationIds));
+      if (saleMissing) outcome.push(await refundBeforeItsSale(deps, row, job, effects));
     }
   } catch (err) {
     row.error = err instanceof Error ? err.message : String(err);
@@ -146,7 +152,7 @@ export async function runRow(deps: CoreDeps, row: InboxRow | undefined): Promise
           },
         }
       : null;
-  return { kind: 'done', result: { status: row.status, outcome, notificationIds }, ignored, write: { row, note } };
+  return { kind: 'done', result: { status: row.status, outcome, ...effects }, ignored, write: { row, note } };
 }
 
 const ORDER_NOT_REGISTERED =
@@ -174,19 +180,19 @@ function runProviderJob(
 /**
  * A provider refund whose sale is not recorded: applied after all when the provider's API names
  * the sale its payment paid; else finished as `not_found` when that sale's event recorded no sale,
- * or parked until the sale arrives. Its notifications go to `notificationIds`.
+ * or parked until the sale arrives. Its notifications and deliveries go to `effects`.
  */
 async function refundBeforeItsSale(
   deps: CoreDeps,
   row: InboxRow,
   job: ProviderJob,
-  notificationIds: number[],
+  effects: Effects,
 ): Promise<WebhookJobOutcome> {
   if (job.kind !== 'refund') throw new Error(`a ${job.kind} job has no refund to park`);
   // The provider's API may name the sale the refunded payment paid, linked now.
   const again = (await lookUpRefundedSale(deps, job)) ? await applyRefundAgain(deps, job) : null;
   if (again) {
-    if ('notificationIds' in again) notificationIds.push(...again.notificationIds);
+    addEffects(effects, again);
     return again;
   }
   if (await saleEventRecordedNoSale(deps.em, row, job.transactionId)) {
@@ -201,6 +207,13 @@ async function refundBeforeItsSale(
   // Its sale has not arrived (providers do not order their deliveries): kept, and applied
   // once when the sale is recorded.
   const parked = await parkRefund(deps, job, { webhookEventId: row.id, provider: row.provider });
-  if ('notificationIds' in parked) notificationIds.push(...parked.notificationIds);
+  addEffects(effects, parked);
   return parked;
+}
+
+/** Adds what a use-case's result says it wrote (`notificationIds`, `deliveryIds`, when it has them). */
+function addEffects(into: Effects, from: object): void {
+  if ('notificationIds' in from && Array.isArray(from.notificationIds))
+    into.notificationIds.push(...from.notificationIds);
+  if ('deliveryIds' in from && Array.isArray(from.deliveryIds)) into.deliveryIds.push(...from.deliveryIds);
 }

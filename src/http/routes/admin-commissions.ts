@@ -21,7 +21,7 @@ export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body
       `/programs/:id/commissions/:cid/${path}`,
       async (e) =>
         ({
-          commission: rowToWire(await emitting((d) => use(d, num(e, 'id'), num(e, 'cid')))),
+          commission: rowToWire((await emitting((d) => use(d, num(e, 'id'), num(e, 'cid')))).commission),
         }) satisfies CommissionApprovedBody,
     );
   decide('approve', approveCommission);

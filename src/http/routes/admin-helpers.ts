@@ -25,10 +25,11 @@ export type AdminHelpers = {
   /** The JSON body; an empty body (`content-length: 0`) is `{}`. */
   body: (e: H3Event) => Promise<unknown>;
   /**
-   * Runs a use-case that may write outbound events and enqueues their deliveries once it returned
-   * (committed); an enqueue that fails leaves them to the outbox sweeper, never fails the call.
+   * Runs a use-case that may write outbound events and enqueues the deliveries it returned
+   * (`deliveryIds`, committed); an enqueue that fails leaves them to the outbox sweeper, never
+   * fails the call.
    */
-  emitting: <T>(fn: (deps: CoreDeps) => Promise<T>) => Promise<T>;
+  emitting: <T extends { deliveryIds: readonly number[] }>(fn: (deps: CoreDeps) => Promise<T>) => Promise<T>;
 };
 
 export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
@@ -42,10 +43,11 @@ export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
   };
   const operator = [requireOperator(ctx)];
   const on: AdminOn = (method, path, fn) => app[method](`${ADMIN_PREFIX}${path}`, route(operator, fn));
-  const emitting = async <T>(fn: (deps: CoreDeps) => Promise<T>): Promise<T> => {
-    const deps = { ...ctx.deps(), outbound: [] as number[] };
-    const result = await fn(deps);
-    if (deps.outbound.length) await enqueueEventDeliveries(ctx, deps.outbound);
+  const emitting = async <T extends { deliveryIds: readonly number[] }>(
+    fn: (deps: CoreDeps) => Promise<T>,
+  ): Promise<T> => {
+    const result = await fn(ctx.deps());
+    await enqueueEventDeliveries(ctx, result.deliveryIds);
     return result;
   };
   return { on, num, body, emitting };

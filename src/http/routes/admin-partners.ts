@@ -25,7 +25,7 @@ import type { AdminHelpers } from './admin-helpers.ts';
 export function registerPartnerAdminRoutes(ctx: RouteContext, { on, num, body, emitting }: AdminHelpers): void {
   on('post', '/programs/:id/partners', async (e) => {
     const input = validate(partnerCreateSchema, await body(e));
-    const partner = await emitting((d) => createPartner(d, num(e, 'id'), input));
+    const { partner } = await emitting((d) => createPartner(d, num(e, 'id'), input));
     return json({ partner: rowToWire(partner) } satisfies PartnerCreatedBody, 201);
   });
   on('post', '/programs/:id/partners/:partnerId/codes', async (e) => {

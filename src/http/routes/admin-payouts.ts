@@ -31,7 +31,8 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body, em
     return json(
       {
         payout: rowToWire(
-          await emitting((d) => openPayout(d, num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null)),
+          (await emitting((d) => openPayout(d, num(e, 'id'), num(e, 'partnerId'), b.currency, b.amount_cents ?? null)))
+            .payout,
         ),
       } satisfies PayoutBody,
       201,
