@@ -6,7 +6,6 @@ import { isUniqueViolation } from '../db/data-error.ts';
 import { calculatePlatformFee } from '../shared/money.ts';
 import { computeSaleReward } from '../rewards/sale-reward.ts';
 import { checkFraud } from '../rewards/fraud-rules.ts';
-import type { IProgram } from '../entities/program.ts';
 import { computeSaleAmount } from './sale-amount.ts';
 import { Sale } from '../entities/sale.ts';
 import { TestEvent, type ITestEvent } from '../entities/test-event.ts';
