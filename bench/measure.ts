@@ -4,6 +4,7 @@ import os from 'node:os';
 import autocannon, { type Result as CannonResult } from 'autocannon';
 import { SHARED_REDIS_URL } from '../test/helpers/throwaway-redis.ts';
 import { readAllProcessCpu, readCpuTimes, readHostCpu, readMemoryKiB } from '../test/helpers/proc-stats.ts';
+import { CALLGRIND_DIR, startCounting, stopCounting } from './callgrind.ts';
 import { sleep, type BenchContext, type Extra, type Run, type Target } from './config.ts';
 
 /** Adds a run to the results with its ratio to `of` (the sale baseline by default) and prints it. */
@@ -19,6 +20,8 @@ function report(r: Run): void {
   if (withDelivery !== undefined)
     console.log(`  service CPU per refund including its notification delivery: ${withDelivery} ms`);
   const ratio = r.ratio === null ? '' : ` (${(r.ratio * 100).toFixed(0)}% of raw pg)`;
+  const ir = r.cpu?.instructionsPerRequest;
+  if (ir) console.log(`${r.case} c=${r.concurrency}: ${ir.toLocaleString('en')} instructions per request`);
   console.log(
     `${r.case.padEnd(16)} c=${String(r.concurrency).padEnd(4)} ${r.rps.toFixed(0).padStart(6)} req/s${ratio}  p50 ${r.latency.p50} p90 ${r.latency.p90} p99 ${r.latency.p99} max ${r.latency.max} ms  errors ${r.errors}  rss ${r.peakRssMiB ?? '–'} MiB  cpu ${r.cpu?.serviceMsPerRequest ?? '–'} ms/req (sys ${r.cpu?.serviceSystemMsPerRequest ?? '–'}), host ${r.cpu?.hostBusyPct ?? '–'}%${r.cpu?.cores ? ` ${JSON.stringify(r.cpu.cores)}` : ''}  consistent ${r.consistent}`,
   );
@@ -88,6 +91,8 @@ export type Cannon = {
   serviceCpu: { user: number; system: number } | null;
   hostBusyPct: number;
   cpuShare: Record<string, number>;
+  /** Instructions the service executed during the run (BENCH_CALLGRIND), else null. */
+  instructions: number | null;
 };
 
 /**
@@ -148,6 +153,8 @@ export async function cannon(
   connections: number,
   seconds: number,
   request: NonNullable<Parameters<typeof autocannon>[0]['requests']>[number],
+  /** Leave the instruction count running (the caller stops it, e.g. once webhooks are processed). */
+  o: { keepCounting?: boolean } = {},
 ): Promise<Cannon> {
   let peak = 0;
   const sample = () => {
@@ -160,8 +167,15 @@ export async function cannon(
   const host0 = readHostCpu();
   const procs0 = readAllProcessCpu();
   const t0 = performance.now();
+  startCounting(svc.pids);
   try {
-    const res = await autocannon({ url: svc.url, connections, duration: seconds, timeout: 30, requests: [request] });
+    const res = await autocannon({
+      url: svc.url,
+      connections,
+      duration: seconds,
+      timeout: CALLGRIND_DIR ? 600 : 30,
+      requests: [request],
+    });
     sample();
     const cpu1 = cpuTimes(svc);
     const host1 = readHostCpu();
@@ -171,6 +185,7 @@ export async function cannon(
       serviceCpu: cpu0 && cpu1 ? { user: cpu1.user - cpu0.user, system: cpu1.system - cpu0.system } : null,
       hostBusyPct: Math.round((100 * (host1.busy - host0.busy)) / Math.max(1, host1.total - host0.total)),
       cpuShare: cpuShare(procs0, readAllProcessCpu(), svc.pids, (performance.now() - t0) / 1000),
+      instructions: o.keepCounting ? null : stopCounting(svc.pids),
     };
   } finally {
     clearInterval(timer);
@@ -179,6 +194,9 @@ export async function cannon(
 
 export const perRequest = (ms: number | null, n: number) =>
   ms === null || !n ? null : Math.round((100 * ms) / n) / 100;
+
+export const perInstruction = (instructions: number | null, n: number) =>
+  instructions === null || !n ? null : Math.round(instructions / n);
 
 export function rowOf(name: string, c: number, k: Cannon): Run {
   const { res } = k;
@@ -196,6 +214,7 @@ export function rowOf(name: string, c: number, k: Cannon): Run {
       serviceSystemMsPerRequest: perRequest(k.serviceCpu?.system ?? null, res['2xx']),
       hostBusyPct: k.hostBusyPct,
       cores: k.cpuShare,
+      instructionsPerRequest: perInstruction(k.instructions, res['2xx']),
     },
   };
 }

@@ -17,6 +17,8 @@ export type Row = {
     serviceSystemMsPerRequest?: number | null;
     hostBusyPct: number;
     cores?: Record<string, number>;
+    /** Instructions the service executed per successful request (BENCH_CALLGRIND runs only). */
+    instructionsPerRequest?: number | null;
   };
   note?: string;
 };

@@ -30,7 +30,9 @@
  * checkout of this repository (a before/after comparison of its code under the same load);
  * BENCH_LABEL is appended to the file name; BENCH_QUIET_WAIT (seconds, default 60) bounds the wait
  * for an idle host before starting; BENCH_DATABASE runs against an existing database (its own program
- * seeded beside what is there; the database is kept).
+ * seeded beside what is there; the database is kept); BENCH_CALLGRIND=<dir> runs the service under
+ * valgrind's callgrind and adds instructions per request to each run (callgrind.ts: a count that
+ * other load on the host hardly moves; rates and latencies of such a run mean nothing).
  *
  * `--data large` (or BENCH_DATA=large) runs the data-volume bench instead (data-volume.ts): read
  * paths over a year of one large program seeded in SQL, beside the same paths on a small seed.

@@ -1,6 +1,7 @@
 /** The service under load: its environment and processes for the chosen topology. */
 import { randomBytes } from 'node:crypto';
 import { startService, type ServiceProcess } from '../test/helpers/service-process.ts';
+import { CALLGRIND_DIR, callgrindWrapper } from './callgrind.ts';
 import type { TempDatabase } from '../test/helpers/temp-database.ts';
 import { SHARED_REDIS_URL } from '../test/helpers/throwaway-redis.ts';
 import {
@@ -28,7 +29,11 @@ export type Services = {
  */
 export async function startServices(db: TempDatabase, prefix: string, processes: ServiceProcess[]): Promise<Services> {
   const start = (...[role, env, o]: Parameters<typeof startService>) =>
-    startService(role, env, { ...o, dir: SERVICE_DIR });
+    startService(role, env, {
+      ...o,
+      dir: SERVICE_DIR,
+      ...(CALLGRIND_DIR ? { wrapper: callgrindWrapper(), readyTimeoutMs: 1_200_000 } : {}),
+    });
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
     REDIS_URL: SHARED_REDIS_URL,

@@ -1,7 +1,19 @@
 /** Signed Stripe checkout webhooks: the acknowledgement rate and the time until all are processed. */
 import { signedStripeCheckout } from '../../test/helpers/load-fixture.ts';
 import { ACK_ONLY, LEVELS, amountOf, sleep, type BenchContext, type Run, runOf, type CaseRun } from '../config.ts';
-import { cannon, cpuTimes, ledger, numbered, perRequest, record, rowOf, rssKiB, sampler } from '../measure.ts';
+import { stopCounting } from '../callgrind.ts';
+import {
+  cannon,
+  cpuTimes,
+  ledger,
+  numbered,
+  perInstruction,
+  perRequest,
+  record,
+  rowOf,
+  rssKiB,
+  sampler,
+} from '../measure.ts';
 import { checkSales } from './sale.ts';
 
 export async function runWebhooks(ctx: BenchContext): Promise<void> {
@@ -33,6 +45,7 @@ export async function webhookCase({ svc, db, f, c, seconds, prefix }: CaseRun): 
       // A redelivery would be answered 200 too: only a new event counts.
       accept: (status, text) => status === 200 && JSON.parse(text).duplicate === false,
     }),
+    { keepCounting: !ACK_ONLY },
   );
   const tAck = performance.now();
   if (ACK_ONLY) {
@@ -66,6 +79,7 @@ export async function webhookCase({ svc, db, f, c, seconds, prefix }: CaseRun): 
   }
   const tDone = performance.now();
   const cpu1 = cpuTimes(svc);
+  const instructions = stopCounting(svc.pids);
   const drainSeconds = (tDone - t0) / 1000;
   const { rows: events } = await db.pool.query<{ dedupe_key: string; status: string }>(
     `select dedupe_key, status from webhook_event where program_id = $1 and dedupe_key like $2`,
@@ -100,6 +114,7 @@ export async function webhookCase({ svc, db, f, c, seconds, prefix }: CaseRun): 
             serviceSystemMsPerRequest: perRequest(cpu1.system - cpu0.system, events.length),
             hostBusyPct: NaN,
             cores: {},
+            instructionsPerRequest: perInstruction(instructions, events.length),
           }
         : undefined,
     extra: {

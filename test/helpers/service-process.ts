@@ -57,10 +57,13 @@ export async function startService(
     workerReadyAfterMs?: number;
     /** Another checkout of this repository to run the service from (a before/after benchmark). */
     dir?: string;
+    /** A command the service runs under, e.g. valgrind and its options (the benchmark's instruction count). */
+    wrapper?: string[];
   } = {},
 ): Promise<ServiceProcess> {
   const port = opts.port ?? (role === 'worker' || role === 'migrate' ? 0 : await freePort());
-  const child = spawn(process.execPath, ['src/main.ts', role], {
+  const argv = [...(opts.wrapper ?? []), process.execPath, 'src/main.ts', role];
+  const child = spawn(argv[0]!, argv.slice(1), {
     cwd: opts.dir ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
