@@ -2,7 +2,8 @@ import { createStripeTransfers } from './providers/stripe/transfers.ts';
 import type { Logger as PinoLogger } from 'pino';
 import { createEmailHasher, type EmailHasher } from './core/shared/email-hash.ts';
 import { resolveEmailHashSecret, readInstanceNonce } from './core/db/service-instance.ts';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from './queue/redis-connection.ts';
 import { metricsEnabled, type Config } from './config.ts';
 import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
@@ -90,15 +91,19 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       'EMAIL_HASH_SECRET is not set: lead emails are hashed with a key kept in the database itself; set it to keep the key apart from the hashes',
     );
   }
+  const sentinels = { sentinels: config.REDIS_SENTINELS, sentinelName: config.REDIS_SENTINEL_NAME };
   const queue = config.REDIS_URL
-    ? createBullQueue({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, log })
+    ? createBullQueue({ redisUrl: config.REDIS_URL, ...sentinels, prefix: config.QUEUE_PREFIX, log })
     : createMemoryQueue();
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-      })
+    ? connectRedis(
+        { url: config.REDIS_URL, ...sentinels },
+        {
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+        },
+      )
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis (rate limiter) connection error'));
   log.info(

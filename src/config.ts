@@ -24,6 +24,32 @@ export const configSchema = z
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     /** Redis URL; unset = in-process queue. */
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    /**
+     * Redis Sentinel: `host:port` of each sentinel, comma-separated; the primary is the one they
+     * name for REDIS_SENTINEL_NAME, followed through failovers. REDIS_URL still selects production
+     * mode and gives the password, database and TLS; its host is not used.
+     */
+    REDIS_SENTINELS: z
+      .string()
+      .optional()
+      .transform((v, c) => {
+        if (!v?.trim()) return undefined;
+        const out: Array<{ host: string; port: number }> = [];
+        for (const item of v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
+          const m = /^([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(item);
+          const port = Number(m?.[2]);
+          if (!m || port < 1 || port > 65535) {
+            c.addIssue({ code: 'custom', message: `"${item}" is not host:port (e.g. 10.0.0.5:26379)` });
+            return z.NEVER;
+          }
+          out.push({ host: m[1]!.replace(/^\[|\]$/g, ''), port });
+        }
+        return out;
+      }),
+    REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
     DATA_DIR: z.string().min(1).default('./.data'),
     /** Bearer token of the admin API; unset = admin API disabled (the CLI still works). */
     ADMIN_TOKEN: z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional(),
@@ -62,9 +88,13 @@ export const configSchema = z
      * leaves only the scrape-time gauges (queue, inbox and outbox backlogs) on /metrics.
      */
     METRICS_ENABLED: bool.optional(),
+    /** Key prefix in Redis; `{name}` (a hash tag) keeps each queue's keys in one slot of a Redis Cluster. */
     QUEUE_PREFIX: z
       .string()
-      .regex(/^[a-zA-Z0-9_-]+$/)
+      .regex(
+        /^([a-zA-Z0-9_-]+|\{[a-zA-Z0-9_-]+\})$/,
+        'QUEUE_PREFIX must be letters, digits, _ or -, optionally in {braces} (a Redis Cluster hash tag)',
+      )
       .default('tracker'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Job as BullJob, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { connectRedis, type RedisTarget } from './redis-connection.ts';
 import pTimeout from 'p-timeout';
 import type { Job } from '../core/jobs/job.ts';
 import type { Logger } from '../core/deps.ts';
@@ -19,7 +20,13 @@ import { createMicroBatcher } from '../core/shared/micro-batch.ts';
 /** Id of a job a process waits for (`addAndWait`): `<that process's instance>.<uuid>`. */
 const REPLY_ID = /^([0-9a-f]{32})\./;
 
-export type BullOptions = { redisUrl: string; prefix: string; log: Logger };
+export type BullOptions = {
+  redisUrl: string;
+  sentinels?: RedisTarget['sentinels'];
+  sentinelName?: string;
+  prefix: string;
+  log: Logger;
+};
 
 /**
  * How long a command on a non-blocking connection (the producer, the rate limiter's) may wait for
@@ -36,7 +43,8 @@ export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
  */
 export function createBullQueue(opts: BullOptions): JobQueue {
   const base: RedisOptions = { maxRetriesPerRequest: null, lazyConnect: false };
-  const producer = new Redis(opts.redisUrl, {
+  const target: RedisTarget = { url: opts.redisUrl, sentinels: opts.sentinels, sentinelName: opts.sentinelName };
+  const producer = connectRedis(target, {
     ...base,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -57,7 +65,7 @@ export function createBullQueue(opts: BullOptions): JobQueue {
   });
   const connections: Redis[] = [producer];
   const connect = () => {
-    const c = new Redis(opts.redisUrl, base);
+    const c = connectRedis(target, base);
     c.on('error', (err) => opts.log.warn({ err: err.message }, 'redis connection error'));
     connections.push(c);
     return c;
