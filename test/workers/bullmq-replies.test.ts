@@ -102,3 +102,16 @@ test.skipIf(!production)(
     }
   },
 );
+
+test.skipIf(!production)(
+  'a hash-tagged prefix ({name}, for Redis Cluster) runs jobs and replies like a plain one',
+  { timeout: 30_000 },
+  async () => {
+    const tagged = `{${prefix}t}`;
+    const q = createBullQueue({ redisUrl: SHARED_REDIS_URL, prefix: tagged, log: pino({ level: 'silent' }) });
+    queues.push(q);
+    q.process('track', async (data) => ({ tx: (data as { transactionId: string }).transactionId }), 2);
+    expect(await q.addAndWait('track', job('h1'), 10_000)).toEqual({ tx: 'h1' });
+    await deleteRedisPrefix(SHARED_REDIS_URL, tagged);
+  },
+);
