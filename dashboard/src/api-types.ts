@@ -31,6 +31,7 @@ import type {
   partnerCreateSchema,
   partnerGroupAssignSchema,
   partnerGroupCreateSchema,
+  partnerGroupUpdateSchema,
 } from '../../src/http/wire/partners.ts';
 import type * as requests from '../../src/http/wire/requests.ts';
 import type {
@@ -158,7 +159,8 @@ export type ApiRoutes = {
       | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>;
     PATCH:
       | Route<Program, ProgramBody, In<typeof programUpdateSchema>>
-      | Route<EventEndpoint, EndpointBody, In<typeof requests.endpointPatchSchema>>;
+      | Route<EventEndpoint, EndpointBody, In<typeof requests.endpointPatchSchema>>
+      | Route<`${Program}/partner-groups/${number}`, PartnerGroupBody, In<typeof partnerGroupUpdateSchema>>;
     PUT:
       | Route<Provider, ProviderConnectedBody, In<typeof requests.connectSchema>>
       | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>;
