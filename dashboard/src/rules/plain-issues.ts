@@ -49,11 +49,12 @@ export function plainIssue(issue: z.core.$ZodIssue): string {
     case 'too_big':
       return `${name} must be at most ${String(issue.maximum)}.`;
     case 'invalid_type':
-      return issue.input === undefined ? `${name} is missing.` : `${name} must be a ${issue.expected}.`;
+      // Zod leaves the input out of its issues; its message names what it received.
+      return /received undefined/.test(issue.message) ? `${name} is missing.` : `${name} must be a ${issue.expected}.`;
     case 'invalid_value':
       return `${name} must be one of: ${issue.values.map(String).join(', ')}.`;
     case 'unrecognized_keys':
-      return `${name} has settings this service does not know: ${issue.keys.join(', ')}.`;
+      return `This service does not know these settings in ${name.replace(/^The/, 'the')}: ${issue.keys.join(', ')}.`;
     case 'invalid_union':
       return `${name} must be a percentage or a fixed amount.`;
     default:
