@@ -25,6 +25,7 @@ import type {
   EndpointWithSecretBody,
 } from '../../src/http/wire/event-endpoints.ts';
 import type { PayoutMethodBody, PayoutRunBody } from '../../src/http/wire/payouts.ts';
+import type { CommissionSummaryBody } from '../../src/http/wire/commission-summary.ts';
 import type { payoutMethodSchema } from '../../src/core/payouts/payout-methods.ts';
 import type {
   partnerCodeCreateSchema,
@@ -89,6 +90,7 @@ export type {
   StatementBody,
   WebhookEventBody,
   WebhookProvider,
+  CommissionSummaryBody,
 };
 
 /**
@@ -122,6 +124,7 @@ export type ApiRoutes = {
       | Route<'/api/v1/admin/programs', ProgramListBody>
       | Route<Program, ProgramBody>
       | Route<Query<`${Program}/stats`>, SeriesBody>
+      | Route<Query<`${Program}/stats/commissions`>, CommissionSummaryBody>
       | ListRoutes
       | Route<`${Program}/partners/${number}/statement`, StatementBody>
       | Route<`${Program}/webhook-events/${number}`, WebhookEventBody>

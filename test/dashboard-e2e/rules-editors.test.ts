@@ -125,6 +125,15 @@ describe.runIf(browserTestsEnabled())('rule editors in Chromium', () => {
       });
       expect(refund.body).toMatchObject({ status: 'refunded', deductionAmount: 3_000 });
 
+      // The overview's commissions of the last 30 days, split: 20.00 + 50.00 earned, none held or reversed
+      // (the renewals are dated ahead, by the clock moved above).
+      await tab(op, 'Overview');
+      await expect.poll(() => op.locator('[data-stat="commissions-earned"]').textContent()).toBe('70.00 USD');
+      expect(await op.locator('[data-stat="commissions-held"]').textContent()).toBe('0.00 USD');
+      expect(await op.locator('[data-stat="commissions-reversed"]').textContent()).toBe('0.00 USD');
+      await op.getByText('Commissions reversed by refunds').waitFor();
+      await expectAccessible(op, 'overview');
+
       // Fraud rules and payout settings in Settings' forms, an error in plain words first.
       await tab(op, 'Settings');
       await op.getByRole('checkbox', { name: /disposable email address/ }).check();
