@@ -25,12 +25,14 @@ import type {
   EndpointWithSecretBody,
 } from '../../src/http/wire/event-endpoints.ts';
 import type { PayoutMethodBody, PayoutRunBody } from '../../src/http/wire/payouts.ts';
+import type { CommissionSummaryBody } from '../../src/http/wire/commission-summary.ts';
 import type { payoutMethodSchema } from '../../src/core/payouts/payout-methods.ts';
 import type {
   partnerCodeCreateSchema,
   partnerCreateSchema,
   partnerGroupAssignSchema,
   partnerGroupCreateSchema,
+  partnerGroupUpdateSchema,
 } from '../../src/http/wire/partners.ts';
 import type * as requests from '../../src/http/wire/requests.ts';
 import type {
@@ -88,6 +90,7 @@ export type {
   StatementBody,
   WebhookEventBody,
   WebhookProvider,
+  CommissionSummaryBody,
 };
 
 /**
@@ -121,6 +124,7 @@ export type ApiRoutes = {
       | Route<'/api/v1/admin/programs', ProgramListBody>
       | Route<Program, ProgramBody>
       | Route<Query<`${Program}/stats`>, SeriesBody>
+      | Route<Query<`${Program}/stats/commissions`>, CommissionSummaryBody>
       | ListRoutes
       | Route<`${Program}/partners/${number}/statement`, StatementBody>
       | Route<`${Program}/webhook-events/${number}`, WebhookEventBody>
@@ -158,7 +162,8 @@ export type ApiRoutes = {
       | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>;
     PATCH:
       | Route<Program, ProgramBody, In<typeof programUpdateSchema>>
-      | Route<EventEndpoint, EndpointBody, In<typeof requests.endpointPatchSchema>>;
+      | Route<EventEndpoint, EndpointBody, In<typeof requests.endpointPatchSchema>>
+      | Route<`${Program}/partner-groups/${number}`, PartnerGroupBody, In<typeof partnerGroupUpdateSchema>>;
     PUT:
       | Route<Provider, ProviderConnectedBody, In<typeof requests.connectSchema>>
       | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>;

@@ -1,8 +1,10 @@
 /**
  * The dashboard walkthrough's reward steps (dashboard-walkthrough.test.ts runs them in its
- * Chromium). Setup: a what-if of proposed rules with nothing recorded yet, an invalid rule refused,
- * a group made and the partner moved into it. Review: a reward per lead earned by a signup and
- * taken back by the operator on Approvals & payouts; fraud rules switched on in Settings, a sale
+ * Chromium). Setup: a what-if of rules set in the form with nothing recorded yet, the JSON view and
+ * an invalid document refused in plain words, a group made and the partner moved into it from the
+ * Partners page. Review: a reward per lead earned by a signup and
+ * taken back by the operator on Approvals & payouts; fraud rules switched on in Settings' form (a
+ * wrong value refused in plain words first), a sale
  * seconds after its click held, the rule shown and the commission released, credited to the
  * partner's balance in the portal.
  */
@@ -14,24 +16,32 @@ import { tab } from './webhook-log-journey.ts';
 
 export async function rewardsSetup(op: Page): Promise<void> {
   await tab(op, 'Rewards');
-  await op.getByTestId('reward-rules').fill('{"sale": {"type": "flat", "amounts": {"USD": 500}}}');
-  await op.getByRole('button', { name: 'Preview over the last 30 days' }).click();
+  const sale = op.getByRole('group', { name: 'On each sale' });
+  await sale.getByRole('combobox', { name: 'Kind' }).selectOption('flat');
+  await sale.getByRole('textbox', { name: 'Amount in USD' }).fill('5');
   await op.getByTestId('preview-totals').getByRole('cell', { name: 'No attributed sales in the period.' }).waitFor();
-  await op.getByTestId('reward-rules').fill('{"sale": {"type": "flat"}}');
-  await op.getByRole('button', { name: 'Save rules' }).click();
-  await op.getByRole('alert').filter({ hasText: 'reward_rules' }).waitFor();
-  await op.getByTestId('reward-rules').fill('');
+  // The same rules as JSON (the advanced view); a wrong document is refused in plain words.
+  await op.getByText('Advanced: the rules as JSON').click();
+  await expect
+    .poll(async () => JSON.parse((await op.getByTestId('reward-rules').inputValue()) || 'null'))
+    .toEqual({ sale: { type: 'flat', amounts: { USD: 500 } } });
+  await op.getByTestId('reward-rules').fill('{"sale": {"type": "flat", "amounts": {}}}');
+  await op.getByRole('button', { name: 'Use this JSON' }).click();
+  await op.getByText('The reward on each sale: name an amount in at least one currency.').waitFor();
+  await sale.getByRole('combobox', { name: 'Kind' }).selectOption('none');
   await op.getByRole('button', { name: 'Save rules' }).click();
   await op.getByText('Rules saved.').waitFor();
   const groupForm = op.getByRole('form', { name: 'Add a partner group' });
   await groupForm.getByRole('textbox', { name: 'Group name' }).fill('Podcasters');
   await groupForm.getByRole('button', { name: 'Add group' }).click();
   await op.getByTestId('partner-groups').getByRole('cell', { name: 'Podcasters' }).waitFor();
-  const moveForm = op.getByRole('form', { name: 'Move a partner' });
-  await moveForm.getByRole('combobox', { name: 'Group' }).selectOption({ label: 'Podcasters' });
-  await moveForm.getByRole('button', { name: 'Move partner' }).click();
-  await op.getByTestId('partner-groups').getByRole('cell', { name: 'Jane Partner' }).waitFor();
   await expectAccessible(op, 'rewards');
+  // Partners are moved into a group on the Partners page.
+  await tab(op, 'Partners');
+  await op.getByRole('combobox', { name: 'Group of Jane Partner' }).selectOption({ label: 'Podcasters' });
+  await op.getByRole('status').filter({ hasText: 'Jane Partner moved to Podcasters.' }).waitFor();
+  await tab(op, 'Rewards');
+  await op.getByTestId('partner-groups').getByRole('cell', { name: 'Jane Partner' }).waitFor();
 }
 
 export async function rewardReviewJourney(o: {
@@ -63,7 +73,10 @@ export async function rewardReviewJourney(o: {
 
   // Fraud rules on (Settings): a sale seconds after its click is held; the operator sees the rule and releases it.
   await tab(op, 'Settings');
-  await op.locator('textarea[name="fraud_rules"]').fill('{"fast_conversion_seconds": 3600}');
+  const fast = op.getByRole('textbox', { name: /^the sale came within this many minutes/ });
+  await fast.fill('soon');
+  await op.getByText('Enter the minutes as a number.').waitFor();
+  await fast.fill('60');
   await op.getByRole('button', { name: 'Save settings' }).click();
   await op.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
   await expectAccessible(op, 'settings');

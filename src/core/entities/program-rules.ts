@@ -30,6 +30,12 @@ export const TIER_PERIODS = ['calendar_month', 'last_30_days'] as const;
 export type TierPeriod = (typeof TIER_PERIODS)[number];
 
 export const rewardRulesSchema = z.strictObject({
+  /**
+   * The reward on a customer's first payment (a sale that follows no earlier attributed sale of its
+   * customer or subscription in the program): wins over every other rule on that sale. A flat
+   * reward in another currency falls through to the others. Renewals and later sales never earn it.
+   */
+  first_sale: rewardSchema.optional(),
   /** The reward on a sale when no product override or tier applies. */
   sale: rewardSchema.optional(),
   /** Per `product_id`: wins over tiers and the sale reward. */
@@ -98,7 +104,7 @@ export type HoldRecord = {
 };
 /** Which rule gave a commission and its inputs, stored with the commission (never re-evaluated). */
 export type RewardApplied = {
-  rule: 'product' | 'tier' | 'sale' | 'base' | 'lead';
+  rule: 'first_sale' | 'product' | 'tier' | 'sale' | 'base' | 'lead';
   /** Whose rules: the partner's group, or the program's. */
   source: 'program' | 'group';
   group_id: number | null;

@@ -15,6 +15,8 @@ export const Sale = defineEntity({
     { properties: ['program', 'subscriptionId'] },
     { properties: ['partner', 'receivedAt'] },
     { properties: ['program', 'receivedAt'] },
+    // Whether a sale is its customer's first payment (a first-sale reward: rewards/sale-reward.ts).
+    { name: 'sale_customer_id_index', properties: ['customer'], where: 'customer_id is not null' },
   ],
   properties: {
     id: p.integer().primary().autoincrement(),

@@ -29,8 +29,9 @@ export const beforeId = (page: { before?: number }) => (page.before ? { id: { $l
 
 /**
  * The partner, their coupon codes in use, their group, their tier progress (when their rules have
- * tiers: the results so far in the current period and the steps) and the program they refer for.
- * @throws AppError `not_found`.
+ * tiers: the results so far in the current period and the steps), the terms they earn under (their
+ * group's reward rules, else the program's, and the program's recurring policy) and the program
+ * they refer for. @throws AppError `not_found`.
  */
 export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
   const em = deps.em;
@@ -48,6 +49,7 @@ export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
     },
     couponCodes: await listActiveCodes(deps, program.id, partner.id),
     ...(await tierProgress(deps, partner, program.rewardRules ?? null)),
+    recurring: { policy: program.recurringPolicy, months: program.recurringMonths ?? null },
   };
 }
 
@@ -58,12 +60,14 @@ async function tierProgress(
   programRules: RewardRules | null,
 ) {
   const group = partner.group ? await deps.em.findOne(PartnerGroup, { id: partner.group }) : null;
-  const tiers = (group?.rewardRules ?? programRules)?.tiers;
-  if (!tiers) return { group: group && { id: group.id, name: group.name }, tier: null };
+  const rules = group?.rewardRules ?? programRules;
+  const tiers = rules?.tiers;
+  if (!tiers) return { group: group && { id: group.id, name: group.name }, rules, tier: null };
   const since = periodStart(tiers.period, deps.clock());
   const results = await partnerResults(deps.em, partner.program, partner.id, since);
   return {
     group: group && { id: group.id, name: group.name },
+    rules,
     tier: { metric: tiers.metric, period: tiers.period, since, steps: tiers.steps.map((s) => s.from), ...results },
   };
 }

@@ -61,13 +61,20 @@ export async function previewRules(
   const loadFrom = new Date(
     Math.min(window.from.getTime(), ...periods.map((p) => periodStart(p, window.from).getTime())),
   );
+  const firstSale = [proposed.programRules, ...groups.values()].some((r) => !!r?.first_sale);
   const replay = createReplay(program, proposed.programRules, groups, await loadMembers(em, programId), window.from);
   const slice = createTimeSlice(opts.signal);
   const pageSize = opts.pageSize ?? PREVIEW_PAGE_SIZE;
   let after: SalesCursor | null = null;
   for (let last = false; !last;) {
     opts.signal?.throwIfAborted();
-    const page = await loadPreviewSales(em, programId, { from: loadFrom, to: window.to, after, limit: pageSize });
+    const page = await loadPreviewSales(em, programId, {
+      from: loadFrom,
+      to: window.to,
+      after,
+      limit: pageSize,
+      firstSale,
+    });
     last = page.rows.length < pageSize;
     after = page.last;
     for (const s of page.rows) {
@@ -139,6 +146,7 @@ function createReplay(
           currency: s.currency as Currency,
           productId: s.productId,
           tierValue,
+          firstSale: s.firstSale,
         }).cents;
       }
       out.count++;

@@ -12,6 +12,8 @@ export type SaleRow = {
   productId: string | null;
   at: number;
   firstSaleAt: number | null;
+  /** The customer's first payment (as sale-reward.ts decides it); false unless asked for (`firstSale`). */
+  firstSale: boolean;
   currentCents: bigint;
 };
 
@@ -30,12 +32,14 @@ const cursorTime = (c: SalesCursor) => sql<Date>`'epoch'::timestamptz + ${c.us}:
 
 /**
  * One page of the attributed live sales in [from, to) after the cursor, in the order received,
- * with their commission and (renewals) first sale, and the cursor after the page.
+ * with their commission and (renewals) first sale, and the cursor after the page. `firstSale`:
+ * also whether each is its customer's first payment (no earlier attributed sale of its customer or
+ * subscription; the ids give the order the sales were recorded in).
  */
 export async function loadPreviewSales(
   em: CoreDeps['em'],
   programId: number,
-  p: { from: Date; to: Date; after: SalesCursor | null; limit: number },
+  p: { from: Date; to: Date; after: SalesCursor | null; limit: number; firstSale?: boolean },
 ): Promise<{ rows: SaleRow[]; last: SalesCursor | null }> {
   const after = p.after;
   const rows = await typedSql(em)
@@ -66,6 +70,25 @@ export async function loadPreviewSales(
         .else(null)
         .end()
         .as('first_ms'),
+      (p.firstSale
+        ? eb.not(
+            eb.exists(
+              eb
+                .selectFrom('sale as e')
+                .select('e.id')
+                .whereRef('e.program_id', '=', 's.program_id')
+                .whereRef('e.id', '<', 's.id')
+                .where('e.partner_id', 'is not', null)
+                .where((w) =>
+                  w.or([
+                    w('e.customer_id', '=', w.ref('s.customer_id')),
+                    w.and([w('s.is_recurring', '=', true), w('e.subscription_id', '=', w.ref('s.subscription_id'))]),
+                  ]),
+                ),
+            ),
+          )
+        : eb.lit(false)
+      ).as('first_sale'),
     ])
     .where('s.program_id', '=', programId)
     .where('s.partner_id', 'is not', null)
@@ -93,6 +116,7 @@ export async function loadPreviewSales(
       // Milliseconds as `epochMs` rounds them.
       at: Math.round(Number(r.at_us) / 1000),
       firstSaleAt: r.first_ms === null ? null : Number(r.first_ms),
+      firstSale: r.first_sale === true,
       currentCents: bigCents(r.current),
     })),
   };

@@ -3,7 +3,7 @@
  * evaluation (their stored shape: entities/program-rules.ts). Pure: the dashboard's type check
  * reads this file.
  *
- * Evaluation, first that applies: the rules' product override for the sale's `product_id`; the
+ * Evaluation, first that applies: on a customer's first payment, the rules' first-sale reward; the rules' product override for the sale's `product_id`; the
  * tier step the partner's results reach; the rules' sale reward; the program's own rates
  * (`product_rates_bps`, then `commission_rate_bps`). A flat reward applies only when it names an
  * amount in the sale's currency. A commission is integer minor units of the sale's currency:
@@ -17,8 +17,17 @@ import type { Reward, RewardApplied, RewardRules } from '../entities/program-rul
 /** The program's own rates, the last rule of every evaluation. */
 export type BaseRates = { commissionRateBps: number; productRatesBps?: Record<string, number> | null };
 
-/** The sale an evaluation is for. `tierValue`: the partner's results (only read when the rules have tiers). */
-export type RewardInput = { amountCents: number; currency: Currency; productId: string | null; tierValue: number };
+/**
+ * The sale an evaluation is for. `tierValue`: the partner's results (only read when the rules have
+ * tiers). `firstSale`: the customer's first payment (only read when the rules have a first-sale reward).
+ */
+export type RewardInput = {
+  amountCents: number;
+  currency: Currency;
+  productId: string | null;
+  tierValue: number;
+  firstSale?: boolean;
+};
 
 /** The commission (minor units), the rate to store (`bps`, 0 for a flat reward) and what applied. */
 export function evaluateReward(
@@ -28,6 +37,7 @@ export function evaluateReward(
   sale: RewardInput,
 ): { cents: number; rateBps: number; applied: RewardApplied } {
   const candidates: Array<{ reward: Reward; rule: RewardApplied['rule']; tier?: RewardApplied['tier'] }> = [];
+  if (sale.firstSale && rules?.first_sale) candidates.push({ reward: rules.first_sale, rule: 'first_sale' });
   const product = sale.productId ? rules?.products?.[sale.productId] : undefined;
   if (product) candidates.push({ reward: product, rule: 'product' });
   const tiers = rules?.tiers;

@@ -3,17 +3,21 @@ import type { IProgram } from '../entities/program.ts';
 import type { Currency } from '../shared/vocabulary.ts';
 import { evaluateReward, renewalEarns } from './reward-rules.ts';
 import { findPartnerTerms, tierValue } from './partner-groups.ts';
+import { Sale } from '../entities/sale.ts';
 
 /**
  * The commission on an attributed sale under the partner's reward terms (their group's rules, else
  * the program's; reward-rules.ts), or null when a renewal (`firstSaleAt`: the subscription's first
- * sale) falls outside the recurring policy of those terms.
+ * sale) falls outside the recurring policy of those terms. A sale that is no renewal is its
+ * customer's first payment when the customer (if known) has no earlier attributed sale in the
+ * program; asked only when the terms have a first-sale reward.
  */
 export async function computeSaleReward(
   deps: CoreDeps,
   program: IProgram,
   sale: {
     partnerId: number;
+    customerId: number | null;
     firstSaleAt: Date | null;
     productId: string | null;
     amountCents: number;
@@ -36,10 +40,20 @@ export async function computeSaleReward(
         now: sale.now,
       })
     : 0;
+  const firstSale =
+    !!rules?.first_sale &&
+    sale.firstSaleAt === null &&
+    (sale.customerId === null ||
+      (await deps.em.findOne(
+        Sale,
+        { program: program.id, customer: sale.customerId, partner: { $ne: null } },
+        { fields: ['id'] },
+      )) === null);
   return evaluateReward(rules, { source: terms.rules ? 'group' : 'program', groupId: terms.groupId }, program, {
     amountCents: sale.amountCents,
     currency: sale.currency,
     productId: sale.productId,
     tierValue: tier,
+    firstSale,
   });
 }

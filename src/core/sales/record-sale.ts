@@ -137,6 +137,7 @@ async function recordLiveSale(
   const feeBps = program.platformFeeBps;
   const reward = await computeSaleReward(deps, program, {
     partnerId: attribution.partnerId,
+    customerId: attribution.customerId,
     firstSaleAt: attribution.firstSaleAt,
     productId: job.productId,
     amountCents,

@@ -64,7 +64,10 @@ export const commissionRow = z.strictObject({
   currency: z.string().length(3),
   rate_bps: int.meta({ description: 'The percentage applied; 0 for a flat reward' }),
   reward: z
-    .looseObject({ rule: z.enum(['product', 'tier', 'sale', 'base', 'lead']), type: z.enum(['percent', 'flat']) })
+    .looseObject({
+      rule: z.enum(['first_sale', 'product', 'tier', 'sale', 'base', 'lead']),
+      type: z.enum(['percent', 'flat']),
+    })
     .nullable()
     .meta({
       description:

@@ -3,12 +3,15 @@ import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { createPartnerInvite } from '../../core/programs/partner-invites.ts';
 import { checkRollups, getActivitySeries } from '../../core/reporting/get-activity-series.ts';
+import { summariseCommissions } from '../../core/reporting/commission-summary.ts';
 import { getWebhookEventDetail } from '../../core/webhooks/webhook-event-detail.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { createAdminHelpers } from './admin-helpers.ts';
 import { seriesQuery, seriesRange, seriesToWire } from '../wire/activity-series.ts';
 import { recordToWire } from '../wire/records.ts';
+import { DAY_MS } from '../../core/deps.ts';
+import { commissionSummaryBody, type CommissionSummaryBody } from '../wire/commission-summary.ts';
 import { partnerInviteBody, seriesWire, type PartnerInviteBody, type WebhookEventBody } from '../wire/responses.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import { webhookEventRow } from '../openapi/entity-rows.ts';
@@ -21,6 +24,20 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
   on('get', `${P}/stats`, async (e) => {
     const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
     return seriesToWire(await getActivitySeries(ctx.deps(), { programId: num(e, 'id'), ...range }));
+  });
+  on('get', `${P}/stats/commissions`, async (e): Promise<CommissionSummaryBody> => {
+    const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
+    // Whole UTC days, as the series counts them.
+    const from = new Date(Math.floor(range.from.getTime() / DAY_MS) * DAY_MS);
+    const rows = await summariseCommissions(ctx.deps(), { programId: num(e, 'id'), from, to: range.to });
+    return {
+      commissions: rows.map((r) => ({
+        currency: r.currency,
+        earned_cents: r.earnedCents,
+        held_cents: r.heldCents,
+        reversed_cents: r.reversedCents,
+      })),
+    };
   });
   on('get', `${P}/stats/check`, async (e) => {
     const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
@@ -71,6 +88,19 @@ export const adminDashboardOperations = [
       params: { id },
       query: seriesQuery,
       responses: { 200: { description: 'The series', schema: seriesWire } },
+    },
+  ),
+  adminOperation(
+    'get',
+    '/programs/:id/stats/commissions',
+    'getProgramCommissionSummary',
+    "A program's commissions of a period by what became of them: earned, held for review, reversed",
+    {
+      params: { id },
+      query: seriesQuery,
+      description:
+        'Commissions created in the period (the same `days`, `from`, `to` as the series), per currency, in minor units: `earned_cents` what remains after refunds of those not held for review, `held_cents` what remains of those held, `reversed_cents` what refunds took back (extension).',
+      responses: { 200: { description: 'Per currency', schema: commissionSummaryBody } },
     },
   ),
   adminOperation(

@@ -22,6 +22,8 @@ export function partnerProfileToWire({
   couponCodes,
   group,
   tier,
+  rules,
+  recurring,
 }: Result<typeof getPartnerProfile>): Omit<PartnerProfileBody, 'referral_link'> {
   return {
     partner: { id: partner.id, code: partner.code, name: partner.name, email: partner.email },
@@ -35,6 +37,7 @@ export function partnerProfileToWire({
     coupon_codes: couponCodes,
     group,
     tier: tier && { ...tier, since: tier.since.toISOString() },
+    terms: { reward_rules: rules, recurring_policy: recurring.policy, recurring_months: recurring.months },
   };
 }
 

@@ -9,6 +9,7 @@ import type { IWebhookEvent } from '../../core/entities/webhook-event.ts';
 import { balanceEntryRow, commissionRow, partnerRow, payoutRow } from '../openapi/entity-rows.ts';
 import type { RowWire } from './records.ts';
 import { apiKeyFields } from './provider-connections.ts';
+import { partnerTermsWire } from './partner-terms.ts';
 
 /*
  * Response bodies of the admin, session and partner APIs: the zod schema the route's OpenAPI
@@ -91,6 +92,7 @@ export const partnerProfileBody = z.strictObject({
     })
     .nullable()
     .meta({ description: 'Where the partner stands on the tiers of their reward rules; null without tiers' }),
+  terms: partnerTermsWire,
   referral_link: z.string().meta({
     description: "The program's site with `aff=<code>`, or the demo page when the program has no domain",
   }),
