@@ -8,27 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type DefaultTheme } from 'vitepress';
+import { GUIDE, REFERENCE } from './pages.ts';
 
 const DOCS = fileURLToPath(new URL('..', import.meta.url));
-
-/** The guide: read in this order by someone setting the service up. */
-const GUIDE = ['first-program', 'configuration', 'deployment', 'operations', 'security', 'cli', 'dashboard'];
-
-/** The reference: looked up. Slots for the pages of other topics go here (link text from their heading). */
-const REFERENCE = [
-  'tracking-api',
-  'api',
-  'providers',
-  'embedding',
-  'commissions',
-  'outbound-events',
-  'exports',
-  'balances-and-payouts',
-  'payouts',
-  'rules',
-  'performance',
-  'architecture',
-];
 
 /** A page's title: its first `# ` heading. */
 function title(page: string): string {

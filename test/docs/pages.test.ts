@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { docPage, docPageNames } from '../helpers/doc-pages.ts';
+import { docPage, docPageNames, shellBlocks } from '../helpers/doc-pages.ts';
+import { GUIDE } from '../../docs/.vitepress/pages.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -51,4 +52,20 @@ test('the configuration page names every configuration variable', async () => {
   const page = docPage('configuration');
   const missing = Object.keys(configSchema.shape).filter((k) => !page.includes(`\`${k}\``));
   expect(missing).toEqual([]);
+});
+
+/** Guide pages whose every ```sh block a test runs as written. */
+const RUN_BY_TEST: Record<string, string> = { 'first-program': 'test/docs/first-program.test.ts' };
+
+test.each(GUIDE)('every shell block of the guide page %s is run by a test, or says why not', (name) => {
+  const page = docPage(name);
+  if (RUN_BY_TEST[name]) {
+    expect(shellBlocks(page).length).toBeGreaterThan(0);
+    expect(page).toContain(RUN_BY_TEST[name]);
+    return;
+  }
+  const unmarked = [...page.matchAll(/(?:^|\n)([^\n]*)\n```sh\n/g)].filter(
+    (m) => !/^<!-- not run by a test: .+ -->$/.test(m[1]!),
+  );
+  expect(unmarked.map((m) => m[0])).toEqual([]);
 });
