@@ -129,7 +129,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const sealer = resolveSealer(config);
   if (!sealer.canSeal)
     log.info(
-      'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see README, Sealed secrets)',
+      'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see docs/deployment.md, Sealed secrets)',
     );
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const { sendTransfer, listTransfers } = createStripeTransfers({ apiBase: config.STRIPE_API_BASE });

@@ -1,5 +1,5 @@
 /** The admin CLI's usage text (admin.ts). */
-export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN] [--json]
+export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN] [--json] [--field PATH]
 
   programs:create --name NAME [--domain HOST] [--commission-rate-bps N] [--cookie-duration-days N]
                   [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
@@ -64,7 +64,7 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
        PROVIDER: stripe paddle lemonsqueezy polar dodo creem sepay payos
   webhooks:replay PROGRAM [--id INBOX_ID]       replays one (not processed) or all failed webhook events
 
-  Outbound events (signed webhooks to your endpoints; README "Outbound events"):
+  Outbound events (signed webhooks to your endpoints; docs/outbound-events.md):
   events:endpoints:create PROGRAM --endpoint-url URL [--types sale.created,commission.created]
                                                 prints the whsec_ signing secret once (default: all types)
   events:endpoints:list PROGRAM | events:endpoints:update PROGRAM ENDPOINT [--endpoint-url URL]
@@ -76,5 +76,6 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
 
 The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 3000); the token from
 --token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.
-Output: tables in a terminal; JSON with --json or when the output is not a terminal (pipes, scripts).
+Output: tables in a terminal; JSON with --json or when the output is not a terminal (pipes, scripts);
+--field PATH prints one value of the answer (program.id, key), e.g. PROGRAM=$(npm run -s admin -- ... --field program.id).
 Referral links use the program's domain, else the demo page at PUBLIC_BASE_URL or the server URL.`;

@@ -65,6 +65,17 @@ export function humanize(answer: unknown): string {
   return out.join('\n').trimEnd();
 }
 
-export function render(answer: unknown, o: { json: boolean }): string {
+/** The value at a dotted path (`program.id`, `commissions.0.id`): a string as it is, anything else as JSON. */
+export function pick(answer: unknown, path: string): string {
+  let v = answer;
+  for (const key of path.split('.')) {
+    if (typeof v !== 'object' || v === null || !(key in v)) throw new Error(`the answer has no field ${path}`);
+    v = (v as Record<string, unknown>)[key];
+  }
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+export function render(answer: unknown, o: { json: boolean; field?: string }): string {
+  if (o.field) return pick(answer, o.field);
   return o.json ? JSON.stringify(answer, null, 2) : humanize(answer);
 }

@@ -41,7 +41,7 @@ const tokenSource = values.token
 function flags(skip: string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) {
-    if (['url', 'token', 'help', 'json', ...skip].includes(k)) continue;
+    if (['url', 'token', 'help', 'json', 'field', ...skip].includes(k)) continue;
     const s = String(v);
     out[k.replace(/-/g, '_')] =
       s === 'null' ? null : s === 'true' ? true : s === 'false' ? false : /^-?\d+$/.test(s) ? Number(s) : s;
@@ -279,9 +279,9 @@ if (!run) {
 }
 try {
   const answer = await run();
-  console.log(
-    typeof answer === 'string' ? answer : render(answer, { json: values.json === true || !process.stdout.isTTY }),
-  );
+  const field = typeof values.field === 'string' ? values.field : undefined;
+  const json = values.json === true || !process.stdout.isTTY;
+  console.log(typeof answer === 'string' ? answer : render(answer, { json, field }));
 } catch (err) {
   console.error(`error: ${(err as Error).message}`);
   process.exit(1);

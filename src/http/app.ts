@@ -26,6 +26,7 @@ import { trackerScriptRoute } from './routes/tracker-script.ts';
 import { demoPageRoute } from './routes/demo-page.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { registerApiDocs } from './routes/api-docs.ts';
+import { registerFavicon } from './routes/favicon.ts';
 import { OPERATIONS } from './openapi/operations.ts';
 
 /** The HTTP application: every route, one error hook, a request id and an access log. */
@@ -94,5 +95,6 @@ export function createHttpApp(http: HttpContext): H3 {
   registerPartnerRoutes(app, ctx);
   registerDashboardApp(app, ctx);
   registerApiDocs(app, ctx, OPERATIONS);
+  registerFavicon(app);
   return app;
 }

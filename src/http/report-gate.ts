@@ -4,7 +4,7 @@ import { AppError } from '../core/shared/errors.ts';
  * Heavy reports (rules previews, CSV exports, rollup checks, partner statements) run in the HTTP
  * process beside the tracking calls: one at a time per key (a kind of report of one program), each
  * within a time limit. Per process: what a report takes is this process's event loop and
- * connection pool, so that is what is shared out (README: Reports beside tracking).
+ * connection pool, so that is what is shared out (docs/exports.md: Reports beside tracking).
  */
 export type ReportGate = {
   /**

@@ -14,7 +14,7 @@ export type UnqueuedWebhooks = {
  * provider is answered and the row waits for the queue's return (a provider gives up on a slow
  * endpoint and retries, which would only deliver the same event again). With the rate-limit check's
  * own bound (LIMITER_TIMEOUT_MS) and the inbox write, a delivery is acknowledged within 2 s even
- * while Redis hangs (README, Reliability).
+ * while Redis hangs (docs/operations.md, Reliability).
  */
 export const ENQUEUE_WAIT_MS = 1_000;
 

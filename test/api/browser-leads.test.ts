@@ -1,5 +1,5 @@
 /**
- * Browser leads that cannot steal customers (README: threat model). The attacker is a partner who
+ * Browser leads that cannot steal customers (docs/tracking-api.md: threat model). The attacker is a partner who
  * sends keyless browser leads for guessable customer keys from its own click before the real
  * customers sign up through another partner's link.
  */

@@ -197,7 +197,7 @@ test('refunds as CSV, and every amount also as a decimal in its currency’s pre
   ]);
 });
 
-/** SHA-256 of UTF-8 text as lower-case hex, and a statement line's hash after `previous` (README: Auditable statement). */
+/** SHA-256 of UTF-8 text as lower-case hex, and a statement line's hash after `previous` (docs/exports.md: Auditable statement). */
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const CHAINED = ['id', 'created_at', 'currency', 'kind', 'delta_cents', 'commission_id', 'refund_id', 'payout_id'];
 const chainNext = (previous: string, line: Record<string, string>) =>
@@ -245,7 +245,7 @@ test('a partner’s statement: each line names its cause, carries the running ba
   expect(col(rows, 'transaction_id')).toEqual(['st-1', 'st-1', '']);
   expect(col(rows, 'refund_id')[1]).toMatch(/^\d+$/);
   expect(col(rows, 'payout_id')).toEqual(['', '', String(paid.payout.id)]);
-  // The chain recomputed here from the lines' own cells, as README (Auditable statement) documents it.
+  // The chain recomputed here from the lines' own cells, as docs/exports.md (Auditable statement) documents it.
   const header = rows[0]!;
   const cells = (r: string[]) => Object.fromEntries(header.map((n, i) => [n, r[i]!]));
   let prev = sha256Hex(`statement|${f.programId}|${f.partnerId}`);

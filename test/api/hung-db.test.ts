@@ -1,7 +1,7 @@
 /**
  * Production mode with a hung PostgreSQL: the service's database connections go through a proxy
  * that can be frozen (connections open, nothing answers, no error: a network partition). Each
- * route that needs the database answers within DB_QUERY_TIMEOUT_MS (README, Reliability: "Bounds
+ * route that needs the database answers within DB_QUERY_TIMEOUT_MS (docs/operations.md, Reliability: "Bounds
  * on a hung dependency"): a retryable 503, never a hang and never an acknowledgement without a
  * stored row; an export download under way is not cut. Embedded mode has no connection to hang:
  * the file runs in production mode only. The process-level twin is test/faults/pg-hung.test.ts.

@@ -1,7 +1,7 @@
 /**
  * Production mode with a hung Redis: the service's Redis connections go through a proxy that can
  * be frozen (connections open, nothing answers, no error: a network partition). Each route answers
- * within its bound (README, Reliability: "Bounds on a hung dependency") and what was acknowledged
+ * within its bound (docs/operations.md, Reliability: "Bounds on a hung dependency") and what was acknowledged
  * is applied once Redis answers again. Embedded mode has no Redis to hang: the file runs in
  * production mode only. The process-level twin (SIGSTOP on a real redis-server for 25 s) is
  * test/faults/redis-hung.test.ts.

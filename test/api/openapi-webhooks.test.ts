@@ -1,6 +1,6 @@
 /**
  * The OpenAPI document's `webhooks`: one per outbound event type, each with its body's JSON
- * Schema and the signature headers. Checked with Ajv against what is sent: the README examples
+ * Schema and the signature headers. Checked with Ajv against what is sent: the docs/outbound-events.md examples
  * (read as JSON, not built), and the headers `signEvent` makes for a delivery; a body missing a
  * field, with one too many or of another type is refused by the published schema too.
  */
@@ -11,14 +11,14 @@ import { OUTBOUND_EVENT_TYPES } from '../../src/core/shared/vocabulary.ts';
 import { signEvent } from '../../src/core/outbound/sign-event.ts';
 import { buildOpenApiDocument } from '../../src/http/openapi/build-document.ts';
 import { OPERATIONS } from '../../src/http/openapi/operations.ts';
-import { readmeEventExamples } from '../helpers/readme-event-examples.ts';
+import { docEventExamples } from '../helpers/doc-event-examples.ts';
 
 type Json = Record<string, any>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
 const doc = buildOpenApiDocument(OPERATIONS, { version: 'test' }) as Json;
-const examples = readmeEventExamples();
+const examples = docEventExamples();
 
 const post = (type: string) => doc.webhooks[type].post as Json;
 const bodyValidator = (type: string) => ajv.compile(post(type).requestBody.content['application/json'].schema);
@@ -41,7 +41,7 @@ describe('webhooks', () => {
     }
   });
 
-  test.each([...OUTBOUND_EVENT_TYPES])("%s: its body schema takes README's example and no other type's", (type) => {
+  test.each([...OUTBOUND_EVENT_TYPES])("%s: its body schema takes the docs example and no other type's", (type) => {
     const valid = bodyValidator(type);
     for (const e of examples) {
       const ok = valid(e);

@@ -3,7 +3,7 @@ import { previewRules } from '../../src/core/rewards/preview-rules.ts';
 import { ADMIN_TOKEN, clickAndLead, createProgramFixture, useHarness, type Fixture } from '../helpers/harness.ts';
 
 /**
- * Heavy reports beside tracking, both modes (README: Reports beside tracking): one rules preview,
+ * Heavy reports beside tracking, both modes (docs/exports.md: Reports beside tracking): one rules preview,
  * export or rollup check of a program at a time (another meanwhile: 429 `rate_limited` with
  * `retry_after_seconds`), partner statements one at a time in turn, each within its time limit
  * (503 `service_unavailable` naming it). A report is held at a chosen point by a transaction that

@@ -1,9 +1,9 @@
 /**
- * README "Outbound events" shows one payload per event type. They are made here, from fixed facts,
+ * docs/outbound-events.md shows one payload per event type. They are made here, from fixed facts,
  * by the builders the use-cases call (event-data.ts) and the envelope every delivery is sent in
- * (`eventPayload`), and must be exactly what the README shows: a builder that changes fails this
- * test until the README says so. `WRITE_EVENT_EXAMPLES=1 npx vitest run test/core/outbound-event-examples.test.ts`
- * writes the README's block from them.
+ * (`eventPayload`), and must be exactly what the page shows: a builder that changes fails this
+ * test until the page says so. `WRITE_EVENT_EXAMPLES=1 npx vitest run test/core/outbound-event-examples.test.ts`
+ * writes the page's block from them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
@@ -24,7 +24,7 @@ import { OUTBOUND_EVENT_TYPES } from '../../src/core/shared/vocabulary.ts';
 import type { IPayout } from '../../src/core/entities/payout.ts';
 import type { IPartner } from '../../src/core/entities/partner.ts';
 
-const README = new URL('../../README.md', import.meta.url);
+const PAGE = new URL('../../docs/outbound-events.md', import.meta.url);
 const MARK = '<!-- outbound event examples: test/core/outbound-event-examples.test.ts -->';
 
 const t = (iso: string) => new Date(`2026-${iso}Z`);
@@ -111,7 +111,7 @@ const examples: Array<[OutboundEvent, Date]> = [
   [partnerCreated(partner), t('11-20T08:00:00.000')],
 ];
 
-/** JSON with a space after `:` and `,` (the README's style). */
+/** JSON with a space after `:` and `,` (the page's style). */
 function spaced(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(spaced).join(', ')}]`;
   if (v !== null && typeof v === 'object')
@@ -121,7 +121,7 @@ function spaced(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** A payload as the README prints it: type and timestamp, then `data` wrapped at 110 columns. */
+/** A payload as the page prints it: type and timestamp, then `data` wrapped at 110 columns. */
 function format(payload: string): string {
   const p = JSON.parse(payload) as { type: string; timestamp: string; data: Record<string, unknown> };
   const lines = [`{"type": ${JSON.stringify(p.type)}, "timestamp": ${JSON.stringify(p.timestamp)},`];
@@ -137,17 +137,17 @@ function format(payload: string): string {
   return [...lines, line].join('\n');
 }
 
-test('README shows one payload per event type, exactly as the builders make it', () => {
+test('docs/outbound-events.md shows one payload per event type, exactly as the builders make it', () => {
   expect(examples.map(([e]) => e.type)).toEqual([...OUTBOUND_EVENT_TYPES]);
   const block = ['```json', ...examples.map(([e, at]) => format(eventPayload(e, at))), '```'].join('\n');
-  const readme = readFileSync(README, 'utf8');
-  const start = readme.indexOf(MARK);
-  expect(start, `README has no "${MARK}" line`).toBeGreaterThan(0);
+  const page = readFileSync(PAGE, 'utf8');
+  const start = page.indexOf(MARK);
+  expect(start, `docs/outbound-events.md has no "${MARK}" line`).toBeGreaterThan(0);
   const from = start + MARK.length + 1;
-  const to = readme.indexOf('```\n', readme.indexOf('```json', from) + 7) + 3;
-  if (process.env.WRITE_EVENT_EXAMPLES === '1') writeFileSync(README, readme.slice(0, from) + block + readme.slice(to));
-  else expect(readme.slice(from, to)).toBe(block);
-  // What the README shows parses back to the payloads sent (the wrapping only adds whitespace).
+  const to = page.indexOf('```\n', page.indexOf('```json', from) + 7) + 3;
+  if (process.env.WRITE_EVENT_EXAMPLES === '1') writeFileSync(PAGE, page.slice(0, from) + block + page.slice(to));
+  else expect(page.slice(from, to)).toBe(block);
+  // What the page shows parses back to the payloads sent (the wrapping only adds whitespace).
   for (const [e, at] of examples)
     expect(JSON.parse(format(eventPayload(e, at)))).toEqual(JSON.parse(eventPayload(e, at)));
 });

@@ -1,6 +1,6 @@
 /**
  * The outbound event schemas (event-schemas.ts) are the public contract of what a merchant's
- * endpoint receives. README "Outbound events" examples, read as JSON and never made by the
+ * endpoint receives. docs/outbound-events.md examples, read as JSON and never made by the
  * builders here, must each validate, one per type at least; a body missing a required field, with
  * a field too many or of the wrong type is refused; and `eventPayload`, which every outbox row goes
  * through, refuses an event its schema refuses.
@@ -14,12 +14,12 @@ import {
 } from '../../src/core/outbound/event-schemas.ts';
 import { type OutboundEvent } from '../../src/core/outbound/event-types.ts';
 import { OUTBOUND_EVENT_TYPES } from '../../src/core/shared/vocabulary.ts';
-import { readmeEventExamples, type EventExample } from '../helpers/readme-event-examples.ts';
+import { docEventExamples, type EventExample } from '../helpers/doc-event-examples.ts';
 
-const examples = readmeEventExamples();
+const examples = docEventExamples();
 const example = (type: string): EventExample => structuredClone(examples.find((e) => e.type === type)!);
 
-describe('README "Outbound events" examples', () => {
+describe('docs/outbound-events.md examples', () => {
   test('every example is a valid outbound event', () => {
     for (const e of examples) {
       const r = outboundEventSchema.safeParse(e);

@@ -1,5 +1,5 @@
 /**
- * The npm scripts and ROLE as the README gives them, run as a person would (`npm start`,
+ * The npm scripts and ROLE as docs/deployment.md gives them, run as a person would (`npm start`,
  * `npm run start:worker`): the role chosen is the one asked for, and a wrong one is an error.
  */
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';

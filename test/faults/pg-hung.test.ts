@@ -3,7 +3,7 @@
  * worker's) go through a TCP proxy that is frozen for 20 s, which is what a stopped server or a
  * network partition looks like to the service (the connections stay open, new ones are accepted,
  * nothing answers, no error arrives). The shared PostgreSQL itself is never stopped. Every request
- * must still be answered within its documented bound (README, Reliability: "Bounds on a hung
+ * must still be answered within its documented bound (docs/operations.md, Reliability: "Bounds on a hung
  * dependency"), and once the database answers again every acknowledged webhook and sale is applied
  * exactly once; what got a 503 and is retried (as providers and merchants do) is applied once too.
  */
@@ -22,7 +22,7 @@ import {
 
 const HUNG_MS = 20_000;
 /**
- * The documented bounds (README, Reliability), measured here from the client, so with its own
+ * The documented bounds (docs/operations.md, Reliability), measured here from the client, so with its own
  * latency. Webhooks: DB_QUERY_TIMEOUT_MS (5 s, the default) plus the rate-limit check's own bound.
  */
 const WEBHOOK_MS = 5_250;

@@ -1,7 +1,7 @@
 /**
  * Redis hung, not gone: the throwaway redis-server is stopped with SIGSTOP for 25 s, which is what a
  * network partition looks like to the service (the connections stay open, nothing answers, no
- * error arrives). Every request must still be answered within its documented bound (README,
+ * error arrives). Every request must still be answered within its documented bound (docs/operations.md,
  * Reliability: "Bounds on a hung dependency"), and once Redis resumes (SIGCONT) every acknowledged
  * webhook and sale is applied exactly once.
  */
@@ -18,7 +18,7 @@ import {
 } from './hung-dependency.ts';
 
 const HUNG_MS = 25_000;
-/** The documented bounds (README, Reliability), measured here from the client, so with its own latency. */
+/** The documented bounds (docs/operations.md, Reliability), measured here from the client, so with its own latency. */
 const WEBHOOK_ACK_MS = 2_000;
 /** JOB_WAIT_TIMEOUT_MS (10 s, the default) plus the rate-limit check's own bound (0.25 s). */
 const TRACK_MS = 10_250;

@@ -48,8 +48,14 @@ describe.runIf(browserTestsEnabled())('API reference page (/docs) in Chromium', 
     const missing = registered.filter((r) => !text.includes(byRoute.get(r)?.summary ?? `no operation for ${r}`));
     expect(registered.length).toBeGreaterThan(60);
     expect(missing).toEqual([]);
+    // None of the renderer's hosted-service controls (its configuration turns them off).
+    for (const control of ['Ask AI', 'Generate MCP', 'Connect MCP', 'Developer Tools', 'Deploy'])
+      expect(text, control).not.toContain(control);
+    expect(await page.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute('href'))).toBe(
+      '/favicon.svg',
+    );
     expect(pageErrors.map((e) => e.message)).toEqual([]);
-    // Nothing refused by the CSP, nothing missing (the page names its icon inline, so no /favicon.ico 404).
+    // Nothing refused by the CSP, nothing missing (the icon is served: no /favicon.ico 404).
     expect(consoleErrors).toEqual([]);
     expect(foreign).toEqual([]);
     await context.close();

@@ -43,7 +43,7 @@ export async function wantsEvents(
 }
 
 /**
- * The exact JSON text of an event as sent: `{type, timestamp, data}` (README "Outbound events",
+ * The exact JSON text of an event as sent: `{type, timestamp, data}` (docs/outbound-events.md,
  * Payloads), checked against its type's schema first (event-schemas.ts). The text is the event as
  * built, not the parsed copy, so the schema decides nothing about the bytes sent.
  * @throws Error naming the type and what does not match: a builder that drifted from the contract.

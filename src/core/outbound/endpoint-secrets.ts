@@ -14,7 +14,7 @@ import { SealedSecretError, type Sealer } from '../shared/sealed-secrets.ts';
 /** Associated data of both columns: a rotation moves the sealed value from one to the other as is. */
 export const ENDPOINT_SECRET_CONTEXT = 'event_endpoint.secret';
 
-/** Whether a stored value is a plaintext secret from before sealing (README "Outbound events"). */
+/** Whether a stored value is a plaintext secret from before sealing (docs/outbound-events.md). */
 export function isPlaintextSecret(stored: string): boolean {
   return stored.startsWith('whsec_');
 }

@@ -7,7 +7,7 @@ import type { CommissionChange, OutboundEventOf } from './event-types.ts';
 /*
  * The `data` of each outbound event, in the wire names the rest of the API uses: snake_case,
  * amounts in integer minor units beside their currency, times as ISO 8601 UTC. Each is typed by
- * its event's schema (event-schemas.ts). README "Outbound events" shows one example of each.
+ * its event's schema (event-schemas.ts). docs/outbound-events.md shows one example of each.
  */
 
 function iso(d: Date): string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMMISSION_STATUSES, PAYOUT_RAILS, PAYOUT_STATUSES, SALE_PROVIDERS } from '../shared/vocabulary.ts';
 
 /*
- * The outbound events as they are delivered (README "Outbound events"): one schema per type, the
+ * The outbound events as they are delivered (docs/outbound-events.md): one schema per type, the
  * body `{type, timestamp, data}` of the POST a merchant's endpoint receives, and their union on
  * `type`. The builders (event-data.ts) make `data` of these types, every event is parsed by
  * `outboundEventSchema` before it is written to the outbox (emit-events.ts), and the OpenAPI
@@ -124,7 +124,7 @@ export const OUTBOUND_EVENT_DATA = {
 
 type EventTypeName = keyof typeof OUTBOUND_EVENT_DATA;
 
-/** When each type is sent (README "Outbound events"). */
+/** When each type is sent (docs/outbound-events.md). */
 export const OUTBOUND_EVENT_DESCRIPTIONS: Record<EventTypeName, string> = {
   'lead.created':
     "A new customer bound to a partner's click (keyed or browser lead, or a provider checkout's implicit lead); a rebinding of a known customer is not a new lead.",

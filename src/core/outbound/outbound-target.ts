@@ -1,5 +1,5 @@
 /**
- * The port of the outbound URL guard (README "Outbound events", URL guard): core states when a URL
+ * The port of the outbound URL guard (docs/outbound-events.md, URL guard): core states when a URL
  * is checked and what a refusal means; src/egress resolves hosts and classifies their addresses.
  */
 

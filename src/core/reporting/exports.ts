@@ -178,7 +178,7 @@ export function exportRows(
 export const statementGenesis = (programId: number, partnerId: number) =>
   sha256Hex(`statement|${programId}|${partnerId}`);
 
-/** A statement line's hash: the previous line's hash and the line's own facts (README: Auditable statement). */
+/** A statement line's hash: the previous line's hash and the line's own facts (docs/exports.md: Auditable statement). */
 export function statementLineHash(
   previous: string,
   l: {

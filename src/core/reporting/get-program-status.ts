@@ -10,7 +10,10 @@ import { activityTotals } from './get-activity-series.ts';
 /** How many rows of one kind, and when the latest was written. */
 export type Activity = { count: number; lastAt: Date | null };
 
-/** Program health (`GET /api/v1/cli/status`): recent activity, ignored provider events, connections. */
+/**
+ * Program health (`GET /api/v1/cli/status`): recent activity, ignored provider events, connections.
+ * A test key sees the program's test traffic as its activity (testActivity), a live key the live rows.
+ */
 export type ProgramStatus = {
   program: { id: number; name: string; domain: string | null };
   keyMode: 'live' | 'test';
@@ -26,6 +29,37 @@ export async function getProgramStatus(
   programId: number,
   keyMode: 'live' | 'test',
 ): Promise<ProgramStatus> {
+  const status = await liveStatus(deps, programId, keyMode);
+  return keyMode === 'test' ? { ...status, activity: await testActivity(deps, programId) } : status;
+}
+
+/**
+ * The activity a test key sees: test sales (a test key's sales, `livemode: false`, a provider's
+ * test events) and test leads, from `test_event`. Clicks carry no key and a test refund stores
+ * nothing, so neither has test rows: both count 0.
+ */
+async function testActivity(deps: CoreDeps, programId: number): Promise<ProgramStatus['activity']> {
+  const rows = await typedSql(deps.em)
+    .selectFrom('test_event')
+    .select((eb) => [
+      sql<string>`case when payload->>'origin' <> 'test' then 'sales' when payload->'additionalData'->'lead' is not null then 'leads' else 'other' end`.as(
+        'measure',
+      ),
+      eb.fn.countAll<string>().as('count'),
+      epochMs(eb.fn.max('created_at')).as('last_ms'),
+    ])
+    .where('program_id', '=', programId)
+    .groupBy(sql`1`)
+    .execute();
+  const of = (measure: string): Activity => {
+    const row = rows.find((r) => r.measure === measure);
+    return { count: Number(row?.count ?? 0), lastAt: dateFromMs(row?.last_ms ?? null) };
+  };
+  const none: Activity = { count: 0, lastAt: null };
+  return { clicks: none, leads: of('leads'), sales: of('sales'), refunds: none };
+}
+
+async function liveStatus(deps: CoreDeps, programId: number, keyMode: 'live' | 'test'): Promise<ProgramStatus> {
   const em = deps.em;
   const db = typedSql(em);
   // The latest row of each kind, by its (program, time) index.

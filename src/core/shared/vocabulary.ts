@@ -102,7 +102,7 @@ export type AttributionModel = (typeof ATTRIBUTION_MODELS)[number];
 export const COUPON_PRECEDENCES = ['click', 'coupon'] as const;
 export type CouponPrecedence = (typeof COUPON_PRECEDENCES)[number];
 
-/** The outbound event types a merchant's endpoint may subscribe to (README "Outbound events"). */
+/** The outbound event types a merchant's endpoint may subscribe to (docs/outbound-events.md). */
 export const OUTBOUND_EVENT_TYPES = [
   'lead.created',
   'sale.created',

@@ -12,7 +12,7 @@ type SchemeName = SecurityScheme | 'csrfToken';
 
 /**
  * Errors every route can answer (a database that does not answer within the request's bound is a
- * 503 anywhere: README, Bounds on a hung dependency), and those of any route that reads a JSON body.
+ * 503 anywhere: docs/operations.md, Bounds on a hung dependency), and those of any route that reads a JSON body.
  */
 const ALWAYS: ErrorCode[] = ['internal_error', 'service_unavailable'];
 const WITH_BODY: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];

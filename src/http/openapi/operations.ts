@@ -4,6 +4,7 @@ import { trackerScriptOperation } from '../routes/tracker-script.ts';
 import { demoPageOperation } from '../routes/demo-page.ts';
 import { metricsOperation } from '../routes/metrics.ts';
 import { apiDocsOperations } from '../routes/api-docs.ts';
+import { faviconOperations } from '../routes/favicon.ts';
 import { trackClickOperation } from '../routes/track-click.ts';
 import { trackLeadOperation } from '../routes/track-lead.ts';
 import { trackBrowserLeadOperation } from '../routes/track-browser-lead.ts';
@@ -50,4 +51,5 @@ export const OPERATIONS: readonly Operation[] = [
   trackerScriptOperation,
   demoPageOperation,
   ...apiDocsOperations,
+  ...faviconOperations,
 ];

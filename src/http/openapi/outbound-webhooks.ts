@@ -8,7 +8,7 @@ import { jsonSchema, type Json } from './json-schema.ts';
 
 /*
  * The OpenAPI `webhooks` of the document: the events this service sends to a merchant's endpoints
- * (README "Outbound events"), one entry per type, each the POST its endpoint receives: the
+ * (docs/outbound-events.md), one entry per type, each the POST its endpoint receives: the
  * Standard Webhooks headers and the body's schema (core/outbound/event-schemas.ts).
  */
 

@@ -39,7 +39,7 @@ const deliveriesQuery = z.strictObject({
 const BASE = '/programs/:id/event-endpoints';
 
 /**
- * Outbound event endpoints of a program (README "Outbound events"): create (the secret in the
+ * Outbound event endpoints of a program (docs/outbound-events.md): create (the secret in the
  * answer, once), list, change, rotate and expire secrets, the deliveries of one endpoint, replay.
  */
 export function registerEventEndpointRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {

@@ -24,7 +24,7 @@ import { payoutFailSchema, payoutRunSchema } from '../wire/requests.ts';
 const fileQuery = z.object({ format: z.enum(PAYOUT_FILE_FORMATS).optional() });
 
 /**
- * Payout runs (README "Payout runs"): a run creates `processing` payouts for every partner over the
+ * Payout runs (docs/balances-and-payouts.md, "Payout runs"): a run creates `processing` payouts for every partner over the
  * minimum; its file goes to PayPal or Wise, or Stripe Connect transfers are made at once; the
  * merchant then confirms the payouts paid or marks them failed (the balance gets the amount back).
  *   POST /programs/:id/payout-runs                    {currency, rail?} → 201 {run, payouts, skipped, transfers?}

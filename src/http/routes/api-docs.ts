@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { H3 } from 'h3';
 import type { RouteContext } from '../http-context.ts';
 import { z } from 'zod';
+import type { ApiReferenceConfiguration } from '@scalar/api-reference';
 import pkg from '../../../package.json' with { type: 'json' };
 import { buildOpenApiDocument } from '../openapi/build-document.ts';
 import { defineOperation, type Operation } from '../openapi/operation.ts';
@@ -26,11 +27,28 @@ const CSP = [
 
 const PAGE = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Partner conversion tracking API reference</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>Partner conversion tracking API reference</title></head>
 <body><div id="app"></div><script src="/docs/scalar.js"></script><script src="/docs/init.js"></script></body>
 </html>
 `;
-const INIT = `Scalar.createApiReference('#app', { url: '/openapi.json', withDefaultFonts: false, hideClientButton: false, defaultOpenAllTags: true });\n`;
+/**
+ * The renderer's configuration (@scalar/api-reference's own options): this server's document, no
+ * fonts from elsewhere, and none of the renderer's hosted-service controls: no "Ask AI" agent
+ * (`agent.disabled`), no "Generate MCP" (`mcp.disabled`), no developer tools with their "Deploy"
+ * and "Share" (`showDeveloperTools: 'never'`, shown on localhost by default), no telemetry.
+ */
+export const API_REFERENCE_CONFIG = {
+  url: '/openapi.json',
+  withDefaultFonts: false,
+  hideClientButton: false,
+  defaultOpenAllTags: true,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  telemetry: false,
+  favicon: '/favicon.svg',
+} satisfies Partial<ApiReferenceConfiguration> & { agent: { disabled: boolean } }; // agent: a per-document option
+const INIT = `Scalar.createApiReference('#app', ${JSON.stringify(API_REFERENCE_CONFIG)});\n`;
 
 /** GET /openapi.json, GET /docs and its two scripts. The document is built once per app, on first use. */
 export function registerApiDocs(app: H3, ctx: RouteContext, operations: readonly Operation[]): void {

@@ -38,6 +38,8 @@ export const cliStatusOperation = defineOperation({
   tag: 'Tracking',
   security: ['apiKey'],
   summary: "Program health: the key's program, recent activity, connected providers",
+  description:
+    "A live key's activity counts the program's live rows; a test key's counts its test traffic (test sales and test leads; clicks and refunds have no test rows: 0).",
   responses: { 200: { description: 'Status', schema: cliStatusResponseSchema } },
   errors: ['unauthorized', 'api_key_rotation_required', 'rate_limited'],
 });

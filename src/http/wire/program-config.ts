@@ -41,12 +41,12 @@ export const programConfigSchema = z.strictObject({
   attribution_model: z.enum(ATTRIBUTION_MODELS),
   /**
    * Flat and percentage rewards, per-product overrides, tiers and a recurring policy (see the
-   * README, "Reward rules"); null: `commission_rate_bps` and `product_rates_bps` alone.
+   * docs/commissions.md, "Reward rules"); null: `commission_rate_bps` and `product_rates_bps` alone.
    */
   reward_rules: rewardRulesSchema.nullable(),
-  /** Fraud rules that hold new commissions for review (README, "Fraud holds"); null: none. */
+  /** Fraud rules that hold new commissions for review (docs/commissions.md, "Fraud holds"); null: none. */
   fraud_rules: fraudRulesSchema.nullable(),
-  /** Payout rail, minimum per currency and schedule (README, "Payout runs"); null: manual, no minimum. */
+  /** Payout rail, minimum per currency and schedule (docs/balances-and-payouts.md, "Payout runs"); null: manual, no minimum. */
   payout_settings: payoutSettingsSchema.nullable(),
 });
 export type ProgramConfig = z.infer<typeof programConfigSchema>;

@@ -1,12 +1,12 @@
 /**
- * The outbound event examples of README "Outbound events", read as JSON from its ```json blocks
+ * The outbound event examples of docs/outbound-events.md, read as JSON from its ```json blocks
  * (never made by the event builders): what the schema and document tests check them against.
  */
-import { readFileSync } from 'node:fs';
+import { docPage } from './doc-pages.ts';
 
 export type EventExample = { type: string; timestamp: string; data: Record<string, unknown> };
 
-/** Splits a run of JSON values written one after another (the README's block) into the values. */
+/** Splits a run of JSON values written one after another (the page's block) into the values. */
 function jsonValues(text: string): unknown[] {
   const values: unknown[] = [];
   let depth = 0;
@@ -28,14 +28,14 @@ function jsonValues(text: string): unknown[] {
   return values;
 }
 
-/** Every JSON value of the ```json blocks of README "### Outbound events" (up to the next `###`). */
-export function readmeEventExamples(): EventExample[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const from = readme.indexOf('\n### Outbound events\n');
-  if (from < 0) throw new Error('README has no "### Outbound events" section');
-  const to = readme.indexOf('\n### ', from + 1);
-  const section = readme.slice(from, to < 0 ? undefined : to);
+/** Every JSON value of the ```json blocks of docs/outbound-events.md's "Payloads" section (up to the next `##`). */
+export function docEventExamples(): EventExample[] {
+  const page = docPage('outbound-events');
+  const from = page.indexOf('\n## Payloads\n');
+  if (from < 0) throw new Error('docs/outbound-events.md has no "Payloads" section');
+  const to = page.indexOf('\n## ', from + 1);
+  const section = page.slice(from, to < 0 ? undefined : to);
   const blocks = [...section.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-  if (!blocks.length) throw new Error('README "Outbound events" has no ```json block');
+  if (!blocks.length) throw new Error('docs/outbound-events.md "Payloads" has no ```json block');
   return blocks.flatMap(jsonValues) as EventExample[];
 }
