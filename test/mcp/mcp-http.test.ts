@@ -44,7 +44,7 @@ describe('MCP over Streamable HTTP', () => {
       }),
     });
 
-  test('no token, an unknown one, an API key or a revoked one: 401; a GET: 405', async () => {
+  test('no token, an unknown one, an API key or a revoked one: 401; a GET: 405; the tracking API refuses MCP tokens', async () => {
     expect((await initialize()).status).toBe(401);
     expect((await initialize('Bearer trk_mcp_unknownunknownunknown')).status).toBe(401);
     expect((await initialize(`Bearer ${world.a.liveKey}`)).status).toBe(401);
@@ -62,5 +62,12 @@ describe('MCP over Streamable HTTP', () => {
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as any).error.code).toBe('unauthorized');
     expect((await fetch(new URL('/mcp', base))).status).toBe(405);
+    // And an MCP token is no API key: the tracking API refuses it.
+    const sale = await fetch(new URL('/api/v1/track/sale', base), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.tokens.writeA}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ transaction_id: 'mcp-as-key', amount_cents: 100, customer_key: 'c-plain' }),
+    });
+    expect(sale.status).toBe(401);
   });
 });
