@@ -70,4 +70,14 @@ describe('MCP over Streamable HTTP', () => {
     });
     expect(sale.status).toBe(401);
   });
+
+  test("a token spends its program's per-key budget: past it, 429 rate_limited", async () => {
+    const { program } = await h.admin('POST', '/programs', { name: 'Small budget', rate_limit_per_minute: 2 });
+    const { token } = await h.admin('POST', `/programs/${program.id}/mcp-tokens`, {});
+    expect((await initialize(`Bearer ${token}`)).status).toBe(200);
+    expect((await initialize(`Bearer ${token}`)).status).toBe(200);
+    const limited = await initialize(`Bearer ${token}`);
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as any).error).toMatchObject({ code: 'rate_limited' });
+  });
 });

@@ -8,8 +8,11 @@ import { Program } from '../entities/program.ts';
 /** An issued token: the clear token is returned here once and never stored. */
 export type IssuedMcpToken = { row: IMcpToken; token: string };
 
-/** What a request authenticated with an MCP token may touch: one program, one scope. */
-export type McpGrant = { tokenId: number; programId: number; scope: McpScope };
+/**
+ * What a request authenticated with an MCP token may touch: one program, one scope; and the
+ * program's per-key request budget, which each token spends like an API key.
+ */
+export type McpGrant = { tokenId: number; programId: number; scope: McpScope; rateLimitPerMinute: number };
 
 /** Issues a token of `scope` for the program. @throws AppError `not_found` (program). */
 export async function issueMcpToken(
@@ -58,5 +61,6 @@ export async function authenticateMcpToken(deps: CoreDeps, token: string): Promi
   // Constant-time comparison: defence in depth after the indexed lookup (as for API keys).
   if (!row || !constantTimeEqual(row.tokenHash, hash) || row.revokedAt)
     throw new AppError('unauthorized', 'Invalid or revoked MCP token');
-  return { tokenId: row.id, programId: row.program, scope: row.scope };
+  const program = await deps.em.findOneOrFail(Program, { id: row.program }, { fields: ['rateLimitPerMinute'] });
+  return { tokenId: row.id, programId: row.program, scope: row.scope, rateLimitPerMinute: program.rateLimitPerMinute };
 }

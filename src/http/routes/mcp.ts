@@ -12,7 +12,8 @@ const BEARER = /^Bearer[ ]+(trk_mcp_[A-Za-z0-9_-]{16,64})$/;
 /**
  * POST /mcp: the MCP server over Streamable HTTP (stateless, JSON responses; src/mcp). The bearer
  * is an MCP token: its program is the only one the tools see, its scope decides the write tools.
- * An unknown or revoked token counts against the client like an unknown API key (auth.ts).
+ * An unknown or revoked token counts against the client like an unknown API key (auth.ts); a
+ * valid one spends its program's per-key budget (`rate_limit_per_minute`) of its own.
  */
 export function mcpRoute(ctx: RouteContext) {
   return route(async (event) => {
@@ -20,6 +21,16 @@ export function mcpRoute(ctx: RouteContext) {
     if (!m)
       throw new AppError('unauthorized', 'Missing or malformed Authorization header; expected "Bearer <MCP token>"');
     const grant = await authenticateMcpToken(ctx.deps(), m[1]!).catch((err: unknown) => keyRefused(ctx, event, err));
+    const d = await ctx.rateLimiter.hit(`mcp${grant.tokenId}`, grant.rateLimitPerMinute);
+    if (!d.allowed) {
+      ctx.metrics.rateLimited.inc({ limiter: 'mcp_token' });
+      throw new AppError(
+        'rate_limited',
+        `Rate limit of ${grant.rateLimitPerMinute} requests per minute exceeded`,
+        {},
+        { retry_after_seconds: d.retryAfterSeconds },
+      );
+    }
     return handleMcpRequest(ctx, grant, event.req);
   });
 }
