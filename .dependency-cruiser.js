@@ -83,7 +83,22 @@ export default {
       comment: 'The queue is used by the HTTP routes and the workers, and uses neither.',
       severity: 'error',
       from: { path: '^src/queue/' },
-      to: { path: '^src/(http|workers|cli)/' },
+      to: { path: '^src/(http|workers|cli|mcp)/' },
+    },
+    {
+      name: 'mcp-peer-of-http',
+      comment:
+        'The MCP server stands beside the HTTP edge: core, the queue and the wire forms (http/wire, the row schemas of http/openapi/entity-rows.ts), nothing else of http, no worker or CLI code.',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/(http|workers|cli|providers)/', pathNot: '^src/http/(wire/|openapi/entity-rows\\.ts$)' },
+    },
+    {
+      name: 'mcp-used-by-its-route-only',
+      comment: 'Only the HTTP route that serves /mcp imports the MCP server.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(mcp/|http/routes/mcp\\.ts$)' },
+      to: { path: '^src/mcp/' },
     },
     {
       name: 'tracker-standalone',

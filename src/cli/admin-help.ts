@@ -9,6 +9,8 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   programs:list | programs:show ID | programs:update ID [same flags as create]
   keys:issue PROGRAM [--mode live|test]         prints the key once
   keys:list PROGRAM | keys:retire PROGRAM KEY [--rotate-by ISO] | keys:rotate PROGRAM KEY [--grace-days N]
+  mcp-tokens:issue PROGRAM [--scope read|write] [--name LABEL]   an MCP token for an assistant, printed once
+  mcp-tokens:list PROGRAM | mcp-tokens:revoke PROGRAM TOKEN_ID   (docs/mcp.md)
   partners:create PROGRAM --code CODE --name NAME [--email EMAIL]   prints the partner's referral link
   partners:list PROGRAM [--limit N] [--offset N]  each partner with its referral link
   partners:statement PROGRAM PARTNER            per currency: credits, reversals, payouts, balance (reconciled),

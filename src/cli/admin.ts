@@ -147,6 +147,13 @@ const commands: Record<string, () => Promise<unknown>> = {
       `/programs/${need(2)[0]}/keys/${args[1]}/rotate`,
       values['grace-days'] ? { grace_days: Number(values['grace-days']) } : {},
     ),
+  'mcp-tokens:issue': () =>
+    call('POST', `/programs/${need(1)[0]}/mcp-tokens`, {
+      scope: values.scope ?? 'read',
+      ...(typeof values.name === 'string' ? { name: values.name } : {}),
+    }),
+  'mcp-tokens:list': () => call('GET', `/programs/${need(1)[0]}/mcp-tokens`),
+  'mcp-tokens:revoke': () => call('POST', `/programs/${need(2)[0]}/mcp-tokens/${args[1]}/revoke`),
   'partners:create': async () => {
     const { partner } = (await call('POST', `/programs/${need(1)[0]}/partners`, flags())) as { partner: Partner };
     return { partner: (await withReferralLinks(args[0]!, [partner]))[0] };

@@ -27,6 +27,7 @@ import { demoPageRoute } from './routes/demo-page.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { registerApiDocs } from './routes/api-docs.ts';
 import { registerFavicon } from './routes/favicon.ts';
+import { mcpRoute, mcpStreamRoute } from './routes/mcp.ts';
 import { OPERATIONS } from './openapi/operations.ts';
 
 /** The HTTP application: every route, one error hook, a request id and an access log. */
@@ -89,6 +90,8 @@ export function createHttpApp(http: HttpContext): H3 {
   app.options('/api/v1/track/**', () => new Response(null, { status: 204 }), tracking);
   app.get('/api/v1/cli/status', cliStatusRoute(ctx));
   app.post('/api/v1/webhooks/:provider/:programId', webhookRoute(ctx));
+  app.post('/mcp', mcpRoute(ctx));
+  app.get('/mcp', mcpStreamRoute());
   registerAdminDashboardRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerSessionRoutes(app, ctx);

@@ -50,9 +50,10 @@ async function authenticate(ctx: RouteContext, event: H3Event): Promise<Authenti
 /**
  * A key that is unknown or revoked counts against its client (API_KEY_FAILURES_PER_MINUTE): past
  * the budget its further failures answer 429, so keys cannot be guessed at speed. Only failures
- * are counted, after the lookup: a valid key always passes, whoever else shares the address.
+ * are counted, after the lookup: a valid key always passes, whoever else shares the address. MCP
+ * tokens (routes/mcp.ts) count in the same budget.
  */
-async function keyRefused(ctx: RouteContext, event: H3Event, err: unknown): Promise<never> {
+export async function keyRefused(ctx: RouteContext, event: H3Event, err: unknown): Promise<never> {
   if (!(err instanceof AppError) || err.code !== 'unauthorized') throw err;
   const client = clientAddress(event, ctx.config.TRUST_PROXY);
   const d = await ctx.rateLimiter.hit(`key-fail-${client}`, ctx.config.API_KEY_FAILURES_PER_MINUTE);

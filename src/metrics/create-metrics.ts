@@ -178,7 +178,7 @@ export function createMetrics(o: { enabled?: boolean } = {}) {
         new Counter({
           ...r,
           name: 'tracker_rate_limit_rejections_total',
-          help: 'Requests answered 429 rate_limited, by limiter (api_key, status, admin_auth, portal_auth, and per client: api_key_failures, click, browser-lead, browser-test, webhook)',
+          help: 'Requests answered 429 rate_limited, by limiter (api_key, status, mcp_token, admin_auth, portal_auth, and per client: api_key_failures, click, browser-lead, browser-test, webhook)',
           labelNames: ['limiter'] as const,
         }),
     ),

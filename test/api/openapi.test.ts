@@ -60,12 +60,14 @@ describe('GET /openapi.json', () => {
     ]);
     expect(doc.paths['/api/v1/partner/session'].post.security).toEqual([{}]);
     expect(doc.paths['/metrics'].get.security).toEqual([{ metricsToken: [] }]);
+    expect(doc.paths['/mcp'].post.security).toEqual([{ mcpToken: [] }]);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'adminToken',
       'apiKey',
       'creemSignature',
       'csrfToken',
       'lemonSqueezySignature',
+      'mcpToken',
       'metricsToken',
       'operatorSession',
       'paddleSignature',

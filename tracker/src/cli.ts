@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTrackerClient } from './client.ts';
 import type { Currency, SaleResponse, TrackerResult } from './client-types.ts';
+import { runMcpProxy } from './mcp-proxy.ts';
 
 const DEFAULT_API_URL = 'http://localhost:3000';
 
@@ -18,11 +19,14 @@ Commands:
   status              check the API key and the program
   test-sale           send a test-mode sale (no customer needed, creates no commission)
   test-event          send a minimal test-mode event
+  mcp                 serve the service's MCP tools on stdin/stdout for an AI assistant
+                      (relays to <api-url>/mcp; needs an MCP token, not the API key)
 
 Options:
   --api-key <key>     program API key (default: $TRACKER_API_KEY; prefer the variable,
                       command lines are visible to other local users)
   --api-url <url>     API base URL (default: $TRACKER_API_URL or ${DEFAULT_API_URL})
+  --mcp-token <t>     MCP token for \`mcp\` (default: $TRACKER_MCP_TOKEN; prefer the variable)
   --amount <cents>    test-sale amount in minor units (default 4900)
   --currency <code>   test-sale currency: USD, EUR or VND (default USD)
   --json              print one JSON object on stdout instead of text (scripts):
@@ -41,10 +45,12 @@ export type CliIo = {
 
 /** Every value the user may have given as a key, wherever it came from, so it can be redacted. */
 function findSecrets(argv: string[], env: CliIo['env']): string[] {
-  const found = [env.TRACKER_API_KEY];
+  const found = [env.TRACKER_API_KEY, env.TRACKER_MCP_TOKEN];
   argv.forEach((arg, i) => {
-    if (arg === '--api-key') found.push(argv[i + 1]);
-    else if (arg.startsWith('--api-key=')) found.push(arg.slice('--api-key='.length));
+    for (const flag of ['--api-key', '--mcp-token']) {
+      if (arg === flag) found.push(argv[i + 1]);
+      else if (arg.startsWith(`${flag}=`)) found.push(arg.slice(flag.length + 1));
+    }
   });
   return found.filter((s): s is string => typeof s === 'string' && s.length >= 4);
 }
@@ -78,9 +84,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     out(USAGE);
     return 0;
   }
-  if (!command || extra.length > 0 || !['status', 'test-sale', 'test-event'].includes(command)) {
+  if (!command || extra.length > 0 || !['status', 'test-sale', 'test-event', 'mcp'].includes(command)) {
     err(`${command ? `unknown command: ${[command, ...extra].join(' ')}` : 'missing command'}\n\n${USAGE}`);
     return 2;
+  }
+
+  if (command === 'mcp') {
+    const token = args.values['mcp-token'] ?? io.env.TRACKER_MCP_TOKEN;
+    if (!token) {
+      err('missing MCP token: pass --mcp-token or set TRACKER_MCP_TOKEN');
+      return 2;
+    }
+    const base = (args.values['api-url'] ?? io.env.TRACKER_API_URL ?? DEFAULT_API_URL).replace(/\/+$/, '');
+    await runMcpProxy({ url: new URL(`${base}/mcp`), token, warn: err });
+    return 0;
   }
 
   const apiKey = args.values['api-key'] ?? io.env.TRACKER_API_KEY;
@@ -159,6 +176,7 @@ function parse(argv: string[]) {
     options: {
       'api-key': { type: 'string' },
       'api-url': { type: 'string' },
+      'mcp-token': { type: 'string' },
       amount: { type: 'string' },
       currency: { type: 'string' },
       json: { type: 'boolean' },

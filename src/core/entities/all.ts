@@ -29,6 +29,7 @@ import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
+import { McpToken } from './mcp-token.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -66,4 +67,5 @@ export const ENTITIES = [
   RollupState,
   ClickPruned,
   OrderRegistration,
+  McpToken,
 ];

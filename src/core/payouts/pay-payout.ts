@@ -4,7 +4,7 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission, type ICommission } from '../entities/commission.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
-import { lockBalance, posting, postToLedger } from '../ledger/ledger.ts';
+import { lockBalance, posting, postToLedger, readBalances } from '../ledger/ledger.ts';
 import { bigCents, exactText, safeCents, typedSql } from '../db/sql.ts';
 import { computePayout } from './compute-payout.ts';
 import { emitPayoutPaid } from '../outbound/use-case-events.ts';
@@ -99,31 +99,7 @@ export type Unsettled = { skipped: string; owedCents: number };
  * with refunds and approvals: commission rows, then the balance, then payouts.
  */
 export async function settle(em: EntityManager, now: Date, t: SettleTarget): Promise<PaidPayout | Unsettled> {
-  const candidates = await em.find(
-    Commission,
-    {
-      partner: t.partnerId,
-      currency: t.currency,
-      creditedAt: t.creditedBefore ? { $ne: null, $lte: t.creditedBefore } : { $ne: null },
-      paidAt: null,
-      ...(t.commissionId ? { id: t.commissionId } : {}),
-    },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { creditedAt: 'asc', id: 'asc' } },
-  );
-  const { balanceCents } = await lockBalance(em, t.partnerId, t.currency);
-  // With the balance locked, every committed change to it also changed the unpaid credited
-  // commissions, so the two are read consistently. Sums in SQL, never in floating point.
-  const unpaid = await typedSql(em)
-    .selectFrom('commission')
-    .select((eb) =>
-      exactText(eb.fn.coalesce(eb.fn.sum(eb('amount_cents', '-', eb.ref('reversed_cents'))), eb.lit(0))).as('total'),
-    )
-    .where('partner_id', '=', t.partnerId)
-    .where('currency', '=', t.currency)
-    .where('credited_at', 'is not', null)
-    .where('paid_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  const owed = safeCents(bigCents(unpaid.total) - balanceCents);
+  const { candidates, owed } = await readPayable(em, t, true);
   let payout: IPayout | null = null;
   if (t.payoutId !== null) {
     payout = await em.findOneOrFail(Payout, { id: t.payoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -193,6 +169,45 @@ export async function settle(em: EntityManager, now: Date, t: SettleTarget): Pro
     }),
   );
   return { payout, commissions: paid };
+}
+
+/**
+ * The credited, unpaid commissions `t` selects (oldest credited first) and what the partner owes
+ * back (negative: nothing). With `lock`, under the locks `settle` pays with (commission rows, then
+ * the balance); without, a plain read (a preview).
+ */
+export async function readPayable(
+  em: EntityManager,
+  t: Pick<SettleTarget, 'partnerId' | 'currency' | 'creditedBefore' | 'commissionId'>,
+  lock: boolean,
+): Promise<{ candidates: ICommission[]; owed: number }> {
+  const candidates = await em.find(
+    Commission,
+    {
+      partner: t.partnerId,
+      currency: t.currency,
+      creditedAt: t.creditedBefore ? { $ne: null, $lte: t.creditedBefore } : { $ne: null },
+      paidAt: null,
+      ...(t.commissionId ? { id: t.commissionId } : {}),
+    },
+    { ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}), orderBy: { creditedAt: 'asc', id: 'asc' } },
+  );
+  const balanceCents = lock
+    ? (await lockBalance(em, t.partnerId, t.currency)).balanceCents
+    : ((await readBalances(em, t.partnerId)).find((b) => b.currency === t.currency)?.balanceCents ?? 0n);
+  // With the balance locked, every committed change to it also changed the unpaid credited
+  // commissions, so the two are read consistently. Sums in SQL, never in floating point.
+  const unpaid = await typedSql(em)
+    .selectFrom('commission')
+    .select((eb) =>
+      exactText(eb.fn.coalesce(eb.fn.sum(eb('amount_cents', '-', eb.ref('reversed_cents'))), eb.lit(0))).as('total'),
+    )
+    .where('partner_id', '=', t.partnerId)
+    .where('currency', '=', t.currency)
+    .where('credited_at', 'is not', null)
+    .where('paid_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { candidates, owed: safeCents(bigCents(unpaid.total) - balanceCents) };
 }
 
 /** A settlement the caller asked for by name: nothing to pay is the caller's error. */

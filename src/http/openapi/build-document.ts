@@ -25,6 +25,12 @@ const SECURITY_SCHEMES: Record<SchemeName, Json> = {
       'A program API key (`Authorization: Bearer <API_KEY>`); a test key produces test traffic. A server secret: never put it in browser code.',
   },
   adminToken: { type: 'http', scheme: 'bearer', description: 'The `ADMIN_TOKEN` of the deployment.' },
+  mcpToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An MCP token of one program (`POST /api/v1/admin/programs/{id}/mcp-tokens`), scope `read` or `write`.',
+  },
   metricsToken: {
     type: 'http',
     scheme: 'bearer',
@@ -169,9 +175,9 @@ function operationObject(op: Operation): Json {
       schema: r.schema ? jsonSchema(r.schema, 'output') : type === 'application/json' ? {} : { type: 'string' },
       ...(own?.example !== undefined ? { example: own.example } : {}),
     });
-    // 304: no body.
+    // 304, and a 202 without a schema (an accepted MCP notification): no body.
     responses[String(status)] =
-      status === 304
+      status === 304 || (status === 202 && !r.schema)
         ? { description }
         : { description, content: Object.fromEntries(r.contentTypes.map((t) => [t, media(t)])) };
   }

@@ -6,6 +6,8 @@ export type SecurityScheme =
   | 'apiKey'
   | 'adminToken'
   | 'metricsToken'
+  /** An MCP token of one program (`/mcp`): read, or read and write. */
+  | 'mcpToken'
   | 'stripeSignature'
   | 'paddleSignature'
   | 'lemonSqueezySignature'

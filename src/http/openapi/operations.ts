@@ -22,6 +22,7 @@ import { providerSecretOperations } from '../routes/admin-provider-secrets.ts';
 import { sessionOperations } from '../routes/sessions.ts';
 import { partnerOperations } from '../routes/partner.ts';
 import { dashboardAppOperations } from '../routes/dashboard-app.ts';
+import { mcpOperations } from '../routes/mcp.ts';
 
 /**
  * Every documented route, each declared in its route file. A new route adds its entry here; the
@@ -45,6 +46,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...sessionOperations,
   ...partnerOperations,
   ...dashboardAppOperations,
+  ...mcpOperations,
   healthzOperation,
   readyzOperation,
   metricsOperation,
