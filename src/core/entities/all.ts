@@ -29,6 +29,8 @@ import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
+import { StatementKey } from './statement-key.ts';
+import { StatementCheckpoint } from './statement-checkpoint.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -66,4 +68,6 @@ export const ENTITIES = [
   RollupState,
   ClickPruned,
   OrderRegistration,
+  StatementKey,
+  StatementCheckpoint,
 ];
