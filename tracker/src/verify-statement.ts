@@ -153,13 +153,13 @@ export function createStatementVerifier(keys: readonly StatementPublicKey[]): {
         `the checkpoint counts ${cell('checkpoint_lines')} lines, the file ${report.lines}`,
         'checkpoint_lines',
       );
-    if (cell('checkpoint_digest') !== digest)
-      throw new Invalid(
-        'the causes digest differs from the lines’ (sale, lead or transaction changed)',
-        'checkpoint_digest',
-      );
     if (cell('checkpoint_balances') !== balancesText(balances))
       throw new Invalid(`the signed balances are not the file's (${balancesText(balances)})`, 'checkpoint_balances');
+    if (cell('checkpoint_digest') !== digest)
+      throw new Invalid(
+        'the lines differ from those the checkpoint signed (an amount, cause, sale or transaction changed)',
+        'checkpoint_digest',
+      );
     const signature = cell('checkpoint_signature');
     const text = checkpointText({
       programId: report.programId!,
