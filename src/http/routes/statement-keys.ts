@@ -1,22 +1,10 @@
-import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { listStatementKeys } from '../../core/ledger/statement-keys.ts';
 import { json } from '../route.ts';
 import { defineOperation } from '../openapi/operation.ts';
+import { statementKeysBody, type StatementKeysBody } from '../wire/statement-keys.ts';
 
 export const STATEMENT_KEYS_PATH = '/.well-known/statement-keys.json';
-
-const statementKeysBody = z.strictObject({
-  keys: z.array(
-    z.strictObject({
-      key_id: z.string(),
-      algorithm: z.literal('Ed25519'),
-      public_key: z.string().describe('The raw 32-byte Ed25519 public key, base64url'),
-      created_at: z.string(),
-      retired_at: z.string().nullable(),
-    }),
-  ),
-});
 
 /**
  * GET /.well-known/statement-keys.json: every public key that signed or signs statement
@@ -25,7 +13,7 @@ const statementKeysBody = z.strictObject({
 export function statementKeysRoute(ctx: RouteContext) {
   return async () => {
     const keys = await listStatementKeys(ctx.deps().em);
-    const body: z.infer<typeof statementKeysBody> = {
+    const body: StatementKeysBody = {
       keys: keys.map((k) => ({
         key_id: k.keyId,
         algorithm: k.algorithm,
