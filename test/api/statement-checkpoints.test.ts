@@ -174,3 +174,23 @@ test('rotation: a new key signs, the old one stays published and still verifies 
   // The old key alone no longer verifies the latest checkpoint.
   expect((await verify(after, inlineKey(old!))).err).toMatch(/checkpoint_key_id/);
 });
+
+test('a ledger changed under its last checkpoint is not signed again; the payout itself goes through', async () => {
+  const f = await createProgramFixture(h, { commission_rate_bps: 1000 });
+  await clickAndLead(h, f, 'st');
+  const first = await creditedCommission(f, 'ref-1', 10_000);
+  await h.admin('POST', `/programs/${f.programId}/commissions/${first}/pay`);
+  expect(await checkpoints(f.partnerId)).toHaveLength(1);
+  // Someone removes the signed credit line from the database.
+  await h.ctx.db.em
+    .fork()
+    .getConnection()
+    .execute(`delete from balance_entry where commission_id = ${first} and kind = 'commission_credit'`);
+  const second = await creditedCommission(f, 'ref-2', 10_000);
+  const paid = await h.admin('POST', `/programs/${f.programId}/commissions/${second}/pay`);
+  expect(paid.payout.status).toBe('paid');
+  expect(await checkpoints(f.partnerId)).toHaveLength(1);
+  // The export still carries the old checkpoint, which no longer matches the lines before it.
+  const { keys } = await wellKnown();
+  expect((await verify(await statementCsv(f), inlineKey(keys[0]!))).code).toBe(1);
+});
