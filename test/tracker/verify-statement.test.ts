@@ -3,8 +3,12 @@
  * statement verifies; every single-byte change of a small statement (each byte, each bit flipped) and
  * random single-byte changes of a large one (fast-check, seeded) are detected.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { runCli } from '../../tracker/src/cli.ts';
 import { verifyStatement } from '../../tracker/src/verify-statement.ts';
 import { makeStatementKey, statementFileText } from '../helpers/statement-file.ts';
 
@@ -76,5 +80,37 @@ describe('tracker verifyStatement', () => {
   test('lines after the checkpoint are chained and counted as not signed yet', () => {
     const r = verifyStatement(statementFileText({ lines: 10, seed: 9, key, checkpointAt: 6 }), keys);
     expect(r).toMatchObject({ ok: true, lines: 10, unsignedLines: 4, checkpoint: { lines: 6 } });
+  });
+
+  test('the CLI: 0 verified, 1 naming the first bad line, 2 for usage and read errors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verify-cli-'));
+    const good = join(dir, 'good.csv');
+    const text = statementFileText({ lines: 3, seed: 11, key });
+    writeFileSync(good, text);
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, text.replace(/,USD,/, ',EUR,'));
+    const inline = `${key.key_id}:${key.public_key}`;
+    const run = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(['verify-statement', ...argv], {
+        env: {},
+        out: (l) => out.push(l),
+        err: (l) => err.push(l),
+      });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    expect(await run(good, '--key', inline)).toMatchObject({ code: 0, err: '' });
+    expect(JSON.parse((await run(good, '--key', inline, '--json')).out)).toMatchObject({ ok: true, lines: 3 });
+    const invalid = await run(bad, '--key', inline);
+    expect(invalid.code).toBe(1);
+    expect(invalid.err).toMatch(/^INVALID: .*bad\.csv line \d+ \(hash\)/);
+    expect((await run(good)).err).toContain('missing --key');
+    expect((await run('--key', inline)).err).toContain('missing FILE');
+    expect((await run(join(dir, 'none.csv'), '--key', inline)).err).toContain('no such file');
+    writeFileSync(join(dir, 'keys.json'), '{"not": "keys"}');
+    expect((await run(good, '--key', join(dir, 'keys.json'))).err).toContain('expected {"keys"');
+    for (const argv of [[good], ['--key', inline], [join(dir, 'none.csv'), '--key', inline]])
+      expect((await run(...argv)).code).toBe(2);
   });
 });

@@ -60,7 +60,6 @@ export function createRecordSplitter(onRecord: (r: RawRecord) => void): {
   end(): string;
 } {
   let pending = '';
-  let line = 1;
   let pendingStart = 1;
   return {
     write(chunk) {
@@ -75,10 +74,8 @@ export function createRecordSplitter(onRecord: (r: RawRecord) => void): {
           from = nl + 1;
           continue;
         }
-        const lines = countNewlines(candidate) + 1;
         onRecord({ text: candidate, line: pendingStart });
-        line = pendingStart + lines;
-        pendingStart = line;
+        pendingStart += countNewlines(candidate) + 1;
         text = text.slice(nl + 1);
         from = 0;
       }

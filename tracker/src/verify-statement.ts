@@ -177,14 +177,13 @@ export function createStatementVerifier(keys: readonly StatementPublicKey[]): {
   };
 
   const splitter = createRecordSplitter(onRecord);
-  let lastLine = 1;
   return {
     write(chunk) {
       splitter.write(chunk);
     },
     end() {
       const rest = splitter.end();
-      lastLine = report.lines + 2;
+      const lastLine = report.lines + 2;
       if (!report.problem && rest !== '') fail(lastLine, new Invalid('the last line does not end with a newline'));
       if (!report.problem && header) fail(1, new Invalid('no header: not a statement'));
       if (!report.problem && !report.checkpoint)
