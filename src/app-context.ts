@@ -26,6 +26,7 @@ import {
   type ProviderAdapters,
 } from './providers/registry.ts';
 import { resolveSealer } from './sealing-keys.ts';
+import { ensureStatementKey } from './core/ledger/statement-keys.ts';
 import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
 
 /**
@@ -131,6 +132,8 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     log.info(
       'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see docs/deployment.md, Sealed secrets)',
     );
+  if (await ensureStatementKey(db.em.fork(), sealer, clock()))
+    log.debug('statement checkpoints are signed (docs/statement-verification.md)');
   const lookupDiscountCodes = createDiscountLookup({ lemonsqueezyApiBase: config.LEMONSQUEEZY_API_BASE });
   const { sendTransfer, listTransfers } = createStripeTransfers({ apiBase: config.STRIPE_API_BASE });
   const lookupPaymentAlias = createPaymentAliasLookup({ stripeApiBase: config.STRIPE_API_BASE });

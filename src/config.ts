@@ -167,6 +167,12 @@ export const configSchema = z
     PARKED_REFUND_DAYS: z.coerce.number().min(0).max(3650).default(30),
     /** Interval of the sweepers (inbox, notification outbox, hold-period approvals, payload retention, parked refunds). */
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
+    /**
+     * How often the partners' statement heads are signed on schedule (besides at every payout):
+     * the checkpoint sweep signs every partner whose ledger moved since its previous run
+     * (docs/statement-verification.md).
+     */
+    STATEMENT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     /**
      * A request must have arrived whole within REQUEST_TIMEOUT_MS and its headers within

@@ -4,7 +4,8 @@
  *   loader.js   ESM `loadTracker` for bundlers and server-rendered apps
  *   client.js   ESM server client (platform-neutral: Node 20+, edge runtimes)
  *   cli.js      the `tracker` CLI for Node (18+)
- *   types/      declarations of client.js and loader.js (with `{ types: true }`, as the command does)
+ *   verify-statement.js  ESM statement verifier for Node (`verifyStatement`; docs/statement-verification.md)
+ *   types/      declarations of client.js, loader.js and verify-statement.js (with `{ types: true }`)
  * `tracker/package.json` publishes this folder as the installable client package (`npm pack`).
  */
 import { build } from 'esbuild';
@@ -49,6 +50,14 @@ export async function buildTracker(outdir: string = DEFAULT_OUTDIR, o: { types?:
     }),
     build({
       ...common,
+      entryPoints: [src('verify-statement.ts')],
+      outfile: join(outdir, 'verify-statement.js'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node18',
+    }),
+    build({
+      ...common,
       entryPoints: [src('cli.ts')],
       outfile: join(outdir, 'cli.js'),
       format: 'esm',
@@ -57,7 +66,7 @@ export async function buildTracker(outdir: string = DEFAULT_OUTDIR, o: { types?:
     }),
     o.types ? emitTypes(join(outdir, 'types')) : Promise.resolve(),
   ]);
-  return ['tracker.js', 'loader.js', 'client.js', 'cli.js'].map((name) => {
+  return ['tracker.js', 'loader.js', 'client.js', 'cli.js', 'verify-statement.js'].map((name) => {
     const file = join(outdir, name);
     const bytes = readFileSync(file);
     return { file, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
@@ -67,7 +76,8 @@ export async function buildTracker(outdir: string = DEFAULT_OUTDIR, o: { types?:
 /** Declarations of the package's entry points, with the sources' `.ts` specifiers as the `.js` the package holds. */
 async function emitTypes(outDir: string): Promise<void> {
   const { default: ts } = await import('typescript');
-  const program = ts.createProgram([join(root, 'src', 'client.ts'), join(root, 'src', 'loader.ts')], {
+  const entries = ['client.ts', 'loader.ts', 'verify-statement.ts'].map((f) => join(root, 'src', f));
+  const program = ts.createProgram(entries, {
     declaration: true,
     emitDeclarationOnly: true,
     outDir,
@@ -79,7 +89,8 @@ async function emitTypes(outDir: string): Promise<void> {
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     allowImportingTsExtensions: true,
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-    types: [],
+    // Node's types for the statement verifier (node:crypto); client.js is kept free of node: by its own test.
+    types: ['node'],
   });
   const errors = ts.getPreEmitDiagnostics(program);
   if (errors.length)

@@ -59,6 +59,8 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   secrets:reseal                                re-seals every stored secret (API keys, event endpoint secrets)
                                                 with the first key of DATA_ENCRYPTION_KEYS, after a key
                                                 rotation; seals event endpoint secrets stored before sealing
+  statement-keys:rotate                         a new key signs statement checkpoints; the old one is retired
+                                                and stays published (/.well-known/statement-keys.json)
   secrets:add PROGRAM PROVIDER --label live|test [--expires-at ISO] --secret-env VAR   (or on stdin)
   secrets:list PROGRAM PROVIDER                 id, label, created, expiry, fingerprint (never the secret)
   secrets:expire PROGRAM PROVIDER ID [--at ISO] stops verifying with it at ISO (default now)

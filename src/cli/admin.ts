@@ -232,6 +232,7 @@ const commands: Record<string, () => Promise<unknown>> = {
     return call('PATCH', `/programs/${args[0]}/providers/${args[1]}`, { api_key: apiKey });
   },
   'secrets:reseal': () => call('POST', '/sealed-secrets/reseal', {}),
+  'statement-keys:rotate': () => call('POST', '/statement-keys/rotate', {}),
   'rollups:check': () =>
     call('GET', `/programs/${need(1)[0]}/stats/check?${new URLSearchParams(flags() as Record<string, string>)}`),
   'secrets:add': async () => {

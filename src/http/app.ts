@@ -23,6 +23,7 @@ import { registerPartnerRoutes } from './routes/partner.ts';
 import { registerDashboardApp } from './routes/dashboard-app.ts';
 import { healthz, readyz } from './routes/health.ts';
 import { trackerScriptRoute } from './routes/tracker-script.ts';
+import { STATEMENT_KEYS_PATH, statementKeysRoute } from './routes/statement-keys.ts';
 import { demoPageRoute } from './routes/demo-page.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { registerApiDocs } from './routes/api-docs.ts';
@@ -77,6 +78,7 @@ export function createHttpApp(http: HttpContext): H3 {
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));
   app.get('/tracker.js', trackerScriptRoute(ctx));
+  app.get(STATEMENT_KEYS_PATH, statementKeysRoute(ctx));
   app.get('/demo', demoPageRoute(ctx));
   app.get('/metrics', metricsRoute(ctx));
   const tracking = { middleware: [trackingCors] };

@@ -14,6 +14,7 @@ export type WorkerContext = {
     Config,
     | 'WORKER_CONCURRENCY'
     | 'SWEEP_INTERVAL_MS'
+    | 'STATEMENT_CHECKPOINT_INTERVAL_MS'
     | 'PARKED_REFUND_DAYS'
     | 'WEBHOOK_ATTEMPTS'
     | 'WEBHOOK_RETRY_BASE_MS'

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { expect, test } from 'vitest';
-import { exportRows, statementGenesis, statementLineHash } from '../../src/core/reporting/exports.ts';
+import { exportRows } from '../../src/core/reporting/exports.ts';
+import { statementGenesis, statementLineHash } from '../../src/core/ledger/statement-hash.ts';
 import {
   ADMIN_TOKEN,
   bearer,

@@ -11,12 +11,13 @@ beforeAll(async () => {
 });
 
 describe('tracker build', () => {
-  test('emits the browser script, the loader, the client and the CLI', () => {
+  test('emits the browser script, the loader, the client, the CLI and the statement verifier', () => {
     expect(built.map((b) => b.file.slice(DEFAULT_OUTDIR.length + 1))).toEqual([
       'tracker.js',
       'loader.js',
       'client.js',
       'cli.js',
+      'verify-statement.js',
     ]);
   });
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Merchant CLI `tracker`: checks the key and sends test-mode traffic through the server client.
+ * Merchant CLI `tracker`: checks the key and sends test-mode traffic through the server client;
+ * `verify-statement` (verify-statement-command.ts) checks a partner statement offline.
  * The API key is a secret (spec "Authentication" 7): it is redacted from everything printed,
  * including server messages and errors.
  */
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { createTrackerClient } from './client.ts';
 import type { Currency, SaleResponse, TrackerResult } from './client-types.ts';
 import { runMcpProxy } from './mcp-proxy.ts';
+import { runVerifyStatement } from './verify-statement-command.ts';
 
 const DEFAULT_API_URL = 'http://localhost:3000';
 
@@ -21,6 +23,7 @@ Commands:
   test-event          send a minimal test-mode event
   mcp                 serve the service's MCP tools on stdin/stdout for an AI assistant
                       (relays to <api-url>/mcp; needs an MCP token, not the API key)
+  verify-statement    check a downloaded partner statement offline (tracker verify-statement --help)
 
 Options:
   --api-key <key>     program API key (default: $TRACKER_API_KEY; prefer the variable,
@@ -34,6 +37,8 @@ Options:
   -h, --help          show this help
 
 Exit status: 0 success, 1 the API call failed, 2 usage error.`;
+
+const VERIFY_COMMAND = 'verify-statement';
 
 export type CliIo = {
   env: Record<string, string | undefined>;
@@ -67,6 +72,7 @@ function failure(what: string, res: TrackerResult<unknown>): string {
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === VERIFY_COMMAND) return runVerifyStatement(argv.slice(1), io);
   const secrets = findSecrets(argv, io.env);
   const redact = (text: string): string => secrets.reduce((acc, s) => acc.split(s).join('[redacted]'), text);
   const out = (line: string): void => io.out(redact(line));

@@ -30,6 +30,8 @@ import { PayoutRun } from './payout-run.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
 import { McpToken } from './mcp-token.ts';
+import { StatementKey } from './statement-key.ts';
+import { StatementCheckpoint } from './statement-checkpoint.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -68,4 +70,6 @@ export const ENTITIES = [
   ClickPruned,
   OrderRegistration,
   McpToken,
+  StatementKey,
+  StatementCheckpoint,
 ];

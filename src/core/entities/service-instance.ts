@@ -12,6 +12,10 @@ export const ServiceInstance = defineEntity({
     nonce: p.string().length(16),
     /** Key of the lead email hashes when EMAIL_HASH_SECRET is not set (generated on first start). */
     emailHashSecret: p.string().nullable(),
+    /** The last ledger line the scheduled checkpoint sweep looked at (statement-checkpoints.ts). */
+    statementSweptEntryId: p.integer().default(0),
+    /** When the scheduled checkpoint sweep last ran. */
+    statementSweptAt: p.datetime().nullable(),
   },
 });
 export type IServiceInstance = InferEntity<typeof ServiceInstance>;

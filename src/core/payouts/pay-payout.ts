@@ -10,6 +10,8 @@ import { computePayout } from './compute-payout.ts';
 import { emitPayoutPaid } from '../outbound/use-case-events.ts';
 import type { PayoutRail } from '../shared/vocabulary.ts';
 import { formatMoney } from '../shared/money.ts';
+import type { Sealer } from '../shared/sealed-secrets.ts';
+import { signStatementCheckpoint } from '../ledger/statement-checkpoints.ts';
 
 /** A paid payout and the commissions it paid. */
 export type PaidPayout = { payout: IPayout; commissions: ICommission[] };
@@ -29,13 +31,18 @@ export async function payPayout(deps: CoreDeps, programId: number, payoutId: num
     const found = await em.findOne(Payout, { id: payoutId, program: programId });
     if (!found) throw new AppError('not_found', 'No such payout in this program');
     const paid = settledOrThrow(
-      await settle(em, deps.clock(), {
-        programId,
-        partnerId: found.partner,
-        currency: found.currency,
-        payoutId,
-        commissionId: null,
-      }),
+      await settle(
+        em,
+        deps.clock(),
+        {
+          programId,
+          partnerId: found.partner,
+          currency: found.currency,
+          payoutId,
+          commissionId: null,
+        },
+        deps.sealer,
+      ),
     );
     return { ...paid, deliveryIds: await emitPaid({ ...deps, em }, paid) };
   });
@@ -54,13 +61,18 @@ export async function payCommission(deps: CoreDeps, programId: number, commissio
     if (c.paidAt)
       throw new AppError('invalid_request', `Commission is already paid${c.payout ? ` (payout ${c.payout})` : ''}`);
     const paid = settledOrThrow(
-      await settle(em, deps.clock(), {
-        programId,
-        partnerId: c.partner,
-        currency: c.currency,
-        payoutId: null,
-        commissionId,
-      }),
+      await settle(
+        em,
+        deps.clock(),
+        {
+          programId,
+          partnerId: c.partner,
+          currency: c.currency,
+          payoutId: null,
+          commissionId,
+        },
+        deps.sealer,
+      ),
     );
     return { ...paid, deliveryIds: await emitPaid({ ...deps, em }, paid) };
   });
@@ -96,9 +108,15 @@ export type Unsettled = { skipped: string; owedCents: number };
 /**
  * Pays what `t` selects, or says why nothing can be paid (nothing credited and unpaid, only what
  * the partner owes back, or below the run's minimum). The caller's transaction; lock order, shared
- * with refunds and approvals: commission rows, then the balance, then payouts.
+ * with refunds and approvals: commission rows, then the balance, then payouts. A payout signs its
+ * partner's statement head in the same transaction (`sealer`: the signing key's; absent, none).
  */
-export async function settle(em: EntityManager, now: Date, t: SettleTarget): Promise<PaidPayout | Unsettled> {
+export async function settle(
+  em: EntityManager,
+  now: Date,
+  t: SettleTarget,
+  sealer: Sealer | undefined,
+): Promise<PaidPayout | Unsettled> {
   const { candidates, owed } = await readPayable(em, t, true);
   let payout: IPayout | null = null;
   if (t.payoutId !== null) {
@@ -168,6 +186,7 @@ export async function settle(em: EntityManager, now: Date, t: SettleTarget): Pro
       at: now,
     }),
   );
+  await signStatementCheckpoint(em, sealer, { now, programId: t.programId, partnerId: t.partnerId, reason: 'payout' });
   return { payout, commissions: paid };
 }
 

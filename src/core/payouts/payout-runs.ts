@@ -80,16 +80,21 @@ export async function createPayoutRun(
   const deliveryIds: number[] = [];
   for (const partnerId of await payablePartners(deps, programId, input.currency, rail)) {
     const result = await deps.em.transactional(async (em) => {
-      const r = await settle(em, now, {
-        programId,
-        partnerId,
-        currency: input.currency,
-        payoutId: null,
-        commissionId: null,
-        status: 'processing',
-        creditedBefore: run.creditedBefore,
-        run: { id: run.id, rail, minimumCents },
-      });
+      const r = await settle(
+        em,
+        now,
+        {
+          programId,
+          partnerId,
+          currency: input.currency,
+          payoutId: null,
+          commissionId: null,
+          status: 'processing',
+          creditedBefore: run.creditedBefore,
+          run: { id: run.id, rail, minimumCents },
+        },
+        deps.sealer,
+      );
       if (!('skipped' in r)) deliveryIds.push(...(await emitPayoutCreated({ ...deps, em }, r.payout)));
       return r;
     });

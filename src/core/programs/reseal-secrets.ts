@@ -12,6 +12,8 @@ import { PayoutMethod } from '../entities/payout-method.ts';
 import { PAYOUT_DETAILS_CONTEXT } from '../payouts/payout-methods.ts';
 import { EventEndpoint } from '../entities/event-endpoint.ts';
 import { ENDPOINT_SECRET_CONTEXT, isPlaintextSecret } from '../outbound/endpoint-secrets.ts';
+import { StatementKey } from '../entities/statement-key.ts';
+import { STATEMENT_KEY_CONTEXT } from '../ledger/statement-keys.ts';
 
 type SealedColumn = {
   /** `table.column`, as reported. */
@@ -78,6 +80,21 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   },
   endpointSecretColumn('secret', 'secret'),
   endpointSecretColumn('previousSecret', 'previous_secret'),
+  {
+    name: 'statement_key.private_key_sealed',
+    context: STATEMENT_KEY_CONTEXT,
+    async rows(em) {
+      const rows = await em.find(
+        StatementKey,
+        {},
+        { fields: ['id', 'privateKeySealed'], orderBy: { id: 'asc' }, disableIdentityMap: true },
+      );
+      return rows.map((r) => ({ id: r.id, sealed: r.privateKeySealed }));
+    },
+    async replace(em, id, prev, next) {
+      return (await em.nativeUpdate(StatementKey, { id, privateKeySealed: prev }, { privateKeySealed: next })) === 1;
+    },
+  },
 ];
 
 export type ResealReport = { sealKeyId: string; resealed: number; unchanged: number };

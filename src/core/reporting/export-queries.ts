@@ -160,29 +160,3 @@ export function payoutsPage(em: EntityManager, p: PageQuery): Promise<ExportRow[
     ]);
   return paged(q, p, 't.created_at', 't.partner_id');
 }
-
-/** A partner's ledger entries with what caused each (the statement export; its window is applied by the caller). */
-export function ledgerPage(em: EntityManager, p: { partnerId: number; after: number; limit: number }) {
-  return typedSql(em)
-    .selectFrom('balance_entry as t')
-    .leftJoin('commission as c', 'c.id', 't.commission_id')
-    .leftJoin('sale as s', 's.id', 'c.sale_id')
-    .select((eb) => [
-      't.id',
-      isoText(eb.ref('t.created_at')).as('created_at'),
-      't.currency',
-      't.kind',
-      exactText(eb.ref('t.delta_cents')).as('delta_cents'),
-      't.commission_id',
-      'c.sale_id',
-      's.transaction_id',
-      'c.lead_customer_id',
-      't.refund_id',
-      't.payout_id',
-    ])
-    .where('t.partner_id', '=', p.partnerId)
-    .where('t.id', '>', p.after)
-    .orderBy('t.id')
-    .limit(p.limit)
-    .execute();
-}

@@ -2,11 +2,13 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Partner } from '../entities/partner.ts';
 import { Program } from '../entities/program.ts';
-import { sha256Hex } from '../shared/crypto.ts';
+import { statementGenesis, statementLineHash } from '../ledger/statement-hash.ts';
+import { latestCheckpoint } from '../ledger/statement-checkpoints.ts';
+import { statementLinesPage } from '../ledger/statement-lines.ts';
+import type { IStatementCheckpoint } from '../entities/statement-checkpoint.ts';
 import { formatMinorUnits } from '../shared/money.ts';
 import {
   commissionsPage,
-  ledgerPage,
   payoutsPage,
   refundsPage,
   salesPage,
@@ -53,6 +55,9 @@ export const EXPORT_COLUMNS: Record<ExportKind, readonly string[]> = {
   statement: [
     ...['id', 'created_at', 'currency', 'kind', 'delta_cents', 'balance_cents', 'commission_id', 'sale_id'],
     ...['transaction_id', 'lead_customer_id', 'refund_id', 'payout_id', 'delta', 'balance', 'hash'],
+    // The signed checkpoint (docs/statement-verification.md), on the line it signed: the latest.
+    ...['program_id', 'partner_id', 'checkpoint_lines', 'checkpoint_digest', 'checkpoint_balances'],
+    ...['checkpoint_signed_at', 'checkpoint_key_id', 'checkpoint_signature'],
   ],
 };
 
@@ -174,33 +179,12 @@ export function exportRows(
   };
 }
 
-/** The hash before a partner's first statement line. */
-export const statementGenesis = (programId: number, partnerId: number) =>
-  sha256Hex(`statement|${programId}|${partnerId}`);
-
-/** A statement line's hash: the previous line's hash and the line's own facts (docs/exports.md: Auditable statement). */
-export function statementLineHash(
-  previous: string,
-  l: {
-    id: number;
-    created_at: string | null;
-    currency: string;
-    kind: string;
-    delta_cents: string;
-    commission_id: number | null;
-    refund_id: number | null;
-    payout_id: number | null;
-  },
-): string {
-  const facts = [l.id, l.created_at, l.currency, l.kind, l.delta_cents, l.commission_id, l.refund_id, l.payout_id];
-  return sha256Hex(`${previous}|${facts.map((f) => f ?? '').join('|')}`);
-}
-
 /**
  * A partner's ledger from its first entry, each line with the running balance of its currency and
  * the chained hash; only the lines in the window are returned, but every line is hashed, so a
- * line's hash is the same in every export that contains it. Each call answers the next non-empty
- * page of lines, or null at the end.
+ * line's hash is the same in every export that contains it. The partner's latest signed checkpoint
+ * (read first) is carried by the line it signed. Each call answers the next non-empty page of
+ * lines, or null at the end.
  */
 function statementPages(
   deps: CoreDeps,
@@ -213,9 +197,11 @@ function statementPages(
   const balances = new Map<string, bigint>();
   let after = 0;
   let last = false;
+  let signed: Promise<ExportRow | null> | null = null;
   return async () => {
+    const checkpoint = await (signed ??= latestCheckpoint(deps.em, partnerId).then(checkpointCells));
     while (!last) {
-      const page = await ledgerPage(deps.em, { partnerId, after, limit: pageSize });
+      const page = await statementLinesPage(deps.em, { partnerId, after, limit: pageSize });
       last = page.length < pageSize;
       if (!page.length) return null;
       after = page[page.length - 1]!.id;
@@ -226,10 +212,32 @@ function statementPages(
         hash = statementLineHash(hash, line);
         const at = new Date(line.created_at!);
         if ((w.from && at < w.from) || (w.to && at >= w.to)) continue;
-        out.push({ ...line, balance_cents: balance.toString(), hash });
+        const cells = line.id === checkpoint?.entry_id ? checkpoint : null;
+        out.push({
+          ...line,
+          balance_cents: balance.toString(),
+          hash,
+          program_id: programId,
+          partner_id: partnerId,
+          ...cells,
+        });
       }
       if (out.length) return out;
     }
     return null;
+  };
+}
+
+/** A checkpoint's export cells (`entry_id`: the line that carries them). */
+function checkpointCells(c: IStatementCheckpoint | null): ExportRow | null {
+  if (!c) return null;
+  return {
+    entry_id: c.entryId,
+    checkpoint_lines: c.lines,
+    checkpoint_digest: c.digest,
+    checkpoint_balances: c.balances,
+    checkpoint_signed_at: c.signedAt.toISOString(),
+    checkpoint_key_id: c.keyId,
+    checkpoint_signature: c.signature,
   };
 }

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.ts';
 import { healthzOperation, readyzOperation } from '../routes/health.ts';
 import { trackerScriptOperation } from '../routes/tracker-script.ts';
+import { statementKeysOperation } from '../routes/statement-keys.ts';
 import { demoPageOperation } from '../routes/demo-page.ts';
 import { metricsOperation } from '../routes/metrics.ts';
 import { apiDocsOperations } from '../routes/api-docs.ts';
@@ -51,6 +52,7 @@ export const OPERATIONS: readonly Operation[] = [
   readyzOperation,
   metricsOperation,
   trackerScriptOperation,
+  statementKeysOperation,
   demoPageOperation,
   ...apiDocsOperations,
   ...faviconOperations,

@@ -16,6 +16,7 @@ import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './
 import { recordListOperations, registerRecordListRoute } from './admin-records.ts';
 import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-event-endpoints.ts';
 import { mcpTokenOperations, registerMcpTokenRoutes } from './admin-mcp-tokens.ts';
+import { registerStatementKeyRoutes, statementKeyOperations } from './admin-statement-keys.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session: one file
@@ -37,6 +38,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerWebhookEventAdminRoutes(ctx, helpers);
   registerEventEndpointRoutes(ctx, helpers);
   registerMcpTokenRoutes(ctx, helpers);
+  registerStatementKeyRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -53,5 +55,6 @@ export const adminOperations = [
   ...webhookEventAdminOperations,
   ...eventEndpointOperations,
   ...mcpTokenOperations,
+  ...statementKeyOperations,
   ...recordListOperations,
 ];

@@ -172,7 +172,7 @@ export const partnerOperations = [
     params: { kind: z.enum(PARTNER_EXPORT_KINDS) },
     query: exportQuerySchema,
     description:
-      "Only the signed-in partner's rows, in the admin export's columns. The `statement` is their ledger, every line naming its cause, with the running balance and a hash chain (docs/exports.md: Auditable statement). One export of a partner at a time (another meanwhile: 429 `rate_limited`); within `EXPORT_TIMEOUT_MS` (503 `service_unavailable` when reached before the first byte, else the download is cut off).",
+      "Only the signed-in partner's rows, in the admin export's columns. The `statement` is their ledger, every line naming its cause, with the running balance, a hash chain and the latest signed checkpoint (docs/statement-verification.md; `npx tracker verify-statement` checks it offline). One export of a partner at a time (another meanwhile: 429 `rate_limited`); within `EXPORT_TIMEOUT_MS` (503 `service_unavailable` when reached before the first byte, else the download is cut off).",
     errors: ['not_found', 'invalid_request', 'rate_limited', 'service_unavailable'],
     responses: { 200: { description: 'The CSV (header row first)', contentType: 'text/csv' } },
   }),

@@ -20,6 +20,7 @@ import { Migration20261125211006_outbound_events } from './Migration202611252110
 import { Migration20261126063500_static_rollup_triggers } from './Migration20261126063500_static_rollup_triggers.ts';
 import { Migration20261127124659_sale_customer_index } from './Migration20261127124659_sale_customer_index.ts';
 import { Migration20261127124830_mcp_tokens } from './Migration20261127124830_mcp_tokens.ts';
+import { Migration20261127124759_statement_checkpoints } from './Migration20261127124759_statement_checkpoints.ts';
 import { Migration20261126062338_read_path_indexes } from './Migration20261126062338_read_path_indexes.ts';
 import { Migration20261126040154_partner_notification_index } from './Migration20261126040154_partner_notification_index.ts';
 import { Migration20261126034301_click_retention } from './Migration20261126034301_click_retention.ts';
@@ -54,4 +55,5 @@ export const MIGRATIONS = [
   Migration20261126063500_static_rollup_triggers,
   Migration20261127124659_sale_customer_index,
   Migration20261127124830_mcp_tokens,
+  Migration20261127124759_statement_checkpoints,
 ];
