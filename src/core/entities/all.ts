@@ -29,6 +29,11 @@ import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
+import { StaffUser } from './staff-user.ts';
+import { StaffRole } from './staff-role.ts';
+import { StaffInvite } from './staff-invite.ts';
+import { StaffToken } from './staff-token.ts';
+import { AuditEntry } from './audit-entry.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -66,4 +71,9 @@ export const ENTITIES = [
   RollupState,
   ClickPruned,
   OrderRegistration,
+  StaffUser,
+  StaffRole,
+  StaffInvite,
+  StaffToken,
+  AuditEntry,
 ];

@@ -19,6 +19,7 @@ import { payoutOperations } from '../routes/admin-payouts.ts';
 import { payoutRunOperations } from '../routes/admin-payout-runs.ts';
 import { providerSecretOperations } from '../routes/admin-provider-secrets.ts';
 import { sessionOperations } from '../routes/sessions.ts';
+import { staffSessionOperations } from '../routes/staff-sessions.ts';
 import { partnerOperations } from '../routes/partner.ts';
 import { dashboardAppOperations } from '../routes/dashboard-app.ts';
 
@@ -42,6 +43,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...payoutRunOperations,
   ...providerSecretOperations,
   ...sessionOperations,
+  ...staffSessionOperations,
   ...partnerOperations,
   ...dashboardAppOperations,
   healthzOperation,

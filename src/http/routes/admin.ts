@@ -15,10 +15,14 @@ import { providerConnectionOperations, registerProviderConnectionRoutes } from '
 import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './admin-webhook-events.ts';
 import { recordListOperations, registerRecordListRoute } from './admin-records.ts';
 import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-event-endpoints.ts';
+import { registerStaffRoutes, staffOperations } from './admin-staff.ts';
+import { meOperations, registerMeRoutes } from './admin-me.ts';
+import { auditLogOperations, registerAuditLogRoutes } from './admin-audit-log.ts';
 
 /**
- * The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session: one file
- * per resource (admin-*.ts). The generic list route `/programs/:id/:list` comes last.
+ * The admin API, guarded by the ADMIN_TOKEN bearer, a staff token or the dashboard's session, each
+ * route by its permission (admin-permissions.ts), every write audited: one file per resource
+ * (admin-*.ts). The generic list route `/programs/:id/:list` comes last.
  */
 export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   const helpers = createAdminHelpers(app, ctx);
@@ -35,6 +39,9 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerProviderConnectionRoutes(ctx, helpers);
   registerWebhookEventAdminRoutes(ctx, helpers);
   registerEventEndpointRoutes(ctx, helpers);
+  registerStaffRoutes(ctx, helpers);
+  registerMeRoutes(ctx, helpers);
+  registerAuditLogRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -50,5 +57,8 @@ export const adminOperations = [
   ...providerConnectionOperations,
   ...webhookEventAdminOperations,
   ...eventEndpointOperations,
+  ...staffOperations,
+  ...meOperations,
+  ...auditLogOperations,
   ...recordListOperations,
 ];
