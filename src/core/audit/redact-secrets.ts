@@ -1,5 +1,6 @@
 /** A member whose name says it holds a secret: its value never reaches the audit log. */
-const SECRET_NAME = /(secret|token|password|passwd|api_?key|^key$|private|credential|signing|totp|otpauth|^uri$|hash)/i;
+const SECRET_NAME =
+  /(secret|token|password|passwd|api_?key|^key$|private|credential|signing|totp_secret|totp_code|otpauth|^uri$|hash|invite_url)/i;
 
 export const REDACTED = '[redacted]';
 
@@ -15,7 +16,7 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
-      out[k] = SECRET_NAME.test(k) && v != null ? REDACTED : redactSecrets(v, depth + 1);
+      out[k] = SECRET_NAME.test(k) && typeof v === 'string' ? REDACTED : redactSecrets(v, depth + 1);
     return out;
   }
   return value;
