@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { AuditEntry } from '../../src/core/entities/audit-entry.ts';
 import { bearer, clickAndLead, createProgramFixture, useHarness, ADMIN_TOKEN } from '../helpers/harness.ts';
 import { addStaff, asStaff } from '../helpers/staff.ts';
 import { ADMIN_CLI_USER_AGENT } from '../../src/http/admin-audit.ts';
 
-const h = useHarness({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
+const h = useHarness({ DATA_ENCRYPTION_KEYS: generateSealingKey('staff'), OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
 
 const entriesOf = async (programId: number, query = '') =>
   (await h.admin('GET', `/programs/${programId}/audit${query}`)).entries as Array<Record<string, any>>;

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { Secret, TOTP } from 'otpauth';
 import { createProgramFixture, useHarness } from '../helpers/harness.ts';
 import { addStaff, asStaff, signIn, withToken } from '../helpers/staff.ts';
 
-const h = useHarness();
+const h = useHarness({ DATA_ENCRYPTION_KEYS: generateSealingKey('staff') });
 
 /** The code an authenticator app shows at the service's (injected) time, `steps` periods later. */
 const codeAt = (secret: string, steps = 0) =>

@@ -37,32 +37,36 @@ describe('role × route', () => {
     expect(ROUTES.map(([k]) => k).sort()).toEqual([...new Set(documented)].sort());
   });
 
-  test.each(STAFF_ROLES)('%s: allowed exactly its routes', async (role) => {
-    if (!programId) {
-      programId = (await createProgramFixture(h)).programId;
-      otherProgram = (await createProgramFixture(h)).programId;
-    }
-    sessions[role] = (await addStaff(h, programId, `${role}@example.test`, role)).session!;
-    const refusedWhere: string[] = [];
-    const allowedWhere: string[] = [];
-    for (const [key, permission] of ROUTES) {
-      const [method, path] = key.split(' ') as [string, string];
-      const r = await asStaff(h, sessions[role], method.toUpperCase(), concrete(path, programId));
-      const refused = r.status === 403 && r.body.error.code === 'forbidden' && r.body.error.details.reason === 'role';
-      expect(r.status, `${role} ${key}`).not.toBe(401);
-      (refused ? refusedWhere : allowedWhere).push(key);
-      const expectAllowed = permission !== 'operator' && roleAllows(role, permission);
-      expect(refused, `${role} ${key} (${permission})`).toBe(!expectAllowed);
-    }
-    expect(allowedWhere.length).toBeGreaterThan(0);
-    // In a program where the user has no role, every program route is refused.
-    for (const [key, permission] of ROUTES) {
-      if (!key.includes(':id') || permission === 'signed_in') continue;
-      const [method, path] = key.split(' ') as [string, string];
-      const r = await asStaff(h, sessions[role], method.toUpperCase(), concrete(path, otherProgram));
-      expect(r.status, `${role} ${key} in another program`).toBe(403);
-    }
-  });
+  test.each(STAFF_ROLES)(
+    '%s: allowed exactly its routes',
+    async (role) => {
+      if (!programId) {
+        programId = (await createProgramFixture(h)).programId;
+        otherProgram = (await createProgramFixture(h)).programId;
+      }
+      sessions[role] = (await addStaff(h, programId, `${role}@example.test`, role)).session!;
+      const refusedWhere: string[] = [];
+      const allowedWhere: string[] = [];
+      for (const [key, permission] of ROUTES) {
+        const [method, path] = key.split(' ') as [string, string];
+        const r = await asStaff(h, sessions[role], method.toUpperCase(), concrete(path, programId));
+        const refused = r.status === 403 && r.body.error.code === 'forbidden' && r.body.error.details.reason === 'role';
+        expect(r.status, `${role} ${key}`).not.toBe(401);
+        (refused ? refusedWhere : allowedWhere).push(key);
+        const expectAllowed = permission !== 'operator' && roleAllows(role, permission);
+        expect(refused, `${role} ${key} (${permission})`).toBe(!expectAllowed);
+      }
+      expect(allowedWhere.length).toBeGreaterThan(0);
+      // In a program where the user has no role, every program route is refused.
+      for (const [key, permission] of ROUTES) {
+        if (!key.includes(':id') || permission === 'signed_in') continue;
+        const [method, path] = key.split(' ') as [string, string];
+        const r = await asStaff(h, sessions[role], method.toUpperCase(), concrete(path, otherProgram));
+        expect(r.status, `${role} ${key} in another program`).toBe(403);
+      }
+    },
+    180_000,
+  );
 
   test('a staff user lists only the programs they have a role in', async () => {
     const r = await asStaff(h, sessions.analyst, 'GET', '/programs');

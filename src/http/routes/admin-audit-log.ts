@@ -39,6 +39,9 @@ const entryJson = z.strictObject({
   after: z.unknown().nullable().meta({ description: 'The change and its result, secrets redacted' }),
 });
 
+export type AuditEntryWire = z.infer<typeof entryJson>;
+export type AuditListBody = { entries: AuditEntryWire[] };
+
 const entryToWire = (a: IAuditEntry): z.infer<typeof entryJson> => ({
   id: a.id,
   created_at: a.createdAt.toISOString(),

@@ -18,12 +18,12 @@ import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 const role = z.enum(STAFF_ROLES);
-const tokenCreateSchema = z.strictObject({
+export const tokenCreateSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
   program_id: z.number().int().positive(),
   role,
 });
-const totpConfirmSchema = z.strictObject({ code: z.string().regex(/^\d{6}$/, 'six digits') });
+export const totpConfirmSchema = z.strictObject({ code: z.string().regex(/^\d{6}$/, 'six digits') });
 
 const meBody = z.strictObject({
   kind: z.enum(['operator', 'staff']),
@@ -46,6 +46,14 @@ const tokenJson = z.strictObject({
 const tokenBody = z.strictObject({ token: tokenJson });
 const createdTokenBody = tokenBody.extend({ secret: z.string().meta({ description: 'The token, shown once' }) });
 const totpStartBody = z.strictObject({ secret: z.string(), otpauth_uri: z.string() });
+
+export type MeBody = z.infer<typeof meBody>;
+export type StaffTokenWire = z.infer<typeof tokenJson>;
+export type StaffTokensBody = { tokens: StaffTokenWire[] };
+export type StaffTokenBody = z.infer<typeof tokenBody>;
+export type CreatedStaffTokenBody = z.infer<typeof createdTokenBody>;
+export type TotpStartBody = z.infer<typeof totpStartBody>;
+export type TotpConfirmedBody = { totp_enabled: true };
 
 const tokenToWire = (t: StaffTokenInfo): z.infer<typeof tokenJson> => ({
   id: t.id,

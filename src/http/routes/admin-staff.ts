@@ -15,8 +15,8 @@ import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
 const role = z.enum(STAFF_ROLES);
-const staffAddSchema = z.strictObject({ email: z.email().max(254), role });
-const staffRoleSchema = z.strictObject({ role });
+export const staffAddSchema = z.strictObject({ email: z.email().max(254), role });
+export const staffRoleSchema = z.strictObject({ role });
 
 const memberJson = z.strictObject({
   user_id: z.number().int(),
@@ -31,6 +31,12 @@ const addedBody = memberBody.extend({
   invite_url: z.string().nullable().meta({ description: 'The one-time link to set a password (new users only)' }),
   invite_expires_at: z.iso.datetime().nullable(),
 });
+
+export type StaffMemberWire = z.infer<typeof memberJson>;
+export type StaffListBody = { members: StaffMemberWire[] };
+export type StaffAddedBody = z.infer<typeof addedBody>;
+export type StaffMemberBody = z.infer<typeof memberBody>;
+export type StaffRemovedBody = { removed: StaffMemberWire };
 
 const memberToWire = (m: StaffMember): z.infer<typeof memberJson> => ({
   user_id: m.userId,

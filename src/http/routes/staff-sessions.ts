@@ -58,6 +58,7 @@ export function registerStaffSessionRoutes(app: H3, ctx: RouteContext): void {
 }
 
 const staffInviteBody = z.strictObject({ email: z.string(), expires_at: z.iso.datetime() });
+export type StaffInviteBody = z.infer<typeof staffInviteBody>;
 const params = { token: z.string().meta({ description: 'The token of the invite link' }) };
 
 export const staffSessionOperations = [
