@@ -3,7 +3,7 @@
 import { ref } from 'vue';
 import { admin } from './api.ts';
 import type { MeBody } from './api-types.ts';
-import { ROLE_PERMISSIONS, type Permission } from '../../src/core/shared/staff-roles.ts';
+import { roleAllows, type Permission } from '../../src/core/shared/staff-roles.ts';
 
 const me = ref<MeBody | null>(null);
 
@@ -25,5 +25,5 @@ export function can(permission: Permission, programId: number | null): boolean {
   if (!m) return false;
   if (m.kind === 'operator') return true;
   const role = m.roles.find((r) => r.program_id === programId)?.role;
-  return !!role && (ROLE_PERMISSIONS[role] as readonly Permission[]).includes(permission);
+  return !!role && roleAllows(role, permission);
 }
