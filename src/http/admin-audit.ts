@@ -44,11 +44,12 @@ export function audited(ctx: RouteContext, action: string, fn: Handler, before?:
 export function auditActor(ctx: RouteContext, event: H3Event): AuditActor {
   const caller = event.context.admin;
   const userAgent = event.req.headers.get('user-agent');
-  const via: AuditVia = event.context.session
-    ? 'dashboard'
-    : userAgent?.startsWith(ADMIN_CLI_USER_AGENT)
-      ? 'cli'
-      : 'api';
+  const via: AuditVia =
+    event.context.session || event.url.pathname.startsWith('/api/v1/dashboard/')
+      ? 'dashboard'
+      : userAgent?.startsWith(ADMIN_CLI_USER_AGENT)
+        ? 'cli'
+        : 'api';
   return {
     kind: caller?.kind ?? 'operator',
     staffUserId: caller?.kind === 'staff' ? caller.staffUserId : null,

@@ -64,7 +64,12 @@ export function requireOperator(ctx: RouteContext): Middleware {
     if (header) {
       const given = /^Bearer (.+)$/.exec(header)?.[1];
       if (given?.startsWith(STAFF_TOKEN_PREFIX)) {
-        const t = await authenticateStaffToken(ctx.deps(), given).catch(() => requireAdminToken(ctx, event, undefined));
+        // An unknown or revoked staff token counts as a failed admin authentication (rate limited).
+        const t = await authenticateStaffToken(ctx.deps(), given).catch((err: unknown) =>
+          err instanceof AppError && err.code === 'unauthorized'
+            ? requireAdminToken(ctx, event, undefined)
+            : Promise.reject(err),
+        );
         if (!t) return;
         event.context.admin = {
           kind: 'staff',

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { Secret, TOTP } from 'otpauth';
 import { createProgramFixture, useHarness } from '../helpers/harness.ts';
+import { AuditEntry } from '../../src/core/entities/audit-entry.ts';
 import { addStaff, asStaff, signIn, withToken } from '../helpers/staff.ts';
 
 const h = useHarness({ DATA_ENCRYPTION_KEYS: generateSealingKey('staff') });
@@ -31,6 +32,13 @@ describe('staff accounts', () => {
       body: { password: 'correct horse battery' },
     });
     expect(again.status).toBe(404);
+    // Setting the password is audited as the new member's change, without the password.
+    const [set] = await h.ctx
+      .deps()
+      .em.fork()
+      .find(AuditEntry, { action: 'POST /dashboard/invites/:token', actorEmail: 'ann@example.test' });
+    expect(set).toMatchObject({ actorKind: 'staff', via: 'dashboard', status: 201 });
+    expect(JSON.stringify(set)).not.toContain('correct horse battery');
 
     const s = await signIn(h, 'ann@example.test');
     const me = await asStaff(h, s, 'GET', '/me');

@@ -23,7 +23,7 @@ export async function acceptStaffInvite(
   hasher: PasswordHasher,
   token: string,
   password: string,
-): Promise<{ staffUserId: number }> {
+): Promise<{ staffUserId: number; email: string }> {
   checkPassword(password);
   const passwordHash = await hasher.hash(password);
   return deps.em.transactional(async (em) => {
@@ -32,7 +32,7 @@ export async function acceptStaffInvite(
     const user = await em.findOneOrFail(StaffUser, { id: invite.user });
     user.passwordHash = passwordHash;
     await em.flush();
-    return { staffUserId: user.id };
+    return { staffUserId: user.id, email: user.email };
   });
 }
 

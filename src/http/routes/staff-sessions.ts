@@ -9,6 +9,7 @@ import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { validate } from '../validate.ts';
 import { openSession } from '../open-session.ts';
+import { audited } from '../admin-audit.ts';
 import { defineOperation } from '../openapi/operation.ts';
 import { sessionBody } from '../wire/responses.ts';
 import { acceptInviteSchema } from '../wire/requests.ts';
@@ -49,11 +50,15 @@ export function registerStaffSessionRoutes(app: H3, ctx: RouteContext): void {
   );
   app.post(
     '/api/v1/dashboard/invites/:token',
-    route(async (e) => {
-      const { password } = validate(acceptInviteSchema, await readJson(e, ctx.config.BODY_LIMIT_BYTES));
-      const { staffUserId } = await acceptStaffInvite(ctx.deps(), bcryptHasher, token(e), password);
-      return openSession(ctx, e, 'operator', { staffUserId });
-    }),
+    route(
+      // Setting the password is a change to the team: audited as made by the new member.
+      audited(ctx, 'POST /dashboard/invites/:token', async (e) => {
+        const { password } = validate(acceptInviteSchema, await readJson(e, ctx.config.BODY_LIMIT_BYTES));
+        const { staffUserId, email } = await acceptStaffInvite(ctx.deps(), bcryptHasher, token(e), password);
+        e.context.admin = { kind: 'staff', staffUserId, email, token: null };
+        return openSession(ctx, e, 'operator', { staffUserId });
+      }),
+    ),
   );
 }
 
