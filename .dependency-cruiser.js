@@ -24,6 +24,7 @@ const CORE_LAYERS = [
   ['webhooks'],
   ['reporting'],
   ['programs'],
+  ['staff', 'audit'],
   ['job-results.ts', 'core-caches.ts'],
 ];
 

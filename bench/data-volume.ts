@@ -21,7 +21,7 @@ import { BASE_DATABASE_URL, adminQuery } from '../test/helpers/temp-database.ts'
 import { SHARED_REDIS_URL, deleteRedisPrefix } from '../test/helpers/throwaway-redis.ts';
 import { adminCall } from '../test/helpers/load-fixture.ts';
 import { ADMIN_TOKEN, SERVICE_NODE_OPTIONS } from './config.ts';
-import { describeMachine, waitForQuietHost } from './measure.ts';
+import { describeMachine, waitForQuietHost } from './machine.ts';
 import { countsAt, seedLargeProgram, type SeedCounts } from './large-seed.ts';
 import { comparisonTable, type ReadTarget, type ReadTiming } from './reads.ts';
 import { runOverview } from './cases/overview.ts';

@@ -1,11 +1,8 @@
 /** How a run is measured: load, CPU and memory of the service, which answers came back, the report line. */
-import { execSync } from 'node:child_process';
-import os from 'node:os';
 import autocannon, { type Result as CannonResult } from 'autocannon';
-import { SHARED_REDIS_URL } from '../test/helpers/throwaway-redis.ts';
 import { readAllProcessCpu, readCpuTimes, readHostCpu, readMemoryKiB } from '../test/helpers/proc-stats.ts';
 import { CALLGRIND_DIR, startCounting, stopCounting } from './callgrind.ts';
-import { sleep, type BenchContext, type Extra, type Run, type Target } from './config.ts';
+import { type BenchContext, type Extra, type Run, type Target } from './config.ts';
 
 /** Adds a run to the results with its ratio to `of` (the sale baseline by default) and prints it. */
 export function record(ctx: BenchContext, r: Run, of: Map<number, number> | null = ctx.baseline.sale): Run {
@@ -25,53 +22,6 @@ function report(r: Run): void {
   console.log(
     `${r.case.padEnd(16)} c=${String(r.concurrency).padEnd(4)} ${r.rps.toFixed(0).padStart(6)} req/s${ratio}  p50 ${r.latency.p50} p90 ${r.latency.p90} p99 ${r.latency.p99} max ${r.latency.max} ms  errors ${r.errors}  rss ${r.peakRssMiB ?? '–'} MiB  cpu ${r.cpu?.serviceMsPerRequest ?? '–'} ms/req (sys ${r.cpu?.serviceSystemMsPerRequest ?? '–'}), host ${r.cpu?.hostBusyPct ?? '–'}%${r.cpu?.cores ? ` ${JSON.stringify(r.cpu.cores)}` : ''}  consistent ${r.consistent}`,
   );
-}
-
-/**
- * Other work on a shared machine skews every figure: wait (bounded) until the host is mostly idle
- * and record how busy it was, so the report can say so.
- */
-export async function waitForQuietHost(maxSeconds: number): Promise<{ busyPct: number; waitedSeconds: number }> {
-  const started = Date.now();
-  while (true) {
-    const a = readHostCpu();
-    await sleep(1_000);
-    const b = readHostCpu();
-    const busyPct = Math.round((100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total));
-    const waited = Math.round((Date.now() - started) / 1000);
-    if (busyPct < 25 || waited >= maxSeconds) return { busyPct, waitedSeconds: waited };
-  }
-}
-
-/** The commit a checkout of this repository is at (BENCH_SERVICE_DIR), or null. */
-export function gitHead(dir: string): string | null {
-  try {
-    return execSync('git rev-parse --short HEAD', { cwd: dir, encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
-}
-
-export function describeMachine() {
-  const sh = (cmd: string) => {
-    try {
-      return execSync(cmd, { encoding: 'utf8' }).trim();
-    } catch {
-      return null;
-    }
-  };
-  return {
-    cpus: os.availableParallelism(),
-    cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    nproc: sh('nproc'),
-    free: sh('free -h'),
-    postgres: sh(
-      `psql "${process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'}" -Atc "show server_version"`,
-    ),
-    redis:
-      sh(`redis-cli -u ${SHARED_REDIS_URL} info server | grep redis_version`)?.replace('redis_version:', '') ?? null,
-  };
 }
 
 /** Resident memory of all the service's processes together, KiB. */

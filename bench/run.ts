@@ -61,7 +61,7 @@ import {
   TOPOLOGY,
   type BenchContext,
 } from './config.ts';
-import { describeMachine, gitHead, waitForQuietHost } from './measure.ts';
+import { describeMachine, gitHead, waitForQuietHost } from './machine.ts';
 import { startServices } from './services.ts';
 import { runSaleBaseline, runSales, saleCase } from './cases/sale.ts';
 import { creditCommissions, runRefundBaselines, runRefunds } from './cases/refund.ts';

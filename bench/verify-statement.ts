@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/helpers/service-process.ts';
 import { makeStatementKey, statementFileChunks } from '../test/helpers/statement-file.ts';
-import { describeMachine, gitHead, waitForQuietHost } from './measure.ts';
+import { describeMachine, gitHead, waitForQuietHost } from './machine.ts';
 
 const LINES = Number(process.argv[2] ?? process.env.BENCH_VERIFY_LINES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_VERIFY_RUNS ?? 3);

@@ -67,7 +67,32 @@ import type {
 } from '../../src/http/wire/responses.ts';
 
 // What the pages hold: bodies, list rows, programs.
+import type {
+  StaffAddedBody,
+  StaffListBody,
+  StaffMemberBody,
+  StaffRemovedBody,
+  staffAddSchema,
+  staffRoleSchema,
+} from '../../src/http/routes/admin-staff.ts';
+import type {
+  CreatedStaffTokenBody,
+  MeBody,
+  StaffTokenBody,
+  StaffTokensBody,
+  TotpConfirmedBody,
+  TotpStartBody,
+  tokenCreateSchema,
+  totpConfirmSchema,
+} from '../../src/http/routes/admin-me.ts';
+import type { AuditListBody } from '../../src/http/routes/admin-audit-log.ts';
+import type { StaffInviteBody } from '../../src/http/routes/staff-sessions.ts';
+
 export type { ProgramWire } from '../../src/http/wire/program-config.ts';
+export type { MeBody, StaffInviteBody };
+export type { StaffMemberWire } from '../../src/http/routes/admin-staff.ts';
+export type { StaffTokenWire } from '../../src/http/routes/admin-me.ts';
+export type { AuditEntryWire } from '../../src/http/routes/admin-audit-log.ts';
 export type { ProviderSecretWire } from '../../src/http/wire/responses.ts';
 /** An outbound event endpoint and one of its deliveries, as listed. */
 export type EventEndpointWire = EndpointsBody['endpoints'][number];
@@ -131,7 +156,12 @@ export type ApiRoutes = {
       | Route<`${Provider}/secrets`, ProviderSecretsBody>
       | Route<`${Program}/event-endpoints`, EndpointsBody>
       | Route<Query<`${EventEndpoint}/deliveries`>, DeliveriesBody>
-      | Route<`${Program}/payout-runs/${number}`, PayoutRunBody>;
+      | Route<`${Program}/payout-runs/${number}`, PayoutRunBody>
+      | Route<'/api/v1/admin/me', MeBody>
+      | Route<'/api/v1/admin/me/tokens', StaffTokensBody>
+      | Route<`${Program}/staff`, StaffListBody>
+      | Route<Query<`${Program}/audit`>, AuditListBody>
+      | Route<`/api/v1/dashboard/invites/${string}`, StaffInviteBody>;
     POST:
       | Route<OperatorSession, SessionBody, In<typeof requests.operatorSignInSchema>>
       | Route<'/api/v1/admin/programs', ProgramBody, In<typeof programCreateSchema>>
@@ -159,15 +189,25 @@ export type ApiRoutes = {
       | Route<`${Program}/event-endpoints`, EndpointWithSecretBody, In<typeof requests.endpointCreateSchema>>
       | Route<`${EventEndpoint}/rotate-secret`, EndpointWithSecretBody>
       | Route<`${EventEndpoint}/expire-old-secret`, EndpointBody>
-      | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>;
+      | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>
+      | Route<`${Program}/staff`, StaffAddedBody, In<typeof staffAddSchema>>
+      | Route<'/api/v1/admin/me/tokens', CreatedStaffTokenBody, In<typeof tokenCreateSchema>>
+      | Route<`/api/v1/admin/me/tokens/${number}/revoke`, StaffTokenBody>
+      | Route<'/api/v1/admin/me/totp', TotpStartBody>
+      | Route<'/api/v1/admin/me/totp/confirm', TotpConfirmedBody, In<typeof totpConfirmSchema>>
+      | Route<`/api/v1/dashboard/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>;
     PATCH:
+      | Route<`${Program}/staff/${number}`, StaffMemberBody, In<typeof staffRoleSchema>>
       | Route<Program, ProgramBody, In<typeof programUpdateSchema>>
       | Route<EventEndpoint, EndpointBody, In<typeof requests.endpointPatchSchema>>
       | Route<`${Program}/partner-groups/${number}`, PartnerGroupBody, In<typeof partnerGroupUpdateSchema>>;
     PUT:
       | Route<Provider, ProviderConnectedBody, In<typeof requests.connectSchema>>
       | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>;
-    DELETE: Route<OperatorSession, SignedOutBody> | Route<`${Provider}/secrets/${number}`, RemovedBody>;
+    DELETE:
+      | Route<OperatorSession, SignedOutBody>
+      | Route<`${Provider}/secrets/${number}`, RemovedBody>
+      | Route<`${Program}/staff/${number}`, StaffRemovedBody>;
   };
   partner: {
     GET:
@@ -199,7 +239,8 @@ export type ApiLinks = {
   operator: {
     GET:
       | `${Program}/exports/${'commissions' | 'sales' | 'refunds' | 'payouts'}.csv`
-      | `${Program}/payout-runs/${number}/file?format=${PayoutFileFormat}`;
+      | `${Program}/payout-runs/${number}/file?format=${PayoutFileFormat}`
+      | Query<`${Program}/audit/export`>;
     POST: `/api/v1/webhooks/${WebhookProvider}/${number}`;
   };
   partner: { GET: `${Partner}/exports/${'commissions' | 'statement'}.csv`; POST: never };

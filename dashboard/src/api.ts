@@ -32,8 +32,11 @@ const SESSION_PATH: { operator: OperatorSession; partner: PartnerSession } = {
   operator: '/api/v1/dashboard/session',
   partner: '/api/v1/partner/session',
 };
-/** Where each kind signs in: its session route; a partner also by accepting an invite. */
-type SignInPath = { operator: OperatorSession; partner: PartnerSession | `/api/v1/partner/invites/${string}` };
+/** Where each kind signs in: its session route, or by accepting an invite. */
+type SignInPath = {
+  operator: OperatorSession | `/api/v1/dashboard/invites/${string}`;
+  partner: PartnerSession | `/api/v1/partner/invites/${string}`;
+};
 const csrf: Record<SessionKind, string | null> = { operator: null, partner: null };
 const onUnauthorized: Record<SessionKind, (() => void) | null> = { operator: null, partner: null };
 

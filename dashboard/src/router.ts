@@ -86,12 +86,30 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Payout runs' },
       },
       {
+        path: 'programs/:id/team',
+        name: 'team',
+        component: () => import('./pages/merchant/Team.vue'),
+        meta: { title: 'Team' },
+      },
+      {
+        path: 'programs/:id/audit',
+        name: 'audit',
+        component: () => import('./pages/merchant/AuditLog.vue'),
+        meta: { title: 'Audit log', permission: 'audit' },
+      },
+      {
         path: 'programs/:id/notifications',
         name: 'notifications',
         component: () => import('./pages/merchant/Notifications.vue'),
         meta: { title: 'Notifications' },
       },
     ],
+  },
+  {
+    path: '/dashboard/invite/:token',
+    name: 'invite',
+    component: () => import('./pages/merchant/Invite.vue'),
+    meta: { title: 'Join the team' },
   },
   {
     path: '/portal/sign-in',

@@ -1,5 +1,6 @@
 // Admin CLI over the admin HTTP API (which runs the core use-cases), so it works the same against
 // an embedded `npm start` and a production deployment. Usage: npm run admin -- <command> [args]
+import { ADMIN_CLI_USER_AGENT } from '../http/admin-audit.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { referralLink } from '../core/attribution/referral-link.ts';
@@ -63,7 +64,11 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
     );
   const res = await fetch(`${baseUrl}/api/v1/admin${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'user-agent': ADMIN_CLI_USER_AGENT,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   }).catch((err) => {
     throw new Error(

@@ -19,6 +19,7 @@ import { webhookRoute } from './routes/webhook.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminDashboardRoutes } from './routes/admin-dashboard.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerStaffSessionRoutes } from './routes/staff-sessions.ts';
 import { registerPartnerRoutes } from './routes/partner.ts';
 import { registerDashboardApp } from './routes/dashboard-app.ts';
 import { healthz, readyz } from './routes/health.ts';
@@ -97,6 +98,7 @@ export function createHttpApp(http: HttpContext): H3 {
   registerAdminDashboardRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
+  registerStaffSessionRoutes(app, ctx);
   registerPartnerRoutes(app, ctx);
   registerDashboardApp(app, ctx);
   registerApiDocs(app, ctx, OPERATIONS);

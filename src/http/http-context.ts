@@ -10,6 +10,20 @@ import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { ReportGate } from './report-gate.ts';
 import type { ActiveSession } from '../core/programs/sessions.ts';
+import type { StaffRoleName } from '../core/shared/staff-roles.ts';
+
+/**
+ * The caller of an admin route: the operator (ADMIN_TOKEN, or its dashboard session), or a staff
+ * user (session, or one of their tokens, limited to its program and role).
+ */
+export type AdminCaller =
+  | { kind: 'operator' }
+  | {
+      kind: 'staff';
+      staffUserId: number;
+      email: string;
+      token: { id: number; programId: number; role: StaffRoleName } | null;
+    };
 
 /** What the HTTP app is given (the app context satisfies it). */
 export type HttpContext = {
@@ -43,5 +57,7 @@ declare module 'h3' {
     apiKey?: AuthenticatedKey;
     /** The browser session the request authenticated with (session-auth.ts). */
     session?: ActiveSession;
+    /** The caller of an admin route (session-auth.ts `requireOperator`). */
+    admin?: AdminCaller;
   }
 }

@@ -4,6 +4,8 @@ import { AppError } from '../core/shared/errors.ts';
 import { constantTimeEqual } from '../core/shared/crypto.ts';
 import { findSession, type SessionKind } from '../core/programs/sessions.ts';
 import { clientAddress, requestIsHttps } from './client-address.ts';
+import { authenticateStaffToken, STAFF_TOKEN_PREFIX } from '../core/staff/staff-tokens.ts';
+import { getStaffAccount } from '../core/staff/staff-access.ts';
 
 /** Cookie of each kind of browser session; scoped to the API paths that read it. */
 export const SESSION_COOKIES = {
@@ -52,15 +54,45 @@ export function requireSession(ctx: RouteContext, kind: SessionKind): Middleware
 }
 
 /**
- * Route middleware of the admin API: the operator's admin token as a bearer (CLI, scripts), or
- * the dashboard's operator session cookie (with the CSRF header on writes).
+ * Route middleware of the admin API: the operator's admin token as a bearer (CLI, scripts), a
+ * staff user's token (`stf_…`), or the dashboard's operator session cookie (with the CSRF header
+ * on writes), of the operator or of a staff user. Puts the caller on `event.context.admin`.
  */
 export function requireOperator(ctx: RouteContext): Middleware {
   return async (event) => {
     const header = event.req.headers.get('authorization');
-    if (header) return requireAdminToken(ctx, event, /^Bearer (.+)$/.exec(header)?.[1]);
-    if (!ctx.config.ADMIN_TOKEN) throw new AppError('unauthorized', 'The admin API is disabled; set ADMIN_TOKEN');
+    if (header) {
+      const given = /^Bearer (.+)$/.exec(header)?.[1];
+      if (given?.startsWith(STAFF_TOKEN_PREFIX)) {
+        // An unknown or revoked staff token counts as a failed admin authentication (rate limited).
+        const t = await authenticateStaffToken(ctx.deps(), given).catch((err: unknown) =>
+          err instanceof AppError && err.code === 'unauthorized'
+            ? requireAdminToken(ctx, event, undefined)
+            : Promise.reject(err),
+        );
+        if (!t) return;
+        event.context.admin = {
+          kind: 'staff',
+          staffUserId: t.staffUserId,
+          email: t.email,
+          token: { id: t.tokenId, programId: t.programId, role: t.role },
+        };
+        return;
+      }
+      await requireAdminToken(ctx, event, given);
+      event.context.admin = { kind: 'operator' };
+      return;
+    }
     await authenticateSession(ctx, event, 'operator');
+    const staffUserId = event.context.session!.staffUserId;
+    if (staffUserId === null) {
+      if (!ctx.config.ADMIN_TOKEN) throw new AppError('unauthorized', 'The admin API is disabled; set ADMIN_TOKEN');
+      event.context.admin = { kind: 'operator' };
+      return;
+    }
+    const account = await getStaffAccount(ctx.deps(), staffUserId);
+    if (!account) throw new AppError('unauthorized', 'Sign in first (no session, or it expired)');
+    event.context.admin = { kind: 'staff', staffUserId, email: account.email, token: null };
   };
 }
 

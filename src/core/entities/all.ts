@@ -32,6 +32,11 @@ import { OrderRegistration } from './order-registration.ts';
 import { McpToken } from './mcp-token.ts';
 import { StatementKey } from './statement-key.ts';
 import { StatementCheckpoint } from './statement-checkpoint.ts';
+import { StaffUser } from './staff-user.ts';
+import { StaffRole } from './staff-role.ts';
+import { StaffInvite } from './staff-invite.ts';
+import { StaffToken } from './staff-token.ts';
+import { AuditEntry } from './audit-entry.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -72,4 +77,9 @@ export const ENTITIES = [
   McpToken,
   StatementKey,
   StatementCheckpoint,
+  StaffUser,
+  StaffRole,
+  StaffInvite,
+  StaffToken,
+  AuditEntry,
 ];

@@ -1,7 +1,11 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Partner } from './partner.ts';
+import { StaffUser } from './staff-user.ts';
 
-/** Who a browser session signs in: the operator (admin token holder) or one partner. */
+/**
+ * Who a browser session signs in: the operator (admin token holder, or a staff user when
+ * `staffUser` is set) or one partner.
+ */
 export type SessionKind = 'operator' | 'partner';
 
 /**
@@ -17,6 +21,7 @@ export const Session = defineEntity({
     tokenHash: p.string().unique(),
     csrfToken: p.string(),
     partner: () => p.manyToOne(Partner).mapToPk().nullable().index(),
+    staffUser: () => p.manyToOne(StaffUser).mapToPk().nullable().index(),
     createdAt: p.datetime(),
     expiresAt: p.datetime(),
     endedAt: p.datetime().nullable(),

@@ -106,7 +106,8 @@ export async function verifyPartnerPassword(
   throw new AppError('unauthorized', 'Unknown login or wrong password');
 }
 
-function checkPassword(password: string): void {
+/** The password rules of every sign-in (portal and staff). @throws AppError `invalid_request`. */
+export function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN)
     throw new AppError('invalid_request', `The password needs at least ${PASSWORD_MIN} characters`, {
       field: 'password',

@@ -10,6 +10,8 @@ export type ActiveSession = {
   id: number;
   kind: SessionKind;
   partnerId: number | null;
+  /** The staff user of an operator session; null: the ADMIN_TOKEN holder. */
+  staffUserId: number | null;
   csrfToken: string;
   expiresAt: Date;
 };
@@ -17,7 +19,7 @@ export type ActiveSession = {
 /** Opens a session lasting `ttlMs`; returns the cookie value once (only its hash is stored). */
 export async function startSession(
   deps: CoreDeps,
-  input: { kind: SessionKind; partnerId?: number; ttlMs: number },
+  input: { kind: SessionKind; partnerId?: number; staffUserId?: number; ttlMs: number },
 ): Promise<ActiveSession & { token: string }> {
   const em = deps.em;
   const now = deps.clock();
@@ -27,6 +29,7 @@ export async function startSession(
     tokenHash: sha256Hex(token),
     csrfToken: randomBytes(24).toString('base64url'),
     partner: input.partnerId ?? null,
+    staffUser: input.staffUserId ?? null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + input.ttlMs),
   });
@@ -35,6 +38,7 @@ export async function startSession(
     id: row.id,
     kind: row.kind,
     partnerId: row.partner ?? null,
+    staffUserId: row.staffUser ?? null,
     csrfToken: row.csrfToken,
     expiresAt: row.expiresAt,
     token,
@@ -49,13 +53,25 @@ export async function findSession(deps: CoreDeps, token: string): Promise<Active
     expiresAt: { $gt: deps.clock() },
   });
   return row
-    ? { id: row.id, kind: row.kind, partnerId: row.partner ?? null, csrfToken: row.csrfToken, expiresAt: row.expiresAt }
+    ? {
+        id: row.id,
+        kind: row.kind,
+        partnerId: row.partner ?? null,
+        staffUserId: row.staffUser ?? null,
+        csrfToken: row.csrfToken,
+        expiresAt: row.expiresAt,
+      }
     : null;
 }
 
 /** Sign-out: the session stops working at once. Unknown tokens are ignored. */
 export async function endSession(deps: CoreDeps, token: string): Promise<void> {
   await deps.em.nativeUpdate(Session, { tokenHash: sha256Hex(token), endedAt: null }, { endedAt: deps.clock() });
+}
+
+/** Ends every live session of a staff user (removed from their last program). */
+export async function endStaffSessions(deps: CoreDeps, staffUserId: number): Promise<void> {
+  await deps.em.nativeUpdate(Session, { staffUser: staffUserId, endedAt: null }, { endedAt: deps.clock() });
 }
 
 /** Drops sessions that expired or ended more than a day ago (called by the sweeper). */

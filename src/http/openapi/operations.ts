@@ -21,6 +21,7 @@ import { payoutOperations } from '../routes/admin-payouts.ts';
 import { payoutRunOperations } from '../routes/admin-payout-runs.ts';
 import { providerSecretOperations } from '../routes/admin-provider-secrets.ts';
 import { sessionOperations } from '../routes/sessions.ts';
+import { staffSessionOperations } from '../routes/staff-sessions.ts';
 import { partnerOperations } from '../routes/partner.ts';
 import { dashboardAppOperations } from '../routes/dashboard-app.ts';
 import { mcpOperations } from '../routes/mcp.ts';
@@ -45,6 +46,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...payoutRunOperations,
   ...providerSecretOperations,
   ...sessionOperations,
+  ...staffSessionOperations,
   ...partnerOperations,
   ...dashboardAppOperations,
   ...mcpOperations,

@@ -5,6 +5,8 @@ import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { MAX_ROW_ID } from '../validate.ts';
 import { requireOperator } from '../session-auth.ts';
+import { requirePermission, routePermission, UNAUDITED_WRITES } from '../admin-permissions.ts';
+import { audited, type BeforeReader } from '../admin-audit.ts';
 import type { CoreDeps } from '../../core/deps.ts';
 import { enqueueEventDeliveries } from '../../queue/enqueue-events.ts';
 
@@ -15,6 +17,8 @@ export type AdminOn = (
   method: 'get' | 'post' | 'patch' | 'put' | 'delete',
   path: string,
   fn: (e: H3Event) => Promise<object | Response>,
+  /** For a write: reads the state it changes, for the audit entry's `before`. */
+  before?: BeforeReader,
 ) => void;
 
 /** What every admin resource's routes are registered with. */
@@ -41,8 +45,14 @@ export function createAdminHelpers(app: H3, ctx: RouteContext): AdminHelpers {
       throw new AppError('invalid_request', `${name} must be a positive integer`);
     return v;
   };
-  const operator = [requireOperator(ctx)];
-  const on: AdminOn = (method, path, fn) => app[method](`${ADMIN_PREFIX}${path}`, route(operator, fn));
+  // Every route: its caller, then the permission its entry in ADMIN_ROUTE_PERMISSIONS requires;
+  // every write is audited (admin-audit.ts), so no route can change state unrecorded.
+  const on: AdminOn = (method, path, fn, before) => {
+    const guard = [requireOperator(ctx), requirePermission(ctx, routePermission(method, path))];
+    const write = method !== 'get' && !UNAUDITED_WRITES.has(`${method} ${path}`);
+    const handler = write ? audited(ctx, `${method.toUpperCase()} ${path}`, fn, before) : fn;
+    app[method](`${ADMIN_PREFIX}${path}`, route(guard, handler));
+  };
   const emitting = async <T extends { deliveryIds: readonly number[] }>(
     fn: (deps: CoreDeps) => Promise<T>,
   ): Promise<T> => {

@@ -13,6 +13,7 @@ import {
   type ProgramListBody,
 } from '../wire/program-config.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { getStaffAccount } from '../../core/staff/staff-access.ts';
 
 /** Programs: create, list, read, change settings. */
 export function registerProgramRoutes(ctx: RouteContext, { on, num, body }: AdminHelpers): void {
@@ -20,23 +21,36 @@ export function registerProgramRoutes(ctx: RouteContext, { on, num, body }: Admi
     const input = programSettingsFromWire(validate(programCreateSchema, await body(e)));
     return json({ program: programToWire(await createProgram(ctx.deps(), input)) } satisfies ProgramBody, 201);
   });
-  on(
-    'get',
-    '/programs',
-    async () => ({ programs: (await listPrograms(ctx.deps())).map(programToWire) }) satisfies ProgramListBody,
-  );
+  on('get', '/programs', async (e) => {
+    const programs = await listPrograms(ctx.deps());
+    const c = e.context.admin;
+    // A staff user sees the programs they have a role in (a token: its one program).
+    const mine =
+      c?.kind === 'staff'
+        ? new Set((await getStaffAccount(ctx.deps(), c.staffUserId))?.roles.map((r) => r.programId))
+        : null;
+    const visible = programs.filter(
+      (p) => !mine || (mine.has(p.id) && (c?.kind !== 'staff' || !c.token || c.token.programId === p.id)),
+    );
+    return { programs: visible.map(programToWire) } satisfies ProgramListBody;
+  });
   on(
     'get',
     '/programs/:id',
     async (e) => ({ program: programToWire(await getProgram(ctx.deps(), num(e, 'id'))) }) satisfies ProgramBody,
   );
-  on('patch', '/programs/:id', async (e) => {
-    const input = programSettingsFromWire(validate(programUpdateSchema, await body(e)));
-    const program = await updateProgram(ctx.deps(), num(e, 'id'), input);
-    // The API-key cache holds each key's program rate limit: a change takes effect at once here.
-    ctx.keyCache.clear();
-    return { program: programToWire(program) } satisfies ProgramBody;
-  });
+  on(
+    'patch',
+    '/programs/:id',
+    async (e) => {
+      const input = programSettingsFromWire(validate(programUpdateSchema, await body(e)));
+      const program = await updateProgram(ctx.deps(), num(e, 'id'), input);
+      // The API-key cache holds each key's program rate limit: a change takes effect at once here.
+      ctx.keyCache.clear();
+      return { program: programToWire(program) } satisfies ProgramBody;
+    },
+    async (e) => ({ program: programToWire(await getProgram(ctx.deps(), num(e, 'id'))) }),
+  );
 }
 
 const programBody = z.strictObject({ program: programJson });

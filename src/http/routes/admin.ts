@@ -17,10 +17,14 @@ import { recordListOperations, registerRecordListRoute } from './admin-records.t
 import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-event-endpoints.ts';
 import { mcpTokenOperations, registerMcpTokenRoutes } from './admin-mcp-tokens.ts';
 import { registerStatementKeyRoutes, statementKeyOperations } from './admin-statement-keys.ts';
+import { registerStaffRoutes, staffOperations } from './admin-staff.ts';
+import { meOperations, registerMeRoutes } from './admin-me.ts';
+import { auditLogOperations, registerAuditLogRoutes } from './admin-audit-log.ts';
 
 /**
- * The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session: one file
- * per resource (admin-*.ts). The generic list route `/programs/:id/:list` comes last.
+ * The admin API, guarded by the ADMIN_TOKEN bearer, a staff token or the dashboard's session, each
+ * route by its permission (admin-permissions.ts), every write audited: one file per resource
+ * (admin-*.ts). The generic list route `/programs/:id/:list` comes last.
  */
 export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   const helpers = createAdminHelpers(app, ctx);
@@ -39,6 +43,9 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerEventEndpointRoutes(ctx, helpers);
   registerMcpTokenRoutes(ctx, helpers);
   registerStatementKeyRoutes(ctx, helpers);
+  registerStaffRoutes(ctx, helpers);
+  registerMeRoutes(ctx, helpers);
+  registerAuditLogRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -56,5 +63,8 @@ export const adminOperations = [
   ...eventEndpointOperations,
   ...mcpTokenOperations,
   ...statementKeyOperations,
+  ...staffOperations,
+  ...meOperations,
+  ...auditLogOperations,
   ...recordListOperations,
 ];

@@ -1,7 +1,7 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { endSession, startSession, type SessionKind } from '../../core/programs/sessions.ts';
+import { endSession, type SessionKind } from '../../core/programs/sessions.ts';
 import {
   acceptPartnerInvite,
   describePartnerInvite,
@@ -23,6 +23,8 @@ import {
   type SignedOutBody,
 } from '../wire/responses.ts';
 import { acceptInviteSchema, operatorSignInSchema, partnerSignInSchema } from '../wire/requests.ts';
+import { signInStaff } from './staff-sessions.ts';
+import { openSession } from '../open-session.ts';
 
 const INVITE_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -33,16 +35,8 @@ const INVITE_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
  */
 export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   const body = (e: H3Event) => readJson(e, ctx.config.BODY_LIMIT_BYTES);
-  const ttlMs = () => ctx.config.SESSION_TTL_HOURS * 3_600_000;
 
-  const open = async (e: H3Event, kind: SessionKind, partnerId?: number) => {
-    const s = await startSession(ctx.deps(), { kind, partnerId, ttlMs: ttlMs() });
-    const cookie = sessionCookieHeader(ctx, e, kind, s.token, ttlMs() / 1000);
-    return json({ csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() } satisfies SessionBody, 201, {
-      'set-cookie': cookie,
-      'cache-control': 'no-store',
-    });
-  };
+  const open = (e: H3Event, kind: SessionKind, partnerId?: number) => openSession(ctx, e, kind, { partnerId });
   const describe = (kind: SessionKind) =>
     route([requireSession(ctx, kind)], async (e) => {
       const s = e.context.session!;
@@ -61,8 +55,9 @@ export function registerSessionRoutes(app: H3, ctx: RouteContext): void {
   app.post(
     '/api/v1/dashboard/session',
     route(async (e) => {
-      const { token } = validate(operatorSignInSchema, await body(e));
-      await requireAdminToken(ctx, e, token);
+      const input = validate(operatorSignInSchema, await body(e));
+      if ('email' in input) return signInStaff(ctx, e, input);
+      await requireAdminToken(ctx, e, input.token);
       return open(e, 'operator');
     }),
   );
@@ -156,7 +151,7 @@ export const sessionOperations = [
     '/api/v1/dashboard/session',
     'Admin',
     'operatorSession',
-    'to the dashboard (the admin token for a cookie)',
+    'to the dashboard (the admin token, or a staff email and password, for a cookie)',
     operatorSignInSchema,
     [],
   ),

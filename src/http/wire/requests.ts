@@ -13,7 +13,17 @@ import { providerSecretLabel } from './responses.ts';
 
 const isoTime = z.iso.datetime({ offset: true });
 
-export const operatorSignInSchema = z.strictObject({ token: z.string().min(1).max(512) });
+export const operatorSignInSchema = z.union([
+  z.strictObject({ token: z.string().min(1).max(512) }),
+  z.strictObject({
+    email: z.string().trim().min(1).max(254),
+    password: z.string().min(1).max(200),
+    totp_code: z
+      .string()
+      .regex(/^\d{6}$/, 'six digits')
+      .optional(),
+  }),
+]);
 export const partnerSignInSchema = z.strictObject({
   login: z.string().trim().min(1).max(255),
   password: z.string().min(1).max(200),

@@ -17,6 +17,7 @@ import { Migration20261125202756_lead_rewards } from './Migration20261125202756_
 import { Migration20261125203057_provider_api_key } from './Migration20261125203057_provider_api_key.ts';
 import { Migration20261125205542_click_partner_index } from './Migration20261125205542_click_partner_index.ts';
 import { Migration20261125211006_outbound_events } from './Migration20261125211006_outbound_events.ts';
+import { Migration20261127125031_staff_and_audit } from './Migration20261127125031_staff_and_audit.ts';
 import { Migration20261126063500_static_rollup_triggers } from './Migration20261126063500_static_rollup_triggers.ts';
 import { Migration20261127124659_sale_customer_index } from './Migration20261127124659_sale_customer_index.ts';
 import { Migration20261127124830_mcp_tokens } from './Migration20261127124830_mcp_tokens.ts';
@@ -56,4 +57,5 @@ export const MIGRATIONS = [
   Migration20261127124659_sale_customer_index,
   Migration20261127124830_mcp_tokens,
   Migration20261127124759_statement_checkpoints,
+  Migration20261127125031_staff_and_audit,
 ];
