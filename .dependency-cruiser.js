@@ -13,7 +13,7 @@ const CORE_LAYERS = [
   ['ports.ts'],
   ['deps.ts'],
   ['settings-cache.ts'],
-  ['outbound', 'notifications'],
+  ['outbound', 'notifications', 'email'],
   ['ledger'],
   ['rewards'],
   ['integrations'],
@@ -24,6 +24,7 @@ const CORE_LAYERS = [
   ['webhooks'],
   ['reporting'],
   ['programs'],
+  ['applications'],
   ['job-results.ts', 'core-caches.ts'],
 ];
 

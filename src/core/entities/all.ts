@@ -29,6 +29,10 @@ import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
+import { ApplicationForm } from './application-form.ts';
+import { PartnerApplication } from './partner-application.ts';
+import { EmailMessage } from './email-message.ts';
+import { EmailSettings, PartnerEmailPrefs } from './email-settings.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -66,4 +70,9 @@ export const ENTITIES = [
   RollupState,
   ClickPruned,
   OrderRegistration,
+  ApplicationForm,
+  PartnerApplication,
+  EmailMessage,
+  EmailSettings,
+  PartnerEmailPrefs,
 ];

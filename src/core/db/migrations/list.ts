@@ -24,6 +24,7 @@ import { Migration20261126034301_click_retention } from './Migration202611260343
 import { Migration20261126032532_daily_rollups } from './Migration20261126032532_daily_rollups.ts';
 import { Migration20261126000102_payout_rails } from './Migration20261126000102_payout_rails.ts';
 import { Migration20261126032534_order_registrations } from './Migration20261126032534_order_registrations.ts';
+import { Migration20261127125109_applications_email } from './Migration20261127125109_applications_email.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -50,4 +51,5 @@ export const MIGRATIONS = [
   Migration20261126040154_partner_notification_index,
   Migration20261126062338_read_path_indexes,
   Migration20261126063500_static_rollup_triggers,
+  Migration20261127125109_applications_email,
 ];
