@@ -10,6 +10,7 @@ import { sweepPayloads } from './sweep-payloads.ts';
 import { sweepParked } from './sweep-parked-refunds.ts';
 import { sweepPayoutSchedule } from './sweep-payout-schedule.ts';
 import { sweepRollupDays } from './sweep-rollups.ts';
+import { sweepEmails } from './sweep-emails.ts';
 import { createTrackProcessor } from './track-processor.ts';
 import { createWebhookProcessor, WEBHOOK_BATCH } from './webhook-processor.ts';
 import type { WorkerContext } from './worker-context.ts';
@@ -24,6 +25,7 @@ const SWEEPERS = {
   parkedRefunds: sweepParked,
   payoutSchedule: sweepPayoutSchedule,
   rollups: sweepRollupDays,
+  emails: sweepEmails,
 } as const;
 
 /** Runs every sweeper once; one failing does not stop the others (each retries next interval). */

@@ -54,7 +54,8 @@ export async function readApplicationForm(
 export async function updateApplicationForm(deps: CoreDeps, programId: number, change: Partial<FormSettings>) {
   const em = deps.em;
   const before = await readApplicationForm(deps, programId);
-  const next: FormSettings = { ...before, ...change };
+  const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+  const next: FormSettings = { ...before, ...given };
   if (next.termsText && !next.termsVersion)
     throw new AppError('invalid_request', 'Terms need a version', { field: 'terms_version' });
   if (

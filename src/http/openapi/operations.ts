@@ -21,6 +21,9 @@ import { providerSecretOperations } from '../routes/admin-provider-secrets.ts';
 import { sessionOperations } from '../routes/sessions.ts';
 import { partnerOperations } from '../routes/partner.ts';
 import { dashboardAppOperations } from '../routes/dashboard-app.ts';
+import { applicationOperations } from '../routes/applications.ts';
+import { applyPageOperations } from '../routes/apply-page.ts';
+import { partnerEmailPrefsOperations } from '../routes/partner-email-prefs.ts';
 
 /**
  * Every documented route, each declared in its route file. A new route adds its entry here; the
@@ -43,6 +46,9 @@ export const OPERATIONS: readonly Operation[] = [
   ...providerSecretOperations,
   ...sessionOperations,
   ...partnerOperations,
+  ...partnerEmailPrefsOperations,
+  ...applicationOperations,
+  ...applyPageOperations,
   ...dashboardAppOperations,
   healthzOperation,
   readyzOperation,

@@ -15,6 +15,7 @@ import { providerConnectionOperations, registerProviderConnectionRoutes } from '
 import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './admin-webhook-events.ts';
 import { recordListOperations, registerRecordListRoute } from './admin-records.ts';
 import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-event-endpoints.ts';
+import { applicationAdminOperations, registerApplicationAdminRoutes } from './admin-applications.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session: one file
@@ -35,6 +36,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerProviderConnectionRoutes(ctx, helpers);
   registerWebhookEventAdminRoutes(ctx, helpers);
   registerEventEndpointRoutes(ctx, helpers);
+  registerApplicationAdminRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -50,5 +52,6 @@ export const adminOperations = [
   ...providerConnectionOperations,
   ...webhookEventAdminOperations,
   ...eventEndpointOperations,
+  ...applicationAdminOperations,
   ...recordListOperations,
 ];
