@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const sweep = () => sweepEmails(h.ctx);
 /** A header as sent (mailparser turns List-* headers into objects). */
-const header = (m: { headerLines: Array<{ key: string; line: string }> }, name: string) =>
+const header = (m: { headerLines: ReadonlyArray<{ key: string; line: string }> }, name: string) =>
   m.headerLines.find((l) => l.key === name)?.line.replace(/^[^:]+:\s*/, '');
 const mailsTo = (to: string) => mailbox.received.filter((m) => m.to && JSON.stringify(m.to).includes(to));
 

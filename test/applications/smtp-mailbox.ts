@@ -1,7 +1,8 @@
 /**
  * A real SMTP server for the email tests: the `smtp-server` package on 127.0.0.1 (no TLS, no
- * auth), every accepted message parsed by `mailparser` into `received`. `stop()` closes it (the
- * service's sends then fail to connect); `start()` listens again on the same port.
+ * auth), every message parsed by `mailparser` into `received` once its data arrived. `stop()`
+ * closes it (the service's sends then fail to connect); `start()` listens again on the same port.
+ * `holdFirst`: the first message gets no answer until `release()` (its sender waits mid-send).
  */
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -12,10 +13,13 @@ export type Mailbox = {
   url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Answers the held message (250 OK). */
+  release(): void;
 };
 
-export async function startMailbox(): Promise<Mailbox> {
+export async function startMailbox(o: { holdFirst?: boolean } = {}): Promise<Mailbox> {
   const received: ParsedMail[] = [];
+  let held: (() => void) | null = null;
   let server: SMTPServer | null = null;
   let port = 0;
   const start = async () => {
@@ -27,7 +31,8 @@ export async function startMailbox(): Promise<Mailbox> {
         simpleParser(stream).then(
           (mail) => {
             received.push(mail);
-            callback();
+            if (o.holdFirst && received.length === 1) held = () => callback();
+            else callback();
           },
           (err: Error) => callback(err),
         );
@@ -49,6 +54,7 @@ export async function startMailbox(): Promise<Mailbox> {
     },
     received,
     start,
+    release: () => held?.(),
     async stop() {
       await new Promise<void>((resolve) => server!.close(() => resolve()));
       server = null;
