@@ -34,6 +34,16 @@ import type {
 } from '../../src/http/wire/partners.ts';
 import type * as requests from '../../src/http/wire/requests.ts';
 import type {
+  ApplicationFormBody,
+  ApplicationListBody,
+  DecisionsBody,
+  EmailSettingsBody,
+  applicationFormSchema,
+  approveSchema,
+  emailSettingsSchema,
+  rejectSchema,
+} from '../../src/http/wire/applications.ts';
+import type {
   CommissionApprovedBody,
   LeadReversalBody,
   InviteDescriptionBody,
@@ -127,7 +137,10 @@ export type ApiRoutes = {
       | Route<`${Provider}/secrets`, ProviderSecretsBody>
       | Route<`${Program}/event-endpoints`, EndpointsBody>
       | Route<Query<`${EventEndpoint}/deliveries`>, DeliveriesBody>
-      | Route<`${Program}/payout-runs/${number}`, PayoutRunBody>;
+      | Route<`${Program}/payout-runs/${number}`, PayoutRunBody>
+      | Route<`${Program}/application-form`, ApplicationFormBody>
+      | Route<Query<`${Program}/applications`>, ApplicationListBody>
+      | Route<`${Program}/email-settings`, EmailSettingsBody>;
     POST:
       | Route<OperatorSession, SessionBody, In<typeof requests.operatorSignInSchema>>
       | Route<'/api/v1/admin/programs', ProgramBody, In<typeof programCreateSchema>>
@@ -155,13 +168,17 @@ export type ApiRoutes = {
       | Route<`${Program}/event-endpoints`, EndpointWithSecretBody, In<typeof requests.endpointCreateSchema>>
       | Route<`${EventEndpoint}/rotate-secret`, EndpointWithSecretBody>
       | Route<`${EventEndpoint}/expire-old-secret`, EndpointBody>
-      | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>;
+      | Route<`${Program}/event-deliveries/${number}/replay`, DeliveryBody>
+      | Route<`${Program}/applications/approve`, DecisionsBody, In<typeof approveSchema>>
+      | Route<`${Program}/applications/reject`, DecisionsBody, In<typeof rejectSchema>>;
     PATCH:
       | Route<Program, ProgramBody, In<typeof programUpdateSchema>>
       | Route<EventEndpoint, EndpointBody, In<typeof requests.endpointPatchSchema>>;
     PUT:
       | Route<Provider, ProviderConnectedBody, In<typeof requests.connectSchema>>
-      | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>;
+      | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>
+      | Route<`${Program}/application-form`, ApplicationFormBody, In<typeof applicationFormSchema>>
+      | Route<`${Program}/email-settings`, EmailSettingsBody, In<typeof emailSettingsSchema>>;
     DELETE: Route<OperatorSession, SignedOutBody> | Route<`${Provider}/secrets/${number}`, RemovedBody>;
   };
   partner: {

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
+import { DIGEST_FREQUENCIES, type DigestFrequency } from '../shared/vocabulary.ts';
 
 /** The merchant's sender name and reply-to address on emails to the program's partners. */
 export const EmailSettings = defineEntity({
@@ -14,8 +15,7 @@ export const EmailSettings = defineEntity({
 });
 export type IEmailSettings = InferEntity<typeof EmailSettings>;
 
-export const DIGEST_FREQUENCIES = ['daily', 'weekly', 'off'] as const;
-export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
+export { DIGEST_FREQUENCIES, type DigestFrequency };
 
 /**
  * A partner's email choices (no row: the defaults, daily digest and every email on).

@@ -2,8 +2,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Program } from './program.ts';
 import { Partner } from './partner.ts';
 
-export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+import { APPLICATION_STATUSES, type ApplicationStatus } from '../shared/vocabulary.ts';
+
+export { APPLICATION_STATUSES, type ApplicationStatus };
 
 /**
  * Someone asking to join a program through its public form. `email` is lower-cased, one

@@ -4,77 +4,26 @@ import type { RouteContext } from '../http-context.ts';
 import { readApplicationForm, updateApplicationForm } from '../../core/applications/application-form.ts';
 import { approveApplications, rejectApplications, type Decision } from '../../core/applications/decide-applications.ts';
 import { listApplications } from '../../core/applications/list-applications.ts';
-import { APPLICATION_STATUSES, type IPartnerApplication } from '../../core/entities/partner-application.ts';
+import type { IPartnerApplication } from '../../core/entities/partner-application.ts';
 import { readProgramEmailSettings, updateProgramEmailSettings } from '../../core/email/program-email-settings.ts';
 import { enqueueEventDeliveries } from '../../queue/enqueue-events.ts';
-import { keysetBefore, rowId, validate } from '../validate.ts';
+import { validate } from '../validate.ts';
+import {
+  applicationFormSchema,
+  applicationWire,
+  approveSchema,
+  decisionsBody,
+  decisionWire,
+  emailSettingsBody,
+  emailSettingsSchema,
+  formBody,
+  listBody,
+  listQuery,
+  rejectSchema,
+} from '../wire/applications.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 import { approvalLinks } from './apply-page.ts';
-
-const fieldSchema = z.strictObject({
-  key: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'a key is lower-case letters, digits and _'),
-  label: z.string().min(1).max(200),
-  type: z.enum(['text', 'url', 'textarea']).default('text'),
-  required: z.boolean().default(false),
-});
-export const applicationFormSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  intro: z.string().max(2000).nullable().optional(),
-  fields: z.array(fieldSchema).max(20).optional(),
-  terms_text: z.string().max(50_000).nullable().optional(),
-  terms_version: z.string().min(1).max(64).nullable().optional(),
-  auto_approve: z.boolean().optional(),
-});
-const formBody = z.strictObject({
-  enabled: z.boolean(),
-  intro: z.string().nullable(),
-  fields: z.array(fieldSchema),
-  terms_text: z.string().nullable(),
-  terms_version: z.string().nullable(),
-  auto_approve: z.boolean(),
-  page_url: z.string(),
-});
-const listQuery = z.object({
-  status: z.enum(APPLICATION_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: keysetBefore,
-});
-const applicationWire = z.strictObject({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string(),
-  answers: z.record(z.string(), z.string()),
-  terms_version: z.string().nullable(),
-  terms_accepted_at: z.string().nullable(),
-  status: z.enum(APPLICATION_STATUSES),
-  reason: z.string().nullable(),
-  partner_id: z.number().int().nullable(),
-  created_at: z.string(),
-  decided_at: z.string().nullable(),
-});
-const listBody = z.strictObject({ total: z.number().int(), applications: z.array(applicationWire) });
-export const approveSchema = z.strictObject({ ids: z.array(rowId).min(1).max(200) });
-export const rejectSchema = approveSchema.extend({ reason: z.string().max(2000).nullable().default(null) });
-const decisionWire = z.strictObject({
-  application_id: z.number().int(),
-  outcome: z.enum(['approved', 'rejected', 'skipped']),
-  status: z.string().optional(),
-  partner_id: z.number().int().optional(),
-  partner_code: z.string().optional(),
-  referral_link: z.string().optional(),
-  invite_url: z.string().optional(),
-});
-const decisionsBody = z.strictObject({ results: z.array(decisionWire) });
-export const emailSettingsSchema = z.strictObject({
-  sender_name: z.string().min(1).max(100).nullable().optional(),
-  reply_to: z.email().max(254).nullable().optional(),
-});
-const emailSettingsBody = z.strictObject({
-  sender_name: z.string().nullable(),
-  reply_to: z.string().nullable(),
-  smtp_enabled: z.boolean(),
-});
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const applicationToWire = (a: IPartnerApplication): z.infer<typeof applicationWire> => ({
