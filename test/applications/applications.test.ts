@@ -64,6 +64,18 @@ describe('the public form', () => {
     expect(again.body.error.details.fields.email).toBe('An application with this email address was already received.');
   });
 
+  test('two applications from one address at the same moment: one is received, the other refused in plain words', async () => {
+    const programId = await programWithForm(h);
+    const body = applicant();
+    const results = await Promise.all([apply(h, programId, body), apply(h, programId, body)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
+    const refused = results.find((r) => r.status === 400)!;
+    expect(refused.body.error.details.fields.email).toBe(
+      'An application with this email address was already received.',
+    );
+    expect((await h.admin('GET', `/programs/${programId}/applications`)).total).toBe(1);
+  });
+
   test('the HTML form shows each problem beside its field, keeps the answers, then accepts', async () => {
     const programId = await programWithForm(h);
     const post = (form: string) =>

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Partner } from '../entities/partner.ts';
@@ -65,31 +66,48 @@ export async function submitApplication(
   const answers = Object.fromEntries(
     form.fields.flatMap((f) => (input.answers[f.key]?.trim() ? [[f.key, input.answers[f.key]!.trim()]] : [])),
   );
-  const now = deps.clock();
-  const applicationId = await deps.em.transactional(async (em) => {
-    const app = em.create(PartnerApplication, {
-      program: programId,
-      name: input.name.trim(),
-      email,
-      answers,
-      termsVersion: form.termsVersion,
-      termsAcceptedAt: form.termsVersion ? now : null,
-      createdAt: now,
-    });
-    await em.flush();
-    if (!form.autoApprove)
-      await queueEmail(
-        { ...deps, em },
-        {
-          programId,
-          dedupeKey: `application_received:${app.id}`,
-          recipient: { to: email, name: app.name },
-          data: { kind: 'application_received' },
-        },
-      );
-    return app.id;
-  });
+  const applicationId = await writeApplication(deps, programId, form, { name: input.name.trim(), email, answers });
   if (!form.autoApprove) return { applicationId, status: 'pending', decision: null };
   const [decision] = await approveApplications(deps, programId, [applicationId], links);
   return { applicationId, status: 'approved', decision: decision! };
+}
+
+/** The application row and its "received" email, in one transaction; a concurrent twin is refused in plain words. */
+async function writeApplication(
+  deps: CoreDeps,
+  programId: number,
+  form: FormSettings,
+  input: { name: string; email: string; answers: Record<string, string> },
+): Promise<number> {
+  const { name, email, answers } = input;
+  const now = deps.clock();
+  return deps.em
+    .transactional(async (em) => {
+      const app = em.create(PartnerApplication, {
+        program: programId,
+        name,
+        email,
+        answers,
+        termsVersion: form.termsVersion,
+        termsAcceptedAt: form.termsVersion ? now : null,
+        createdAt: now,
+      });
+      await em.flush();
+      if (!form.autoApprove)
+        await queueEmail(
+          { ...deps, em },
+          {
+            programId,
+            dedupeKey: `application_received:${app.id}`,
+            recipient: { to: email, name: app.name },
+            data: { kind: 'application_received' },
+          },
+        );
+      return app.id;
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      const problem = 'An application with this email address was already received.';
+      throw new AppError('invalid_request', problem, { fields: { email: problem } });
+    });
 }
