@@ -131,3 +131,26 @@ describe('email to partners over SMTP', () => {
     expect(forged.status).toBe(404);
   });
 });
+
+describe('invites by email', () => {
+  test("an admin's portal invite is emailed to the partner, with the same link", async () => {
+    const { program } = await h.admin('POST', '/programs', { name: 'Invite Shop' });
+    const { partner } = await h.admin('POST', `/programs/${program.id}/partners`, {
+      code: `inv${Date.now().toString(36)}`,
+      name: 'Ivy Invitee',
+      email: 'ivy@partners.example',
+    });
+    const invite = await h.admin('POST', `/programs/${program.id}/partners/${partner.id}/invites`);
+    expect((await sweep())?.sent).toBe(1);
+    const [mail] = mailsTo('ivy@partners.example');
+    expect(mail!.subject).toBe('Your partner account at Invite Shop');
+    expect(mail!.text).toContain(invite.invite_url);
+    expect(mail!.from?.value[0]).toEqual({ name: 'Invite Shop', address: 'partners@acme.example' });
+    // Sent: the link, a credential, is no longer kept in the outbox.
+    const rows = await h.ctx
+      .deps()
+      .em.getConnection()
+      .execute(`select text_body from email_message where kind = 'invite'`);
+    expect(JSON.stringify(rows)).not.toContain(invite.invite_url);
+  });
+});
