@@ -38,6 +38,8 @@ import type {
   ApplicationListBody,
   DecisionsBody,
   EmailSettingsBody,
+  EmailPrefsBody,
+  emailPrefsSchema,
   applicationFormSchema,
   approveSchema,
   emailSettingsSchema,
@@ -190,13 +192,16 @@ export type ApiRoutes = {
       | Route<Query<`${Partner}/commissions`>, PartnerCommissionsBody>
       | Route<`${Partner}/earnings`, PartnerEarningsBody>
       | Route<Query<`${Partner}/notifications`>, PartnerNotificationsBody>
-      | Route<`${Partner}/payout-method`, PayoutMethodBody>;
+      | Route<`${Partner}/payout-method`, PayoutMethodBody>
+      | Route<`${Partner}/email-preferences`, EmailPrefsBody>;
     POST:
       | Route<PartnerSession, SessionBody, In<typeof requests.partnerSignInSchema>>
       | Route<`${Partner}/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>
       | Route<`${Partner}/notifications/read`, UnreadCountBody, In<typeof requests.markReadSchema>>;
     PATCH: never;
-    PUT: Route<`${Partner}/payout-method`, PayoutMethodBody, In<typeof payoutMethodSchema>>;
+    PUT:
+      | Route<`${Partner}/payout-method`, PayoutMethodBody, In<typeof payoutMethodSchema>>
+      | Route<`${Partner}/email-preferences`, EmailPrefsBody, In<typeof emailPrefsSchema>>;
     DELETE: Route<PartnerSession, SignedOutBody> | Route<`${Partner}/payout-method`, PayoutMethodBody>;
   };
 };

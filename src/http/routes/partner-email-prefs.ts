@@ -1,27 +1,14 @@
 import type { H3, H3Event } from 'h3';
-import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
 import { readEmailPrefs, updateEmailPrefs, type EmailPrefs } from '../../core/email/email-prefs.ts';
-import { DIGEST_FREQUENCIES } from '../../core/entities/email-settings.ts';
+import { emailPrefsSchema, prefsBody, type EmailPrefsBody } from '../wire/applications.ts';
 import { readJson } from '../read-json.ts';
 import { route } from '../route.ts';
 import { validate } from '../validate.ts';
 import { requireSession } from '../session-auth.ts';
 import { defineOperation } from '../openapi/operation.ts';
 
-export const emailPrefsSchema = z.strictObject({
-  commission_digest: z.enum(DIGEST_FREQUENCIES).optional(),
-  payout_emails: z.boolean().optional(),
-  statement_emails: z.boolean().optional(),
-  unsubscribed: z.boolean().optional(),
-});
-const prefsBody = z.strictObject({
-  commission_digest: z.enum(DIGEST_FREQUENCIES),
-  payout_emails: z.boolean(),
-  statement_emails: z.boolean(),
-  unsubscribed: z.boolean(),
-});
-const toWire = (p: EmailPrefs): z.infer<typeof prefsBody> => ({
+const toWire = (p: EmailPrefs): EmailPrefsBody => ({
   commission_digest: p.commissionDigest,
   payout_emails: p.payoutEmails,
   statement_emails: p.statementEmails,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPLICATION_STATUSES } from '../../core/shared/vocabulary.ts';
+import { APPLICATION_STATUSES, DIGEST_FREQUENCIES } from '../../core/shared/vocabulary.ts';
 import { keysetBefore as keysetBeforeField, rowId } from '../validate.ts';
 
 // The admin API of applications and email settings (admin-applications.ts): request schemas and
@@ -73,3 +73,18 @@ export type ApplicationFormBody = z.infer<typeof formBody>;
 export type ApplicationListBody = z.infer<typeof listBody>;
 export type DecisionsBody = z.infer<typeof decisionsBody>;
 export type EmailSettingsBody = z.infer<typeof emailSettingsBody>;
+
+// The partner's email choices (partner-email-prefs.ts).
+export const emailPrefsSchema = z.strictObject({
+  commission_digest: z.enum(DIGEST_FREQUENCIES).optional(),
+  payout_emails: z.boolean().optional(),
+  statement_emails: z.boolean().optional(),
+  unsubscribed: z.boolean().optional(),
+});
+export const prefsBody = z.strictObject({
+  commission_digest: z.enum(DIGEST_FREQUENCIES),
+  payout_emails: z.boolean(),
+  statement_emails: z.boolean(),
+  unsubscribed: z.boolean(),
+});
+export type EmailPrefsBody = z.infer<typeof prefsBody>;
