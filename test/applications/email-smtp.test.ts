@@ -122,6 +122,17 @@ describe('email to partners over SMTP', () => {
     const s = await partnerSignIn(h, body.email, 'a long enough password');
     const prefs = await h.request('/api/v1/partner/email-preferences', { headers: { cookie: s.cookie } });
     expect(prefs.body).toMatchObject({ unsubscribed: true });
+    const changed = await h.request('/api/v1/partner/email-preferences', {
+      method: 'PUT',
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf },
+      body: { commission_digest: 'weekly', unsubscribed: false },
+    });
+    expect(changed.body).toEqual({
+      commission_digest: 'weekly',
+      payout_emails: true,
+      statement_emails: true,
+      unsubscribed: false,
+    });
     const forged = await h.request(
       `${url.pathname}?token=${f.partnerId + 1}.${url.searchParams.get('token')!.split('.')[1]}`,
       {
