@@ -13,7 +13,7 @@ const CORE_LAYERS = [
   ['ports.ts'],
   ['deps.ts'],
   ['settings-cache.ts'],
-  ['outbound', 'notifications'],
+  ['outbound', 'notifications', 'email'],
   ['ledger'],
   ['rewards'],
   ['integrations'],
@@ -25,6 +25,7 @@ const CORE_LAYERS = [
   ['reporting'],
   ['programs'],
   ['staff', 'audit'],
+  ['applications'],
   ['job-results.ts', 'core-caches.ts'],
 ];
 

@@ -12,6 +12,9 @@ import { createCoreCaches } from './core/core-caches.ts';
 import type { NotificationSender } from './core/notifications/deliver-notification.ts';
 import type { EventPoster } from './core/outbound/deliver-event.ts';
 import { createEventPoster } from './workers/post-event.ts';
+import { createHmac } from 'node:crypto';
+import type { EmailTransport } from './core/email/deliver-emails.ts';
+import { createSmtpTransport } from './workers/smtp-transport.ts';
 import { createOutboundGuard, type LookupHost } from './egress/outbound-guard.ts';
 import { createGuardedDispatcher } from './egress/guarded-dispatcher.ts';
 import { createBackgroundWork, type BackgroundWork } from './workers/background-work.ts';
@@ -45,6 +48,8 @@ export type AppContext = {
   notificationSender: NotificationSender;
   /** Sends outbound events to merchants' endpoints (through the URL guard, with a timeout). */
   postEvent: EventPoster;
+  /** Sends the email outbox (SMTP_URL); null: email off. */
+  emailTransport: EmailTransport | null;
   /** This context's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
   /** What jobs leave running after they answered (worker-context.ts); `close` waits for it. */
@@ -66,6 +71,8 @@ export type ContextOverrides = {
   clock?: Clock;
   notificationSender?: NotificationSender;
   postEvent?: EventPoster;
+  /** Replaces the SMTP transport (email is on when this or SMTP_URL is given). */
+  emailTransport?: EmailTransport;
   /** The URL guard's resolver (default: the system's); tests make names resolve where they want. */
   lookup?: LookupHost;
   log?: PinoLogger;
@@ -140,6 +147,15 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const lookupPaidSale = createPaidSaleLookup({ stripeApiBase: config.STRIPE_API_BASE });
   const guard = createOutboundGuard({ allow: config.OUTBOUND_ALLOW_HOSTS, lookup: o.lookup, log });
   const egress = createGuardedDispatcher(guard);
+  const smtp = config.SMTP_URL ? createSmtpTransport(config.SMTP_URL, config.SMTP_FROM) : null;
+  const emailTransport = o.emailTransport ?? smtp;
+  // Unsubscribe links are signed with a key derived from the email-hash secret (never stored apart).
+  const mail = emailTransport
+    ? {
+        baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
+        linkKey: createHmac('sha256', emailKey.secret).update('email-links').digest(),
+      }
+    : undefined;
   const ctx: AppContext = {
     config,
     db,
@@ -148,6 +164,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     clock,
     notificationSender,
     postEvent: o.postEvent ?? createEventPoster(egress),
+    emailTransport,
     metrics,
     background: createBackgroundWork(),
     redis,
@@ -169,11 +186,13 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       sendTransfer,
       listTransfers,
       checkOutboundUrl: guard.checkUrl,
+      mail,
     }),
     async close() {
       await ctx.background.settled();
       await queue.close();
       await egress.close();
+      smtp?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await db.orm.close();
     },

@@ -182,6 +182,18 @@ export const configSchema = z
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
     PUBLIC_BASE_URL: z.url().optional(),
+    /**
+     * SMTP server for email to partners (`smtp://user:pass@host:587`, `smtps://...`); unset: no
+     * email is written or sent. Links in emails use PUBLIC_BASE_URL (else http://localhost:PORT).
+     */
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    /** The From address; the name shown is the program's sender name (its settings) or its name. */
+    SMTP_FROM: z.email().default('partners@localhost'),
+    /** Tries per email before it is given up, and the first retry delay (doubles each time): 10 × 1 min ≈ 17 h. */
+    EMAIL_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
+    EMAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+    /** How long a worker holds an email it is sending; one killed mid-send leaves it to be sent again after this. */
+    EMAIL_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
     /** Lifetime of a dashboard or portal sign-in. */
     SESSION_TTL_HOURS: z.coerce
       .number()
@@ -245,6 +257,8 @@ export const configSchema = z
     /** Per-client-address limits of the unauthenticated routes, and of the status route per key. */
     CLICK_LIMIT_PER_MINUTE: perMinute(120),
     BROWSER_LEAD_LIMIT_PER_MINUTE: perMinute(20),
+    /** Partner applications per client address and minute (the public form, spam limit). */
+    APPLICATION_LIMIT_PER_MINUTE: perMinute(5),
     /** Counted before the body is read; a provider's deliveries come from few addresses. */
     WEBHOOK_LIMIT_PER_MINUTE: perMinute(1_200),
     ADMIN_AUTH_FAILURES_PER_MINUTE: perMinute(10),

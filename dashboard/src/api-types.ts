@@ -36,6 +36,18 @@ import type {
 } from '../../src/http/wire/partners.ts';
 import type * as requests from '../../src/http/wire/requests.ts';
 import type {
+  ApplicationFormBody,
+  ApplicationListBody,
+  DecisionsBody,
+  EmailSettingsBody,
+  EmailPrefsBody,
+  emailPrefsSchema,
+  applicationFormSchema,
+  approveSchema,
+  emailSettingsSchema,
+  rejectSchema,
+} from '../../src/http/wire/applications.ts';
+import type {
   CommissionApprovedBody,
   LeadReversalBody,
   InviteDescriptionBody,
@@ -161,7 +173,10 @@ export type ApiRoutes = {
       | Route<'/api/v1/admin/me/tokens', StaffTokensBody>
       | Route<`${Program}/staff`, StaffListBody>
       | Route<Query<`${Program}/audit`>, AuditListBody>
-      | Route<`/api/v1/dashboard/invites/${string}`, StaffInviteBody>;
+      | Route<`/api/v1/dashboard/invites/${string}`, StaffInviteBody>
+      | Route<`${Program}/application-form`, ApplicationFormBody>
+      | Route<Query<`${Program}/applications`>, ApplicationListBody>
+      | Route<`${Program}/email-settings`, EmailSettingsBody>;
     POST:
       | Route<OperatorSession, SessionBody, In<typeof requests.operatorSignInSchema>>
       | Route<'/api/v1/admin/programs', ProgramBody, In<typeof programCreateSchema>>
@@ -195,7 +210,9 @@ export type ApiRoutes = {
       | Route<`/api/v1/admin/me/tokens/${number}/revoke`, StaffTokenBody>
       | Route<'/api/v1/admin/me/totp', TotpStartBody>
       | Route<'/api/v1/admin/me/totp/confirm', TotpConfirmedBody, In<typeof totpConfirmSchema>>
-      | Route<`/api/v1/dashboard/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>;
+      | Route<`/api/v1/dashboard/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>
+      | Route<`${Program}/applications/approve`, DecisionsBody, In<typeof approveSchema>>
+      | Route<`${Program}/applications/reject`, DecisionsBody, In<typeof rejectSchema>>;
     PATCH:
       | Route<`${Program}/staff/${number}`, StaffMemberBody, In<typeof staffRoleSchema>>
       | Route<Program, ProgramBody, In<typeof programUpdateSchema>>
@@ -203,7 +220,9 @@ export type ApiRoutes = {
       | Route<`${Program}/partner-groups/${number}`, PartnerGroupBody, In<typeof partnerGroupUpdateSchema>>;
     PUT:
       | Route<Provider, ProviderConnectedBody, In<typeof requests.connectSchema>>
-      | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>;
+      | Route<`${Program}/partners/${number}/group`, PartnerCreatedBody, In<typeof partnerGroupAssignSchema>>
+      | Route<`${Program}/application-form`, ApplicationFormBody, In<typeof applicationFormSchema>>
+      | Route<`${Program}/email-settings`, EmailSettingsBody, In<typeof emailSettingsSchema>>;
     DELETE:
       | Route<OperatorSession, SignedOutBody>
       | Route<`${Provider}/secrets/${number}`, RemovedBody>
@@ -218,13 +237,16 @@ export type ApiRoutes = {
       | Route<Query<`${Partner}/commissions`>, PartnerCommissionsBody>
       | Route<`${Partner}/earnings`, PartnerEarningsBody>
       | Route<Query<`${Partner}/notifications`>, PartnerNotificationsBody>
-      | Route<`${Partner}/payout-method`, PayoutMethodBody>;
+      | Route<`${Partner}/payout-method`, PayoutMethodBody>
+      | Route<`${Partner}/email-preferences`, EmailPrefsBody>;
     POST:
       | Route<PartnerSession, SessionBody, In<typeof requests.partnerSignInSchema>>
       | Route<`${Partner}/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>
       | Route<`${Partner}/notifications/read`, UnreadCountBody, In<typeof requests.markReadSchema>>;
     PATCH: never;
-    PUT: Route<`${Partner}/payout-method`, PayoutMethodBody, In<typeof payoutMethodSchema>>;
+    PUT:
+      | Route<`${Partner}/payout-method`, PayoutMethodBody, In<typeof payoutMethodSchema>>
+      | Route<`${Partner}/email-preferences`, EmailPrefsBody, In<typeof emailPrefsSchema>>;
     DELETE: Route<PartnerSession, SignedOutBody> | Route<`${Partner}/payout-method`, PayoutMethodBody>;
   };
 };

@@ -44,6 +44,18 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Partners' },
       },
       {
+        path: 'programs/:id/applications',
+        name: 'applications',
+        component: () => import('./pages/merchant/Applications.vue'),
+        meta: { title: 'Applications' },
+      },
+      {
+        path: 'programs/:id/email',
+        name: 'email',
+        component: () => import('./pages/merchant/EmailSettings.vue'),
+        meta: { title: 'Email settings' },
+      },
+      {
         path: 'programs/:id/rewards',
         name: 'rewards',
         component: () => import('./pages/merchant/Rewards.vue'),

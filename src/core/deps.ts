@@ -93,7 +93,12 @@ export type CoreDeps = {
   sendTransfer?: SendTransfer;
   /** Lists the transfers Stripe made for a run's payouts, read before any send (payout-transfers.ts). */
   listTransfers?: ListTransfers;
+  /** Email to partners (email/): present when an SMTP server is configured; absent, none is written. */
+  mail?: MailSettings;
 };
+
+/** What writing an email needs: the service's public URL (links) and the key signing unsubscribe links. */
+export type MailSettings = { baseUrl: string; linkKey: Buffer };
 
 /**
  * The same deps with a unit of work of its own (a new fork of `em`, sharing no identity map with

@@ -21,6 +21,8 @@ import { registerAdminDashboardRoutes } from './routes/admin-dashboard.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerStaffSessionRoutes } from './routes/staff-sessions.ts';
 import { registerPartnerRoutes } from './routes/partner.ts';
+import { registerPartnerEmailPrefsRoutes } from './routes/partner-email-prefs.ts';
+import { registerApplicationRoutes } from './routes/applications.ts';
 import { registerDashboardApp } from './routes/dashboard-app.ts';
 import { healthz, readyz } from './routes/health.ts';
 import { trackerScriptRoute } from './routes/tracker-script.ts';
@@ -100,6 +102,8 @@ export function createHttpApp(http: HttpContext): H3 {
   registerSessionRoutes(app, ctx);
   registerStaffSessionRoutes(app, ctx);
   registerPartnerRoutes(app, ctx);
+  registerPartnerEmailPrefsRoutes(app, ctx);
+  registerApplicationRoutes(app, ctx);
   registerDashboardApp(app, ctx);
   registerApiDocs(app, ctx, OPERATIONS);
   registerFavicon(app);

@@ -11,6 +11,7 @@ import { sweepParked } from './sweep-parked-refunds.ts';
 import { sweepPayoutSchedule } from './sweep-payout-schedule.ts';
 import { sweepRollupDays } from './sweep-rollups.ts';
 import { sweepStatementCheckpoints } from './sweep-statement-checkpoints.ts';
+import { sweepEmails } from './sweep-emails.ts';
 import { createTrackProcessor } from './track-processor.ts';
 import { createWebhookProcessor, WEBHOOK_BATCH } from './webhook-processor.ts';
 import type { WorkerContext } from './worker-context.ts';
@@ -26,6 +27,7 @@ const SWEEPERS = {
   payoutSchedule: sweepPayoutSchedule,
   rollups: sweepRollupDays,
   statementCheckpoints: sweepStatementCheckpoints,
+  emails: sweepEmails,
 } as const;
 
 /** Runs every sweeper once; one failing does not stop the others (each retries next interval). */

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { NotificationSender } from '../core/notifications/deliver-notification.ts';
 import type { EventPoster } from '../core/outbound/deliver-event.ts';
+import type { EmailTransport } from '../core/email/deliver-emails.ts';
 import type { Clock, CoreDeps, Logger } from '../core/deps.ts';
 import { parseWith } from '../core/jobs/job.ts';
 import type { BackgroundWork } from './background-work.ts';
@@ -25,6 +26,10 @@ export type WorkerContext = {
     | 'EVENT_RETRY_BASE_MS'
     | 'EVENT_TIMEOUT_MS'
     | 'EVENT_DISABLE_AFTER_FAILURES'
+    | 'EMAIL_ATTEMPTS'
+    | 'EMAIL_RETRY_BASE_MS'
+    | 'EMAIL_LEASE_MS'
+    | 'SMTP_FROM'
   >;
   /** Random per database: part of notify job ids, so a reset database never reuses one. */
   instanceNonce: string;
@@ -34,6 +39,8 @@ export type WorkerContext = {
   notificationSender: NotificationSender;
   /** Sends one signed outbound event to a merchant's endpoint (post-event.ts; tests may replace it). */
   postEvent: EventPoster;
+  /** Sends the email outbox's messages (SMTP); null: email is off (no SMTP_URL). */
+  emailTransport: EmailTransport | null;
   metrics: Metrics;
   /** What jobs leave running after they answered; awaited before the queue and database close. */
   background: BackgroundWork;

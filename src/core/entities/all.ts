@@ -37,6 +37,10 @@ import { StaffRole } from './staff-role.ts';
 import { StaffInvite } from './staff-invite.ts';
 import { StaffToken } from './staff-token.ts';
 import { AuditEntry } from './audit-entry.ts';
+import { ApplicationForm } from './application-form.ts';
+import { PartnerApplication } from './partner-application.ts';
+import { EmailMessage } from './email-message.ts';
+import { EmailSettings, PartnerEmailPrefs } from './email-settings.ts';
 
 /** Every entity, for the ORM configuration (the one list, not a barrel for imports). */
 export const ENTITIES = [
@@ -82,4 +86,9 @@ export const ENTITIES = [
   StaffInvite,
   StaffToken,
   AuditEntry,
+  ApplicationForm,
+  PartnerApplication,
+  EmailMessage,
+  EmailSettings,
+  PartnerEmailPrefs,
 ];

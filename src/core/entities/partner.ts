@@ -15,6 +15,9 @@ export const Partner = defineEntity({
     passwordHash: p.string().nullable(),
     /** The partner's group (its reward rules); null: the program's rules. */
     group: () => p.manyToOne(PartnerGroup).mapToPk().nullable(),
+    /** The program terms version the partner accepted (applications) and when; null: none recorded. */
+    termsVersion: p.string().nullable(),
+    termsAcceptedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

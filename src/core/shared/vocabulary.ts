@@ -121,3 +121,11 @@ export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
  * payload says.
  */
 export type ProviderSecretLabel = 'live' | 'test';
+
+/** A partner application's state: waiting in the approval queue, or decided. */
+export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** How often a partner gets the commission digest email. */
+export const DIGEST_FREQUENCIES = ['daily', 'weekly', 'off'] as const;
+export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];

@@ -15,6 +15,11 @@ export const partnerRow = z.strictObject({
   name: z.string(),
   email: z.string().nullable(),
   group: int.nullable().meta({ description: "The partner's group (its reward rules); null: the program's rules" }),
+  terms_version: z
+    .string()
+    .nullable()
+    .meta({ description: 'The program terms version the partner accepted when applying; null: none recorded' }),
+  terms_accepted_at: time.nullable(),
   created_at: time,
 });
 

@@ -25,6 +25,9 @@ import { staffSessionOperations } from '../routes/staff-sessions.ts';
 import { partnerOperations } from '../routes/partner.ts';
 import { dashboardAppOperations } from '../routes/dashboard-app.ts';
 import { mcpOperations } from '../routes/mcp.ts';
+import { applicationOperations } from '../routes/applications.ts';
+import { applyPageOperations } from '../routes/apply-page.ts';
+import { partnerEmailPrefsOperations } from '../routes/partner-email-prefs.ts';
 
 /**
  * Every documented route, each declared in its route file. A new route adds its entry here; the
@@ -48,6 +51,9 @@ export const OPERATIONS: readonly Operation[] = [
   ...sessionOperations,
   ...staffSessionOperations,
   ...partnerOperations,
+  ...partnerEmailPrefsOperations,
+  ...applicationOperations,
+  ...applyPageOperations,
   ...dashboardAppOperations,
   ...mcpOperations,
   healthzOperation,

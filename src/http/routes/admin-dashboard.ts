@@ -1,7 +1,8 @@
 import type { H3 } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { createPartnerInvite } from '../../core/programs/partner-invites.ts';
+import { invitePartner } from '../../core/applications/invite-partner.ts';
+import { approvalLinks } from './apply-page.ts';
 import { checkRollups, getActivitySeries } from '../../core/reporting/get-activity-series.ts';
 import { summariseCommissions } from '../../core/reporting/commission-summary.ts';
 import { getWebhookEventDetail } from '../../core/webhooks/webhook-event-detail.ts';
@@ -50,16 +51,11 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
     return { consistent: mismatches.length === 0, mismatches };
   });
   on('post', `${P}/partners/:partnerId/invites`, async (e) => {
-    const invite = await createPartnerInvite(
-      ctx.deps(),
-      num(e, 'id'),
-      num(e, 'partnerId'),
-      ctx.config.INVITE_TTL_HOURS * 3_600_000,
-    );
-    const base = ctx.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? e.url.origin;
+    // Emailed to the partner too when email is on (applications/invite-partner.ts).
+    const invite = await invitePartner(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), approvalLinks(ctx, e));
     return json(
       {
-        invite_url: `${base}/portal/invite/${invite.token}`,
+        invite_url: invite.inviteUrl,
         expires_at: invite.expiresAt.toISOString(),
         partner_id: invite.partnerId,
       } satisfies PartnerInviteBody,

@@ -20,6 +20,7 @@ import { registerStatementKeyRoutes, statementKeyOperations } from './admin-stat
 import { registerStaffRoutes, staffOperations } from './admin-staff.ts';
 import { meOperations, registerMeRoutes } from './admin-me.ts';
 import { auditLogOperations, registerAuditLogRoutes } from './admin-audit-log.ts';
+import { applicationAdminOperations, registerApplicationAdminRoutes } from './admin-applications.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer, a staff token or the dashboard's session, each
@@ -46,6 +47,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerStaffRoutes(ctx, helpers);
   registerMeRoutes(ctx, helpers);
   registerAuditLogRoutes(ctx, helpers);
+  registerApplicationAdminRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -66,5 +68,6 @@ export const adminOperations = [
   ...staffOperations,
   ...meOperations,
   ...auditLogOperations,
+  ...applicationAdminOperations,
   ...recordListOperations,
 ];

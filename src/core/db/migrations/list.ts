@@ -28,6 +28,7 @@ import { Migration20261126034301_click_retention } from './Migration202611260343
 import { Migration20261126032532_daily_rollups } from './Migration20261126032532_daily_rollups.ts';
 import { Migration20261126000102_payout_rails } from './Migration20261126000102_payout_rails.ts';
 import { Migration20261126032534_order_registrations } from './Migration20261126032534_order_registrations.ts';
+import { Migration20261127125109_applications_email } from './Migration20261127125109_applications_email.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -58,4 +59,5 @@ export const MIGRATIONS = [
   Migration20261127124830_mcp_tokens,
   Migration20261127124759_statement_checkpoints,
   Migration20261127125031_staff_and_audit,
+  Migration20261127125109_applications_email,
 ];
