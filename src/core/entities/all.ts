@@ -27,6 +27,7 @@ import { EventEndpoint } from './event-endpoint.ts';
 import { EventDelivery } from './event-delivery.ts';
 import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
+import { PayoutRunSkip } from './payout-run-skip.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
 
@@ -61,6 +62,7 @@ export const ENTITIES = [
   EventDelivery,
   PayoutMethod,
   PayoutRun,
+  PayoutRunSkip,
   DailyRollup,
   RollupDirty,
   RollupState,

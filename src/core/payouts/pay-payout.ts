@@ -4,11 +4,11 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission, type ICommission } from '../entities/commission.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
-import { lockBalance, posting, postToLedger } from '../ledger/ledger.ts';
+import { lockBalance, posting, postToLedger, readBalances } from '../ledger/ledger.ts';
 import { bigCents, exactText, safeCents, typedSql } from '../db/sql.ts';
-import { computePayout } from './compute-payout.ts';
+import { computePayout, type PayoutPlan } from './compute-payout.ts';
 import { emitPayoutPaid } from '../outbound/use-case-events.ts';
-import type { PayoutRail } from '../shared/vocabulary.ts';
+import type { PayoutRail, PayoutSkipReason } from '../shared/vocabulary.ts';
 import { formatMoney } from '../shared/money.ts';
 
 /** A paid payout and the commissions it paid. */
@@ -86,19 +86,22 @@ export type SettleTarget = {
   status?: 'paid' | 'processing';
   /** Only commissions credited at or before this instant (a schedule's hold). */
   creditedBefore?: Date;
+  /** A run paying an open payout (a partner's request): everything due, not only the amount asked. */
+  uncapped?: boolean;
   /** A run's payout: its run, rail and minimum (a smaller amount is left for a later run). */
   run?: { id: number; rail: PayoutRail; minimumCents: number };
 };
 
-/** Why nothing was paid, with what the partner still owes back. */
-export type Unsettled = { skipped: string; owedCents: number };
+/** Why nothing was paid (a reason of PAYOUT_SKIP_REASONS and its sentence), with what the partner still owes back. */
+export type Unsettled = { skipped: string; code: PayoutSkipReason; owedCents: number };
 
 /**
- * Pays what `t` selects, or says why nothing can be paid (nothing credited and unpaid, only what
- * the partner owes back, or below the run's minimum). The caller's transaction; lock order, shared
- * with refunds and approvals: commission rows, then the balance, then payouts.
+ * What `settle` would pay for `t`, read under row locks (`lock`) or as a plain read (a preview).
+ * `unpaidCents`: every credited, unpaid commission of the partner in the currency, before the
+ * schedule's hold too; `plan`: what a payout of the due ones pays.
  */
-export async function settle(em: EntityManager, now: Date, t: SettleTarget): Promise<PaidPayout | Unsettled> {
+export async function planSettlement(em: EntityManager, t: SettleTarget, lock: boolean) {
+  const lockMode = { lockMode: lock ? LockMode.PESSIMISTIC_WRITE : LockMode.NONE } as const;
   const candidates = await em.find(
     Commission,
     {
@@ -108,9 +111,13 @@ export async function settle(em: EntityManager, now: Date, t: SettleTarget): Pro
       paidAt: null,
       ...(t.commissionId ? { id: t.commissionId } : {}),
     },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { creditedAt: 'asc', id: 'asc' } },
+    { ...lockMode, orderBy: { creditedAt: 'asc', id: 'asc' } },
   );
-  const { balanceCents } = await lockBalance(em, t.partnerId, t.currency);
+  const { balanceCents } = lock
+    ? await lockBalance(em, t.partnerId, t.currency)
+    : {
+        balanceCents: (await readBalances(em, t.partnerId)).find((b) => b.currency === t.currency)?.balanceCents ?? 0n,
+      };
   // With the balance locked, every committed change to it also changed the unpaid credited
   // commissions, so the two are read consistently. Sums in SQL, never in floating point.
   const unpaid = await typedSql(em)
@@ -126,27 +133,58 @@ export async function settle(em: EntityManager, now: Date, t: SettleTarget): Pro
   const owed = safeCents(bigCents(unpaid.total) - balanceCents);
   let payout: IPayout | null = null;
   if (t.payoutId !== null) {
-    payout = await em.findOneOrFail(Payout, { id: t.payoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    payout = await em.findOneOrFail(Payout, { id: t.payoutId }, lockMode);
     if (payout.status !== 'open') throw new AppError('invalid_request', `Payout is ${payout.status}`);
   }
   const plan = computePayout(
     candidates.map((c) => ({ id: c.id, unpaidCents: c.amountCents - c.reversedCents })),
     owed,
-    payout ? payout.amountCents : null,
+    payout && !t.uncapped ? payout.amountCents : null,
   );
+  return { candidates, balanceCents, unpaidCents: bigCents(unpaid.total), owed, payout, plan };
+}
+
+/** Why a planned payout pays nothing, or less than the run's minimum (null: it pays). */
+export function unsettledReason(
+  plan: PayoutPlan,
+  owed: number,
+  t: Pick<SettleTarget, 'currency' | 'run' | 'creditedBefore'>,
+): Unsettled | null {
   const owedCents = Math.max(0, owed);
-  if (plan.amountCents <= 0)
+  if (plan.amountCents <= 0) {
+    if (plan.commissionIds.length)
+      return {
+        code: 'negative_balance',
+        skipped: 'Nothing to pay: the commissions only cover what the partner owes back',
+        owedCents,
+      };
     return {
-      skipped: plan.commissionIds.length
-        ? 'Nothing to pay: the commissions only cover what the partner owes back'
+      code: 'held',
+      skipped: t.creditedBefore
+        ? 'Held: no credited, unpaid commission is due yet (the schedule holds the newest)'
         : 'Nothing to pay: no credited, unpaid commission fits the payout amount',
       owedCents,
     };
+  }
   if (t.run && plan.amountCents < t.run.minimumCents)
     return {
+      code: 'below_minimum',
       skipped: `Below the minimum payout (${formatMoney(plan.amountCents, t.currency)} < ${formatMoney(t.run.minimumCents, t.currency)})`,
       owedCents,
     };
+  return null;
+}
+
+/**
+ * Pays what `t` selects, or says why nothing can be paid (nothing credited and unpaid, only what
+ * the partner owes back, or below the run's minimum). The caller's transaction; lock order, shared
+ * with refunds and approvals: commission rows, then the balance, then payouts.
+ */
+export async function settle(em: EntityManager, now: Date, t: SettleTarget): Promise<PaidPayout | Unsettled> {
+  const { candidates, owed, plan, payout: open } = await planSettlement(em, t, true);
+  let payout = open;
+  const unsettled = unsettledReason(plan, owed, t);
+  if (unsettled) return unsettled;
   const status = t.status ?? 'paid';
   if (!payout) {
     payout = em.create(Payout, {
@@ -166,6 +204,8 @@ export async function settle(em: EntityManager, now: Date, t: SettleTarget): Pro
     });
   }
   Object.assign(payout, {
+    // A partner's request a run pays becomes the run's payout.
+    ...(t.run && { run: t.run.id, rail: t.run.rail }),
     status,
     amountCents: plan.amountCents,
     commissionsCents: plan.commissionsCents,

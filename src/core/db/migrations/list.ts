@@ -18,6 +18,7 @@ import { Migration20261125203057_provider_api_key } from './Migration20261125203
 import { Migration20261125205542_click_partner_index } from './Migration20261125205542_click_partner_index.ts';
 import { Migration20261125211006_outbound_events } from './Migration20261125211006_outbound_events.ts';
 import { Migration20261126063500_static_rollup_triggers } from './Migration20261126063500_static_rollup_triggers.ts';
+import { Migration20261127125242_payout_run_skips } from './Migration20261127125242_payout_run_skips.ts';
 import { Migration20261126062338_read_path_indexes } from './Migration20261126062338_read_path_indexes.ts';
 import { Migration20261126040154_partner_notification_index } from './Migration20261126040154_partner_notification_index.ts';
 import { Migration20261126034301_click_retention } from './Migration20261126034301_click_retention.ts';
@@ -50,4 +51,5 @@ export const MIGRATIONS = [
   Migration20261126040154_partner_notification_index,
   Migration20261126062338_read_path_indexes,
   Migration20261126063500_static_rollup_triggers,
+  Migration20261127125242_payout_run_skips,
 ];
