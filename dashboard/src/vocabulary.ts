@@ -9,4 +9,10 @@ export {
   SALE_PROVIDERS,
   WEBHOOK_PROVIDERS,
 } from '../../src/core/shared/vocabulary.ts';
-export type { Currency, PayoutMethodKind, PayoutRail, SaleProvider } from '../../src/core/shared/vocabulary.ts';
+export type {
+  Currency,
+  PayoutMethodKind,
+  PayoutRail,
+  PayoutSkipReason,
+  SaleProvider,
+} from '../../src/core/shared/vocabulary.ts';
