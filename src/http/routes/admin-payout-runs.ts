@@ -109,7 +109,7 @@ export const payoutRunOperations = [
     body: payoutRunSchema,
     errors: ['not_found'],
     description:
-      "Every partner whose payable amount (commissions credited before the hold) reaches the minimum, and who has payout details of the rail, gets a `processing` payout; a partner's open payout (their request) is paid up to its amount. The others are listed in `skipped` with the reason (as the preview says), also on the run's page. Stripe Connect runs make the transfers at once.",
+      "Every partner whose payable amount (commissions credited before the hold) reaches the minimum, and who has payout details of the rail, gets a `processing` payout; a partner's open payout (their request) becomes their payout, paying everything due. The others are listed in `skipped` with the reason (as the preview says), also on the run's page. Stripe Connect runs make the transfers at once.",
     responses: { 201: { description: 'The run, its payouts and the partners passed by', schema: payoutRunBody } },
   }),
   adminOperation('get', '/programs/:id/payout-runs/:runId', 'getPayoutRun', 'A payout run and its payouts', {
