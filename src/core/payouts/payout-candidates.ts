@@ -112,12 +112,13 @@ export async function payoutCandidates(
     .groupBy(['partner_id', 'currency'])
     .execute();
   const byPartner = new Map(partners.map((p) => [p.id, p]));
-  for (const c of byKey.values()) {
+  const requestOf = new Map(requests.map((r) => [`${r.partner_id}|${r.currency}`, r.id]));
+  for (const [key, c] of byKey) {
     const p = byPartner.get(c.partnerId);
     c.name = p?.name ?? '';
     c.code = p?.code ?? '';
     c.method = (p?.kind as PayoutMethodKind | null | undefined) ?? null;
-    c.requestId = requests.find((r) => r.partner_id === c.partnerId && r.currency === c.currency)?.id ?? null;
+    c.requestId = requestOf.get(key) ?? null;
   }
   return [...byKey.values()].sort((a, b) => a.partnerId - b.partnerId || a.currency.localeCompare(b.currency));
 }
