@@ -26,6 +26,9 @@ import type {
 } from '../../src/http/wire/event-endpoints.ts';
 import type { PayoutMethodBody, PayoutRunBody } from '../../src/http/wire/payouts.ts';
 import type { CommissionSummaryBody } from '../../src/http/wire/commission-summary.ts';
+import type { PayoutPreviewBody } from '../../src/http/wire/payout-preview.ts';
+import type { ReviewResultsBody } from '../../src/http/wire/commission-reviews.ts';
+import type { PartnerPayoutBody } from '../../src/http/wire/partner-payouts.ts';
 import type { payoutMethodSchema } from '../../src/core/payouts/payout-methods.ts';
 import type {
   partnerCodeCreateSchema,
@@ -109,7 +112,8 @@ export type { ProviderSecretWire } from '../../src/http/wire/responses.ts';
 /** An outbound event endpoint and one of its deliveries, as listed. */
 export type EventEndpointWire = EndpointsBody['endpoints'][number];
 export type EventDeliveryWire = DeliveriesBody['deliveries'][number];
-export type { EndpointWithSecretBody, OutboundEventType, PayoutMethodBody, PayoutRunBody };
+export type { EndpointWithSecretBody, OutboundEventType, PayoutMethodBody, PayoutPreviewBody, PayoutRunBody };
+export type { ReviewResultsBody };
 export type {
   InviteDescriptionBody,
   IssuedKeyBody,
@@ -168,6 +172,7 @@ export type ApiRoutes = {
       | Route<`${Provider}/secrets`, ProviderSecretsBody>
       | Route<`${Program}/event-endpoints`, EndpointsBody>
       | Route<Query<`${EventEndpoint}/deliveries`>, DeliveriesBody>
+      | Route<Query<`${Program}/payout-runs/preview`>, PayoutPreviewBody>
       | Route<`${Program}/payout-runs/${number}`, PayoutRunBody>
       | Route<'/api/v1/admin/me', MeBody>
       | Route<'/api/v1/admin/me/tokens', StaffTokensBody>
@@ -193,6 +198,7 @@ export type ApiRoutes = {
       | Route<`${Program}/commissions/${number}/${'approve' | 'release' | 'reject'}`, CommissionApprovedBody>
       | Route<`${Program}/commissions/${number}/reverse`, LeadReversalBody, In<typeof requests.leadReversalSchema>>
       | Route<`${Program}/commissions/${number}/pay`, PaidPayoutBody>
+      | Route<`${Program}/commissions/review`, ReviewResultsBody, In<typeof requests.reviewCommissionsSchema>>
       | Route<`${Program}/payouts/${number}/pay`, PaidPayoutBody>
       | Route<`${Program}/payouts/${number}/confirm`, PaidPayoutBody>
       | Route<`${Program}/payouts/${number}/fail`, PaidPayoutBody, In<typeof requests.payoutFailSchema>>
@@ -242,7 +248,8 @@ export type ApiRoutes = {
     POST:
       | Route<PartnerSession, SessionBody, In<typeof requests.partnerSignInSchema>>
       | Route<`${Partner}/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>
-      | Route<`${Partner}/notifications/read`, UnreadCountBody, In<typeof requests.markReadSchema>>;
+      | Route<`${Partner}/notifications/read`, UnreadCountBody, In<typeof requests.markReadSchema>>
+      | Route<`${Partner}/payout-requests`, PartnerPayoutBody, In<typeof requests.payoutRequestSchema>>;
     PATCH: never;
     PUT:
       | Route<`${Partner}/payout-method`, PayoutMethodBody, In<typeof payoutMethodSchema>>

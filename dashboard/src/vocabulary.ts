@@ -9,7 +9,13 @@ export {
   SALE_PROVIDERS,
   WEBHOOK_PROVIDERS,
 } from '../../src/core/shared/vocabulary.ts';
-export type { Currency, PayoutMethodKind, PayoutRail, SaleProvider } from '../../src/core/shared/vocabulary.ts';
+export type {
+  Currency,
+  PayoutMethodKind,
+  PayoutRail,
+  PayoutSkipReason,
+  SaleProvider,
+} from '../../src/core/shared/vocabulary.ts';
 
 /**
  * A commission's status as the pages show it (the API's values unchanged): `refunded` is a partial

@@ -1,7 +1,7 @@
 /**
  * The harness the payout-run tests share (sealed payout details, no sweeper starting the schedule
- * first) and their steps: a credited commission, a partner's portal session on the payout-method
- * API, a run's file, a partner's statement.
+ * first) and their steps: a sale, a credited commission, a partner's portal session (on the
+ * payout-method API or any partner path), a run's file, a partner's statement.
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
@@ -15,8 +15,8 @@ export function usePayoutRunHarness() {
   /** A number not used before in this file: unique partner codes and transaction ids. */
   const next = () => ++seq;
 
-  /** A credited commission of `cents` for the partner (`code`): a sale at 10%, approved. */
-  async function credited(f: Fixture, saleCents: number, code = f.partnerCode): Promise<number> {
+  /** A sale of `saleCents` for the partner (`code`), at the program's rate; its commission and transaction ids. */
+  async function sale(f: Fixture, saleCents: number, code = f.partnerCode) {
     const n = next();
     const customer = `c-${n}`;
     await clickAndLead(h, f, customer, code);
@@ -25,22 +25,31 @@ export function usePayoutRunHarness() {
       headers: bearer(f.liveKey),
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    await h.admin('POST', `/programs/${f.programId}/commissions/${r.body.commission_id}/approve`, {});
-    return r.body.commission_id;
+    return { commissionId: r.body.commission_id as number, transactionId: `run-${n}` };
   }
 
-  async function portal(f: Fixture, partnerId: number) {
+  /** A credited commission of `cents` for the partner (`code`): a sale at 10%, approved. */
+  async function credited(f: Fixture, saleCents: number, code = f.partnerCode): Promise<number> {
+    const { commissionId } = await sale(f, saleCents, code);
+    await h.admin('POST', `/programs/${f.programId}/commissions/${commissionId}/approve`, {});
+    return commissionId;
+  }
+
+  /** A partner's portal session: `(method, path, body?)` on the partner API (path after `/api/v1/partner`). */
+  async function session(f: Fixture, partnerId: number) {
     const invite = await h.admin('POST', `/programs/${f.programId}/partners/${partnerId}/invites`);
     const token = new URL(invite.invite_url).pathname.split('/').pop();
     const r = await h.request(`/api/v1/partner/invites/${token}`, { body: { password: 'correct horse battery' } });
     expect(r.status).toBe(201);
     const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0]!;
-    return (method: string, body?: unknown) =>
-      h.request('/api/v1/partner/payout-method', {
-        method,
-        body,
-        headers: { cookie, 'x-csrf-token': r.body.csrf_token },
-      });
+    return (method: string, path: string, body?: unknown) =>
+      h.request(`/api/v1/partner${path}`, { method, body, headers: { cookie, 'x-csrf-token': r.body.csrf_token } });
+  }
+
+  /** A partner's portal session on the payout-method API. */
+  async function portal(f: Fixture, partnerId: number) {
+    const s = await session(f, partnerId);
+    return (method: string, body?: unknown) => s(method, '/payout-method', body);
   }
 
   async function file(f: Fixture, runId: number, format?: string) {
@@ -59,5 +68,5 @@ export function usePayoutRunHarness() {
   const statement = async (f: Fixture, partnerId: number) =>
     (await h.admin('GET', `/programs/${f.programId}/partners/${partnerId}/statement`)).currencies[0];
 
-  return { h, next, credited, portal, file, statement };
+  return { h, next, sale, credited, session, portal, file, statement };
 }

@@ -54,7 +54,20 @@ test('PayPal: details in the portal, a monthly run over the minimum, the files, 
   expect(run).toMatchObject({ rail: 'paypal', currency: 'USD', payoutCount: 1, totalCents: 10_000 });
   expect(run.scheduledFor).toBe(`${h.clock.now.toISOString().slice(0, 7)}-01`);
   expect(payouts.map((p) => [p.partner, p.status, p.amountCents])).toEqual([[f.partnerId, 'processing', 10_000]]);
-  expect(skipped).toEqual([{ partnerId: small.id, reason: 'Below the minimum payout (30.00 USD < 50.00 USD)' }]);
+  expect(skipped).toEqual([
+    {
+      partnerId: small.id,
+      code: 'below_minimum',
+      reason: 'Below the minimum payout (30.00 USD < 50.00 USD)',
+      balanceCents: 3_000,
+    },
+    {
+      partnerId: none.id,
+      code: 'no_payout_details',
+      reason: 'No payout details: the partner has not said where to be paid',
+      balanceCents: 9_000,
+    },
+  ]);
   // The balance fell when the run sent it; the commissions are paid out.
   expect(await statement(f, f.partnerId)).toMatchObject({ balance_cents: 0, payouts_cents: 10_000, reconciles: true });
   const listed = await h.admin('GET', `/programs/${f.programId}/payout-runs`);

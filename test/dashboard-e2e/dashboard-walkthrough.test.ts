@@ -6,20 +6,18 @@
  * screenshots.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, bearer, createHarness, type Harness } from '../helpers/harness.ts';
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
 import { ensureFreshTrackerBundle, visit } from '../tracker-e2e/e2e-helpers.ts';
 import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
-import { expectAccessible, shot, startReceiver, type Receiver } from './page-checks.ts';
+import { expectAccessible, openPage, shot, startReceiver, type Receiver } from './page-checks.ts';
 import { outboundEventsJourney } from './outbound-events-journey.ts';
 import { payoutRunsJourney } from './payout-runs-journey.ts';
 import { tab, webhookLogJourney } from './webhook-log-journey.ts';
 import { rewardReviewJourney, rewardsSetup } from './reward-review-journey.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const STRIPE_SECRET = 'whsec_dashboard_e2e_secret_0123456789';
 const SHOTS = process.env.SCREENSHOTS_DIR;
 
@@ -31,17 +29,8 @@ const contexts: BrowserContext[] = [];
 const problems: string[] = []; // page errors and CSP violations of every page
 
 async function newPage(width: number, height: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  // Injected through the DevTools protocol: the page's own CSP (script-src 'self') stays in force.
-  await context.addInitScript({ content: AXE_SOURCE });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text()))
-      problems.push(`${page.url()}: ${m.text()}`);
-  });
+  const page = await openPage(browser, width, height, problems);
+  contexts.push(page.context());
   return page;
 }
 

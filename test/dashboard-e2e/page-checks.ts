@@ -1,13 +1,34 @@
 /**
- * What the dashboard walkthrough checks on a page (axe-core, screenshots) and the merchant's event
- * receiver it points an outbound event endpoint at.
+ * What the dashboard walkthrough checks on a page (axe-core, screenshots), the page it opens, and
+ * the merchant's event receiver it points an outbound event endpoint at.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * A fresh page of `width` × `height` in its own context, axe-core injected through the DevTools
+ * protocol (the page's own CSP, script-src 'self', stays in force); its page errors and CSP
+ * violations are added to `problems`.
+ */
+export async function openPage(browser: Browser, width: number, height: number, problems: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  await context.addInitScript({ content: AXE_SOURCE });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text()))
+      problems.push(`${page.url()}: ${m.text()}`);
+  });
+  return page;
+}
 
 /** axe-core on the current page: no serious or critical violation (`strict`: none at all, of any impact). */
 export async function expectAccessible(page: Page, label: string, o: { strict?: boolean } = {}): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * The dashboard walkthrough's payout journey (dashboard-walkthrough.test.ts runs it in its
  * Chromium): the partner enters PayPal details in the portal (shown back only as a hint), the
- * operator starts a PayPal run on the Payout runs page, downloads the PayPal file (parsed back),
+ * operator previews and starts a PayPal run on the Payout runs page, downloads the PayPal file (parsed back),
  * marks one payout failed (the balance returns) and confirms the next run's payout paid; axe-core
  * (no violation of any impact) on both pages.
  */
@@ -60,6 +60,7 @@ export async function payoutRunsJourney(o: {
   await op.goto(`${base}/dashboard/programs/${f.programId}`);
   await tab(op, 'Payout runs');
   await op.getByText('No payout run yet.').waitFor();
+  await op.getByRole('button', { name: 'Preview payout run' }).click();
   await op.getByRole('button', { name: 'Start payout run' }).click();
   await op
     .getByRole('status')
@@ -84,6 +85,7 @@ export async function payoutRunsJourney(o: {
   await run.getByText('PayPal account unverified').waitFor();
   const statement = () => h.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/statement`);
   expect((await statement()).currencies[0]).toMatchObject({ balance_cents: 2_234, reconciles: true });
+  await op.getByRole('button', { name: 'Preview payout run' }).click();
   await op.getByRole('button', { name: 'Start payout run' }).click();
   await op
     .getByRole('status')

@@ -27,6 +27,7 @@ import { EventEndpoint } from './event-endpoint.ts';
 import { EventDelivery } from './event-delivery.ts';
 import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
+import { PayoutRunSkip } from './payout-run-skip.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
 import { McpToken } from './mcp-token.ts';
@@ -73,6 +74,7 @@ export const ENTITIES = [
   EventDelivery,
   PayoutMethod,
   PayoutRun,
+  PayoutRunSkip,
   DailyRollup,
   RollupDirty,
   RollupState,

@@ -3,6 +3,7 @@ import { Program } from './program.ts';
 
 export type NotificationKind =
   | 'partner_commission_refunded'
+  | 'partner_payout_failed'
   | 'advertiser_manual_review'
   | 'advertiser_unattributed_payment'
   | 'advertiser_attribution_conflict'

@@ -19,6 +19,11 @@ export const payoutSettingsSchema = z.strictObject({
   schedule: z.enum(['manual', 'monthly']).default('manual'),
   day_of_month: z.number().int().min(1).max(28).default(1),
   hold_days: z.number().int().min(0).max(365).default(0),
+  /**
+   * Partners may ask for a payout in the portal (an open payout, at least the minimum); the next
+   * run pays it. Off by default; settings stored before it existed read as off.
+   */
+  partner_requests: z.boolean().default(false),
 });
 export type PayoutSettings = z.output<typeof payoutSettingsSchema>;
 

@@ -5,12 +5,14 @@ import { AppError } from '../shared/errors.ts';
 import { Partner } from '../entities/partner.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
 import { lockBalance } from '../ledger/ledger.ts';
+import { formatMoney } from '../shared/money.ts';
 
 /**
  * Opens a payout request (what used to be a withdrawal), with its `payout.created` deliveries. Its `amountCents` is the most it will
  * pay: the amount asked for, or by default everything available. Open payouts together must fit
  * in the balance; the balance itself only falls when a payout is paid (`payPayout`).
- * @throws AppError `not_found` (partner), `invalid_request` (nothing available, or the amount does not fit).
+ * @throws AppError `not_found` (partner), `invalid_request` (nothing available, the amount does not
+ * fit, or it is below `minimumCents`).
  */
 export async function openPayout(
   deps: CoreDeps,
@@ -18,6 +20,8 @@ export async function openPayout(
   partnerId: number,
   currency: string,
   amountCents: number | null,
+  /** A partner's own request must reach the program's minimum payout (request-payout.ts). */
+  minimumCents = 0,
 ): Promise<{ payout: IPayout; deliveryIds: number[] }> {
   return deps.em.transactional(async (em) => {
     const partner = await em.findOne(Partner, { id: partnerId, program: programId });
@@ -34,6 +38,16 @@ export async function openPayout(
         available_cents: available,
       });
     }
+    if (cap < minimumCents)
+      throw new AppError(
+        'invalid_request',
+        `Below the minimum payout (${formatMoney(cap, currency)} < ${formatMoney(minimumCents, currency)})`,
+        {
+          field: 'amount_cents',
+          available_cents: available,
+          minimum_cents: minimumCents,
+        },
+      );
     const payout = em.create(Payout, {
       program: programId,
       partner: partnerId,

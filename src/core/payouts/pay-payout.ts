@@ -6,9 +6,9 @@ import { Commission, type ICommission } from '../entities/commission.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
 import { lockBalance, posting, postToLedger, readBalances } from '../ledger/ledger.ts';
 import { bigCents, exactText, safeCents, typedSql } from '../db/sql.ts';
-import { computePayout } from './compute-payout.ts';
+import { computePayout, type PayoutPlan } from './compute-payout.ts';
 import { emitPayoutPaid } from '../outbound/use-case-events.ts';
-import type { PayoutRail } from '../shared/vocabulary.ts';
+import type { PayoutRail, PayoutSkipReason } from '../shared/vocabulary.ts';
 import { formatMoney } from '../shared/money.ts';
 import type { Sealer } from '../shared/sealed-secrets.ts';
 import { signStatementCheckpoint } from '../ledger/statement-checkpoints.ts';
@@ -98,12 +98,94 @@ export type SettleTarget = {
   status?: 'paid' | 'processing';
   /** Only commissions credited at or before this instant (a schedule's hold). */
   creditedBefore?: Date;
+  /** A run paying an open payout (a partner's request): everything due, not only the amount asked. */
+  uncapped?: boolean;
   /** A run's payout: its run, rail and minimum (a smaller amount is left for a later run). */
   run?: { id: number; rail: PayoutRail; minimumCents: number };
 };
 
-/** Why nothing was paid, with what the partner still owes back. */
-export type Unsettled = { skipped: string; owedCents: number };
+/** Why nothing was paid (a reason of PAYOUT_SKIP_REASONS and its sentence), with what the partner still owes back. */
+export type Unsettled = { skipped: string; code: PayoutSkipReason; owedCents: number };
+
+/**
+ * What `settle` would pay for `t`, read under row locks (`lock`) or as a plain read (a preview).
+ * `unpaidCents`: every credited, unpaid commission of the partner in the currency, before the
+ * schedule's hold too; `plan`: what a payout of the due ones pays.
+ */
+export async function planSettlement(em: EntityManager, t: SettleTarget, lock: boolean) {
+  const lockMode = { lockMode: lock ? LockMode.PESSIMISTIC_WRITE : LockMode.NONE } as const;
+  const candidates = await em.find(
+    Commission,
+    {
+      partner: t.partnerId,
+      currency: t.currency,
+      creditedAt: t.creditedBefore ? { $ne: null, $lte: t.creditedBefore } : { $ne: null },
+      paidAt: null,
+      ...(t.commissionId ? { id: t.commissionId } : {}),
+    },
+    { ...lockMode, orderBy: { creditedAt: 'asc', id: 'asc' } },
+  );
+  const { balanceCents } = lock
+    ? await lockBalance(em, t.partnerId, t.currency)
+    : {
+        balanceCents: (await readBalances(em, t.partnerId)).find((b) => b.currency === t.currency)?.balanceCents ?? 0n,
+      };
+  // With the balance locked, every committed change to it also changed the unpaid credited
+  // commissions, so the two are read consistently. Sums in SQL, never in floating point.
+  const unpaid = await typedSql(em)
+    .selectFrom('commission')
+    .select((eb) =>
+      exactText(eb.fn.coalesce(eb.fn.sum(eb('amount_cents', '-', eb.ref('reversed_cents'))), eb.lit(0))).as('total'),
+    )
+    .where('partner_id', '=', t.partnerId)
+    .where('currency', '=', t.currency)
+    .where('credited_at', 'is not', null)
+    .where('paid_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  const owed = safeCents(bigCents(unpaid.total) - balanceCents);
+  let payout: IPayout | null = null;
+  if (t.payoutId !== null) {
+    payout = await em.findOneOrFail(Payout, { id: t.payoutId }, lockMode);
+    if (payout.status !== 'open') throw new AppError('invalid_request', `Payout is ${payout.status}`);
+  }
+  const plan = computePayout(
+    candidates.map((c) => ({ id: c.id, unpaidCents: c.amountCents - c.reversedCents })),
+    owed,
+    payout && !t.uncapped ? payout.amountCents : null,
+  );
+  return { candidates, balanceCents, unpaidCents: bigCents(unpaid.total), owed, payout, plan };
+}
+
+/** Why a planned payout pays nothing, or less than the run's minimum (null: it pays). */
+export function unsettledReason(
+  plan: PayoutPlan,
+  owed: number,
+  t: Pick<SettleTarget, 'currency' | 'run' | 'creditedBefore'>,
+): Unsettled | null {
+  const owedCents = Math.max(0, owed);
+  if (plan.amountCents <= 0) {
+    if (plan.commissionIds.length)
+      return {
+        code: 'negative_balance',
+        skipped: 'Nothing to pay: the commissions only cover what the partner owes back',
+        owedCents,
+      };
+    return {
+      code: 'held',
+      skipped: t.creditedBefore
+        ? 'Held: no credited, unpaid commission is due yet (the schedule holds the newest)'
+        : 'Nothing to pay: no credited, unpaid commission fits the payout amount',
+      owedCents,
+    };
+  }
+  if (t.run && plan.amountCents < t.run.minimumCents)
+    return {
+      code: 'below_minimum',
+      skipped: `Below the minimum payout (${formatMoney(plan.amountCents, t.currency)} < ${formatMoney(t.run.minimumCents, t.currency)})`,
+      owedCents,
+    };
+  return null;
+}
 
 /**
  * Pays what `t` selects, or says why nothing can be paid (nothing credited and unpaid, only what
@@ -117,30 +199,10 @@ export async function settle(
   t: SettleTarget,
   sealer: Sealer | undefined,
 ): Promise<PaidPayout | Unsettled> {
-  const { candidates, owed } = await readPayable(em, t, true);
-  let payout: IPayout | null = null;
-  if (t.payoutId !== null) {
-    payout = await em.findOneOrFail(Payout, { id: t.payoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (payout.status !== 'open') throw new AppError('invalid_request', `Payout is ${payout.status}`);
-  }
-  const plan = computePayout(
-    candidates.map((c) => ({ id: c.id, unpaidCents: c.amountCents - c.reversedCents })),
-    owed,
-    payout ? payout.amountCents : null,
-  );
-  const owedCents = Math.max(0, owed);
-  if (plan.amountCents <= 0)
-    return {
-      skipped: plan.commissionIds.length
-        ? 'Nothing to pay: the commissions only cover what the partner owes back'
-        : 'Nothing to pay: no credited, unpaid commission fits the payout amount',
-      owedCents,
-    };
-  if (t.run && plan.amountCents < t.run.minimumCents)
-    return {
-      skipped: `Below the minimum payout (${formatMoney(plan.amountCents, t.currency)} < ${formatMoney(t.run.minimumCents, t.currency)})`,
-      owedCents,
-    };
+  const { candidates, owed, plan, payout: open } = await planSettlement(em, t, true);
+  let payout = open;
+  const unsettled = unsettledReason(plan, owed, t);
+  if (unsettled) return unsettled;
   const status = t.status ?? 'paid';
   if (!payout) {
     payout = em.create(Payout, {
@@ -160,6 +222,8 @@ export async function settle(
     });
   }
   Object.assign(payout, {
+    // A partner's request a run pays becomes the run's payout.
+    ...(t.run && { run: t.run.id, rail: t.run.rail }),
     status,
     amountCents: plan.amountCents,
     commissionsCents: plan.commissionsCents,
@@ -188,45 +252,6 @@ export async function settle(
   );
   await signStatementCheckpoint(em, sealer, { now, programId: t.programId, partnerId: t.partnerId, reason: 'payout' });
   return { payout, commissions: paid };
-}
-
-/**
- * The credited, unpaid commissions `t` selects (oldest credited first) and what the partner owes
- * back (negative: nothing). With `lock`, under the locks `settle` pays with (commission rows, then
- * the balance); without, a plain read (a preview).
- */
-export async function readPayable(
-  em: EntityManager,
-  t: Pick<SettleTarget, 'partnerId' | 'currency' | 'creditedBefore' | 'commissionId'>,
-  lock: boolean,
-): Promise<{ candidates: ICommission[]; owed: number }> {
-  const candidates = await em.find(
-    Commission,
-    {
-      partner: t.partnerId,
-      currency: t.currency,
-      creditedAt: t.creditedBefore ? { $ne: null, $lte: t.creditedBefore } : { $ne: null },
-      paidAt: null,
-      ...(t.commissionId ? { id: t.commissionId } : {}),
-    },
-    { ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}), orderBy: { creditedAt: 'asc', id: 'asc' } },
-  );
-  const balanceCents = lock
-    ? (await lockBalance(em, t.partnerId, t.currency)).balanceCents
-    : ((await readBalances(em, t.partnerId)).find((b) => b.currency === t.currency)?.balanceCents ?? 0n);
-  // With the balance locked, every committed change to it also changed the unpaid credited
-  // commissions, so the two are read consistently. Sums in SQL, never in floating point.
-  const unpaid = await typedSql(em)
-    .selectFrom('commission')
-    .select((eb) =>
-      exactText(eb.fn.coalesce(eb.fn.sum(eb('amount_cents', '-', eb.ref('reversed_cents'))), eb.lit(0))).as('total'),
-    )
-    .where('partner_id', '=', t.partnerId)
-    .where('currency', '=', t.currency)
-    .where('credited_at', 'is not', null)
-    .where('paid_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return { candidates, owed: safeCents(bigCents(unpaid.total) - balanceCents) };
 }
 
 /** A settlement the caller asked for by name: nothing to pay is the caller's error. */

@@ -150,17 +150,3 @@ export async function openPayoutDetails(
   }
   return out;
 }
-
-/** The partners of a program with details of `kind`. */
-export async function partnersWithMethod(
-  em: EntityManager,
-  programId: number,
-  kind: PayoutMethodKind,
-): Promise<number[]> {
-  const rows = await em.find(
-    PayoutMethod,
-    { program: programId, kind },
-    { fields: ['partner'], disableIdentityMap: true },
-  );
-  return rows.map((r) => r.partner);
-}

@@ -12,21 +12,30 @@ import { AppError } from '../shared/errors.ts';
 import { Program } from '../entities/program.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
 import { PayoutRun, type IPayoutRun } from '../entities/payout-run.ts';
-import { DEFAULT_PAYOUT_SETTINGS } from '../entities/payout-settings.ts';
-import { partnersWithMethod } from './payout-methods.ts';
-import { settle } from './pay-payout.ts';
+import { PayoutRunSkip } from '../entities/payout-run-skip.ts';
+import { DEFAULT_PAYOUT_SETTINGS, type PayoutSettings } from '../entities/payout-settings.ts';
+import {
+  clampCents,
+  payoutCandidates,
+  skipBeforePlan,
+  type PayoutCandidate,
+  type PayoutSkip,
+} from './payout-candidates.ts';
+import { settle, type SettleTarget } from './pay-payout.ts';
 import { emitPayoutCreated } from '../outbound/use-case-events.ts';
-import { typedSql } from '../db/sql.ts';
-import type { Currency, PayoutRail } from '../shared/vocabulary.ts';
+import type { Currency, PayoutRail, PayoutSkipReason } from '../shared/vocabulary.ts';
 
 export type PayoutRunResult = {
   run: IPayoutRun;
   payouts: IPayout[];
-  /** Partners with a positive balance the run passed by, and why (below the minimum, all owed back…). */
-  skipped: Array<{ partnerId: number; reason: string }>;
+  /** Partners with a balance or pending commissions the run passed by, and why (payout-candidates.ts). */
+  skipped: RunSkip[];
   /** Outbound event deliveries the run wrote, to enqueue after it returned. */
   deliveryIds: number[];
 };
+
+/** A partner a run passed by: the reason's code and sentence, and their balance then (minor units). */
+export type RunSkip = { partnerId: number; code: PayoutSkipReason; reason: string; balanceCents: number };
 
 export type PayoutRunInput = {
   currency: Currency;
@@ -71,38 +80,38 @@ export async function createPayoutRun(
       currency: input.currency,
       scheduledFor: input.scheduledFor,
     });
-    return { run: existing, payouts: await deps.em.find(Payout, { run: existing.id }), skipped: [], deliveryIds: [] };
+    return { ...(await getPayoutRun(deps, programId, existing.id)), deliveryIds: [] };
   }
-  const minimumCents = Math.max(1, settings.minimum_cents[input.currency] ?? 0);
   const payouts: IPayout[] = [];
-  const skipped: PayoutRunResult['skipped'] = [];
+  const skipped: RunSkip[] = [];
   // A failure midway leaves the deliveries of the partners paid before it to the outbox sweeper.
   const deliveryIds: number[] = [];
-  for (const partnerId of await payablePartners(deps, programId, input.currency, rail)) {
+  for (const c of await payoutCandidates(deps.em, programId, input.currency)) {
+    const skip = (s: PayoutSkip) =>
+      skipped.push({ partnerId: c.partnerId, ...s, balanceCents: clampCents(c.balanceCents) });
+    const before = skipBeforePlan(c, rail);
+    if (before) {
+      skip(before);
+      continue;
+    }
     const result = await deps.em.transactional(async (em) => {
-      const r = await settle(
-        em,
-        now,
-        {
-          programId,
-          partnerId,
-          currency: input.currency,
-          payoutId: null,
-          commissionId: null,
-          status: 'processing',
-          creditedBefore: run.creditedBefore,
-          run: { id: run.id, rail, minimumCents },
-        },
-        deps.sealer,
-      );
+      const r = await settle(em, now, runTarget(programId, c, { ...run, rail }, settings), deps.sealer);
       if (!('skipped' in r)) deliveryIds.push(...(await emitPayoutCreated({ ...deps, em }, r.payout)));
       return r;
     });
-    if ('skipped' in result) skipped.push({ partnerId, reason: result.skipped });
+    if ('skipped' in result) skip({ code: result.code, reason: result.skipped });
     else payouts.push(result.payout);
   }
   run.payoutCount = payouts.length;
   run.totalCents = payouts.reduce((sum, p) => sum + p.amountCents, 0);
+  for (const s of skipped)
+    deps.em.create(PayoutRunSkip, {
+      run: run.id,
+      partner: s.partnerId,
+      code: s.code,
+      reason: s.reason.slice(0, 255),
+      balanceCents: s.balanceCents,
+    });
   await deps.em.flush();
   deps.log.info(
     { programId, runId: run.id, rail, currency: input.currency, payouts: payouts.length, skipped: skipped.length },
@@ -112,37 +121,45 @@ export async function createPayoutRun(
 }
 
 /**
- * Partners of the program with a positive balance in the currency, and, for a rail that pays a
- * person, payout details of that rail (the others cannot be paid through it).
+ * What a run settles for a candidate: their request (oldest open payout) when they made one, else
+ * a new payout, paying everything due (commissions credited before the run's hold) when it
+ * reaches the minimum.
  */
-async function payablePartners(
-  deps: CoreDeps,
+export function runTarget(
   programId: number,
-  currency: string,
-  rail: PayoutRail,
-): Promise<number[]> {
-  const rows = await typedSql(deps.em)
-    .selectFrom('partner_balance as b')
-    .innerJoin('partner as p', 'p.id', 'b.partner_id')
-    .select('b.partner_id')
-    .where('p.program_id', '=', programId)
-    .where('b.currency', '=', currency)
-    .where('b.balance_cents', '>', 0)
-    .orderBy('b.partner_id')
-    .execute();
-  const ids = rows.map((r) => r.partner_id);
-  if (rail === 'manual') return ids;
-  const withMethod = new Set(await partnersWithMethod(deps.em, programId, rail));
-  return ids.filter((id) => withMethod.has(id));
+  c: PayoutCandidate,
+  run: { id: number; rail: PayoutRail; creditedBefore: Date },
+  settings: PayoutSettings,
+): SettleTarget {
+  return {
+    programId,
+    partnerId: c.partnerId,
+    currency: c.currency,
+    payoutId: c.requestId,
+    uncapped: true,
+    commissionId: null,
+    status: 'processing',
+    creditedBefore: run.creditedBefore,
+    run: { id: run.id, rail: run.rail, minimumCents: minimumOf(settings, c.currency) },
+  };
 }
 
-/** A run and its payouts. @throws AppError `not_found`. */
+/** The program's minimum payout in a currency (at least one minor unit). */
+export const minimumOf = (settings: PayoutSettings, currency: string) =>
+  Math.max(1, settings.minimum_cents[currency as Currency] ?? 0);
+
+/** A run, its payouts and the partners it passed by. @throws AppError `not_found`. */
 export async function getPayoutRun(
   deps: CoreDeps,
   programId: number,
   runId: number,
-): Promise<{ run: IPayoutRun; payouts: IPayout[] }> {
+): Promise<{ run: IPayoutRun; payouts: IPayout[]; skipped: RunSkip[] }> {
   const run = await deps.em.findOne(PayoutRun, { id: runId, program: programId });
   if (!run) throw new AppError('not_found', 'No such payout run in this program');
-  return { run, payouts: await deps.em.find(Payout, { run: runId }, { orderBy: { id: 'asc' } }) };
+  const skips = await deps.em.find(PayoutRunSkip, { run: runId }, { orderBy: { id: 'asc' } });
+  return {
+    run,
+    payouts: await deps.em.find(Payout, { run: runId }, { orderBy: { id: 'asc' } }),
+    skipped: skips.map((s) => ({ partnerId: s.partner, code: s.code, reason: s.reason, balanceCents: s.balanceCents })),
+  };
 }

@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Partner } from '../entities/partner.ts';
-import { computePayout, type PayoutPlan } from './compute-payout.ts';
-import { readPayable } from './pay-payout.ts';
+import type { PayoutPlan } from './compute-payout.ts';
+import { planSettlement } from './pay-payout.ts';
 
 /** What paying a partner everything payable in one currency would pay now, minor units; nothing written. */
 export type PayoutPreview = PayoutPlan & { partnerId: number; currency: string; owedCents: number };
@@ -20,14 +20,9 @@ export async function previewPayout(
 ): Promise<PayoutPreview> {
   const partner = await deps.em.findOne(Partner, { id: partnerId, program: programId }, { fields: ['id'] });
   if (!partner) throw new AppError('not_found', 'No such partner in this program');
-  const { candidates, owed } = await deps.em.transactional(
-    (em) => readPayable(em, { partnerId, currency, commissionId: null }, false),
+  const { owed, plan } = await deps.em.transactional(
+    (em) => planSettlement(em, { programId, partnerId, currency, payoutId: null, commissionId: null }, false),
     { isolationLevel: 'repeatable read', readOnly: true },
-  );
-  const plan = computePayout(
-    candidates.map((c) => ({ id: c.id, unpaidCents: c.amountCents - c.reversedCents })),
-    owed,
-    null,
   );
   return { ...plan, partnerId, currency, owedCents: Math.max(0, owed) };
 }

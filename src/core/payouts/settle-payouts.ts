@@ -8,6 +8,7 @@ import type { CoreDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
 import { Commission } from '../entities/commission.ts';
 import { Payout, type IPayout } from '../entities/payout.ts';
+import { Notification } from '../entities/notification.ts';
 import { posting, postToLedger } from '../ledger/ledger.ts';
 import { emitPayoutFailed, emitPayoutPaid } from '../outbound/use-case-events.ts';
 import type { SettledPayout } from './pay-payout.ts';
@@ -79,7 +80,8 @@ export async function confirmPayoutRun(
  * Fails a processing payout, or a paid one whose rail took the money back (a reversed Stripe
  * transfer): the balance rises by the amount it had lowered (ledger `payout_failed`), and its
  * commissions are unpaid again (`paid` ones back to `approved`; refunded or reversed ones keep
- * their status), for a later payout. Failing a failed payout changes nothing.
+ * their status), for a later payout; the partner gets a `partner_payout_failed` notification with
+ * the reason. Failing a failed payout changes nothing.
  * @throws AppError `not_found`, `invalid_request` (open or cancelled).
  */
 export async function failPayout(
@@ -112,6 +114,20 @@ export async function failPayout(
       if (c.status === 'paid') c.status = 'approved';
     }
     Object.assign(payout, { status: 'failed', failedAt: now, failureReason: reason.slice(0, 255) });
+    // The partner hears of it with the reason (in-app, delivered after commit by the outbox).
+    em.create(Notification, {
+      program: programId,
+      kind: 'partner_payout_failed',
+      partnerId: payout.partner,
+      commissionId: null,
+      payload: {
+        payout_id: payout.id,
+        currency: payout.currency,
+        amount_cents: payout.amountCents,
+        failure_reason: payout.failureReason,
+      },
+      createdAt: now,
+    });
     await em.flush();
     await postToLedger(
       em,

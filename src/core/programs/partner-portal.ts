@@ -8,6 +8,7 @@ import { Sale } from '../entities/sale.ts';
 import { Notification, type NotificationKind } from '../entities/notification.ts';
 import { exactAmount } from '../shared/money.ts';
 import { Payout } from '../entities/payout.ts';
+import { payoutRequestTerms } from '../payouts/request-payout.ts';
 import { listActiveCodes } from '../attribution/partner-codes.ts';
 import { PartnerGroup } from '../entities/partner-group.ts';
 import { partnerResults, periodStart } from '../rewards/partner-groups.ts';
@@ -17,7 +18,7 @@ import type { RewardRules } from '../entities/program-rules.ts';
 // program or partner id from the request, so a partner cannot name someone else's data.
 
 /** Notification kinds a partner sees (the advertiser's manual-review warnings are not theirs). */
-export const PARTNER_NOTIFICATION_KINDS: NotificationKind[] = ['partner_commission_refunded'];
+export const PARTNER_NOTIFICATION_KINDS: NotificationKind[] = ['partner_commission_refunded', 'partner_payout_failed'];
 
 /**
  * A page of a list, newest first: `before` (keyset: rows with a smaller id, the last id of the
@@ -119,14 +120,19 @@ export async function listPartnerCommissions(
   };
 }
 
-/** Balance per currency (credited commissions less deductions and payouts) and the payouts. */
+/**
+ * Balance per currency (credited commissions less deductions and payouts), the payouts (a failed
+ * one with its reason), and whether the partner may ask for a payout, from what minimum.
+ */
 export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
   const em = deps.em;
   const [balances, payouts] = await Promise.all([
     readBalances(em, partnerId),
     em.find(Payout, { partner: partnerId }, { orderBy: { id: 'desc' }, limit: 200 }),
   ]);
+  const terms = await payoutRequestTerms(deps, partnerId);
   return {
+    payoutRequests: { allowed: terms.allowed, minimumCents: terms.settings.minimum_cents },
     balances: balances.map((b) => ({ currency: b.currency, balanceCents: exactAmount(b.balanceCents) })),
     payouts: payouts.map((w) => ({
       id: w.id,
@@ -137,6 +143,7 @@ export async function getPartnerEarnings(deps: CoreDeps, partnerId: number) {
       status: w.status,
       createdAt: w.createdAt,
       paidAt: w.paidAt ?? null,
+      failureReason: w.failureReason ?? null,
     })),
   };
 }

@@ -78,6 +78,22 @@ export const PAYOUT_METHOD_KINDS = ['paypal', 'wise', 'stripe_connect'] as const
 export type PayoutMethodKind = (typeof PAYOUT_METHOD_KINDS)[number];
 
 /**
+ * Why a payout run (or its preview) passes a partner by, checked in this order: nothing due in the
+ * balance (`negative_balance`: it is below zero, or the commissions only cover what the partner
+ * owes back; `held`: commissions credited after the schedule's hold, waiting for approval or held
+ * by fraud rules), then the partner's payout details (`no_payout_details`, `method_not_in_run`: of
+ * another rail), then `below_minimum` (the program's minimum in that currency).
+ */
+export const PAYOUT_SKIP_REASONS = [
+  'negative_balance',
+  'held',
+  'no_payout_details',
+  'method_not_in_run',
+  'below_minimum',
+] as const;
+export type PayoutSkipReason = (typeof PAYOUT_SKIP_REASONS)[number];
+
+/**
  * How a sale found its partner (stored on the sale): the subscription's first sale, the customer
  * found by `customer_key` or by `click_id` (both through the customer's click), or a partner's
  * coupon or promotion code.

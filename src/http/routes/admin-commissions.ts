@@ -8,11 +8,14 @@ import { adminOperation } from '../openapi/admin-operation.ts';
 import { row, rowToWire } from '../wire/records.ts';
 import type { CommissionApprovedBody, LeadReversalBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
-import { leadReversalSchema } from '../wire/requests.ts';
+import { leadReversalSchema, reviewCommissionsSchema } from '../wire/requests.ts';
+import { reviewCommissions } from '../../core/rewards/review-commissions.ts';
+import { reviewResultsBody, reviewResultsToWire } from '../wire/commission-reviews.ts';
 
 /**
- * Commissions: approval before the hold period ends; the decision on one held by fraud rules; the
- * reversal of a reward per lead (paying one: admin-payouts.ts).
+ * Commissions: approval before the hold period ends; the decision on one held by fraud rules, or on
+ * many at once (`POST /programs/:id/commissions/review`); the reversal of a reward per lead (paying
+ * one: admin-payouts.ts).
  */
 export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body, emitting }: AdminHelpers): void {
   const decide = (path: string, use: typeof approveCommission) =>
@@ -27,6 +30,11 @@ export function registerCommissionAdminRoutes(ctx: RouteContext, { on, num, body
   decide('approve', approveCommission);
   decide('release', releaseHeldCommission);
   decide('reject', rejectHeldCommission);
+  on('post', '/programs/:id/commissions/review', async (e) => {
+    const b = validate(reviewCommissionsSchema, await body(e));
+    const r = await emitting((d) => reviewCommissions(d, num(e, 'id'), b.action, b.commission_ids));
+    return reviewResultsToWire(b.action, r.results);
+  });
   on('post', '/programs/:id/commissions/:cid/reverse', async (e) => {
     const input = validate(leadReversalSchema, await body(e));
     const r = await emitting((d) =>
@@ -55,6 +63,20 @@ const decided = (description: string) => ({
 });
 
 export const commissionAdminOperations = [
+  adminOperation(
+    'post',
+    '/programs/:id/commissions/review',
+    'reviewCommissions',
+    'Approve or reject many commissions at once',
+    {
+      params: { id },
+      body: reviewCommissionsSchema,
+      description:
+        "Each commission is decided as its single action would (`approve`: a commission held by fraud rules is released, any other approved; `reject`: a held one is reversed whole, final), in its own transaction: one refusal leaves the others decided. Each gets its result (`ok`, or the error the single action answers; another program's commission is `not_found`).",
+      errors: ['not_found', 'invalid_request'],
+      responses: { 200: { description: 'One result per commission, in the order given', schema: reviewResultsBody } },
+    },
+  ),
   adminOperation(
     'post',
     '/programs/:id/commissions/:cid/approve',

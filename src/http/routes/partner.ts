@@ -11,9 +11,11 @@ import {
   markPartnerNotificationsRead,
 } from '../../core/programs/partner-portal.ts';
 import { readJson } from '../read-json.ts';
-import { route } from '../route.ts';
+import { json, route } from '../route.ts';
 import { keysetBefore, validate, validatePage } from '../validate.ts';
-import { markReadSchema } from '../wire/requests.ts';
+import { markReadSchema, payoutRequestSchema } from '../wire/requests.ts';
+import { requestPayout } from '../../core/payouts/request-payout.ts';
+import { enqueueEventDeliveries } from '../../queue/enqueue-events.ts';
 import { requireSession } from '../session-auth.ts';
 import { seriesQuery, seriesToWire, seriesRange } from '../wire/activity-series.ts';
 import {
@@ -43,6 +45,7 @@ import {
   setPayoutMethod,
 } from '../../core/payouts/payout-methods.ts';
 import { payoutMethodBody, payoutMethodToWire } from '../wire/payouts.ts';
+import { partnerPayoutBody, partnerPayoutToWire, type PartnerPayoutBody } from '../wire/partner-payouts.ts';
 
 const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -109,6 +112,13 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   on('delete', '/payout-method', async (_e, partnerId) => {
     await removePayoutMethod(ctx.deps(), await programOf(partnerId), partnerId);
     return payoutMethodToWire(null);
+  });
+  // A payout request: an open payout the merchant sees and the next run pays (request-payout.ts).
+  on('post', '/payout-requests', async (e, partnerId) => {
+    const b = validate(payoutRequestSchema, await readJson(e, ctx.config.BODY_LIMIT_BYTES));
+    const r = await requestPayout(ctx.deps(), partnerId, b.currency, b.amount_cents ?? null);
+    await enqueueEventDeliveries(ctx, r.deliveryIds);
+    return json(partnerPayoutToWire(r.payout) satisfies PartnerPayoutBody, 201);
   });
   on('get', '/notifications', async (e, partnerId) =>
     partnerNotificationsToWire(await listPartnerNotifications(ctx.deps(), partnerId, validatePage(page, query(e)))),
@@ -202,6 +212,13 @@ export const partnerOperations = [
   ),
   partnerOp('delete', '/payout-method', 'removePartnerPayoutMethod', 'Remove the payout details', {
     responses: { 200: { description: 'No payout method', schema: payoutMethodBody } },
+  }),
+  partnerOp('post', '/payout-requests', 'requestPartnerPayout', 'Ask for a payout', {
+    body: payoutRequestSchema,
+    description:
+      "When the program allows it (`payout_settings.partner_requests`, off by default): an open payout of `amount_cents` (omitted: everything available), at least the program's minimum in that currency, one open request per currency. The merchant sees it among the payouts; the next payout run pays it through the run's rail, up to its amount, or the merchant pays it by hand.",
+    errors: ['invalid_request'],
+    responses: { 201: { description: 'The open payout', schema: partnerPayoutBody } },
   }),
   partnerOp('get', '/notifications', 'listPartnerNotifications', "The partner's notifications, newest first", {
     query: page,

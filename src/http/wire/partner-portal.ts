@@ -76,7 +76,9 @@ export function partnerEarningsToWire(r: Result<typeof getPartnerEarnings>): Par
       status: w.status,
       created_at: w.createdAt.toISOString(),
       paid_at: iso(w.paidAt),
+      failure_reason: w.failureReason,
     })),
+    payout_requests: { allowed: r.payoutRequests.allowed, minimum_cents: r.payoutRequests.minimumCents },
   };
 }
 

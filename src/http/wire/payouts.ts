@@ -4,7 +4,7 @@ import type { IPayoutRun } from '../../core/entities/payout-run.ts';
 import type { PayoutRunResult } from '../../core/payouts/payout-runs.ts';
 import type { PayoutMethodState } from '../../core/payouts/payout-methods.ts';
 import type { TransferReport } from '../../core/payouts/payout-transfers.ts';
-import { PAYOUT_METHOD_KINDS } from '../../core/shared/vocabulary.ts';
+import { PAYOUT_METHOD_KINDS, PAYOUT_SKIP_REASONS } from '../../core/shared/vocabulary.ts';
 import { payoutRow, payoutRunRow } from '../openapi/entity-rows.ts';
 import type { PaidPayout } from '../../core/payouts/pay-payout.ts';
 import type { PartnerStatement } from '../../core/ledger/get-partner-statement.ts';
@@ -53,13 +53,23 @@ export function payoutMethodToWire(s: PayoutMethodState): PayoutMethodBody {
   return { payout_method: s && { kind: s.kind, hint: s.hint, updated_at: s.updatedAt.toISOString() } };
 }
 
+const skipCode = z
+  .enum(PAYOUT_SKIP_REASONS)
+  .meta({ description: 'Why the partner is passed by (docs/payouts.md, "Skip reasons"), in the order checked' });
+export const payoutRunSkipWire = z.strictObject({
+  partner_id: int,
+  code: skipCode,
+  reason: z.string().meta({ description: 'The reason for people, with the amounts' }),
+  balance_cents: int.meta({ description: "The partner's balance in the run's currency then" }),
+});
+
 export const payoutRunBody = z.strictObject({
   run: payoutRunRow,
   payouts: z.array(payoutRow),
   skipped: z
-    .array(z.strictObject({ partner_id: int, reason: z.string() }))
+    .array(payoutRunSkipWire)
     .optional()
-    .meta({ description: 'Creation only: partners with a positive balance the run passed by, and why' }),
+    .meta({ description: 'Partners with a balance or pending commissions the run passed by, and why' }),
   transfers: z
     .strictObject({
       sent: z.array(z.strictObject({ payout_id: int, transfer_id: z.string() })),
@@ -77,7 +87,14 @@ export function payoutRunToWire(
   return {
     run: rowToWire(r.run),
     payouts: r.payouts.map(rowToWire),
-    ...(r.skipped && { skipped: r.skipped.map((s) => ({ partner_id: s.partnerId, reason: s.reason })) }),
+    ...(r.skipped && {
+      skipped: r.skipped.map((s) => ({
+        partner_id: s.partnerId,
+        code: s.code,
+        reason: s.reason,
+        balance_cents: s.balanceCents,
+      })),
+    }),
     ...(transfers && {
       transfers: {
         sent: transfers.sent.map((t) => ({ payout_id: t.payoutId, transfer_id: t.transferId })),

@@ -87,6 +87,15 @@ export const payoutRunSchema = z.strictObject({
   /** Default: the program's `payout_settings.rail` (`manual` when none). */
   rail: z.enum(PAYOUT_RAILS).optional(),
 });
+/** A partner's payout request: everything available (at least the minimum) when no amount is given. */
+export const payoutRequestSchema = openPayoutSchema;
+/** Many commissions decided at once; each gets its own result. */
+export const reviewCommissionsSchema = z.strictObject({
+  action: z
+    .enum(['approve', 'reject'])
+    .meta({ description: '`approve` releases a held commission; `reject` is final' }),
+  commission_ids: z.array(rowId).min(1).max(200),
+});
 export const payoutFailSchema = z.strictObject({ reason: z.string().trim().min(1).max(255) });
 
 export const replaySchema = z.strictObject({ id: rowId.optional() });

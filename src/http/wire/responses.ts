@@ -135,8 +135,12 @@ export const partnerEarningsBody = z.strictObject({
       status: z.enum(PAYOUT_STATUSES),
       created_at: time,
       paid_at: time.nullable(),
+      failure_reason: z.string().nullable().meta({ description: 'A failed payout: why (the amount is back)' }),
     }),
   ),
+  payout_requests: z
+    .strictObject({ allowed: z.boolean(), minimum_cents: z.record(z.string(), int) })
+    .meta({ description: 'Whether the partner may ask for a payout (`POST /payout-requests`), from what minimum' }),
 });
 export type PartnerEarningsBody = z.infer<typeof partnerEarningsBody>;
 

@@ -22,6 +22,7 @@ import { Migration20261126063500_static_rollup_triggers } from './Migration20261
 import { Migration20261127124659_sale_customer_index } from './Migration20261127124659_sale_customer_index.ts';
 import { Migration20261127124830_mcp_tokens } from './Migration20261127124830_mcp_tokens.ts';
 import { Migration20261127124759_statement_checkpoints } from './Migration20261127124759_statement_checkpoints.ts';
+import { Migration20261127125242_payout_run_skips } from './Migration20261127125242_payout_run_skips.ts';
 import { Migration20261126062338_read_path_indexes } from './Migration20261126062338_read_path_indexes.ts';
 import { Migration20261126040154_partner_notification_index } from './Migration20261126040154_partner_notification_index.ts';
 import { Migration20261126034301_click_retention } from './Migration20261126034301_click_retention.ts';
@@ -60,4 +61,5 @@ export const MIGRATIONS = [
   Migration20261127124759_statement_checkpoints,
   Migration20261127125031_staff_and_audit,
   Migration20261127125109_applications_email,
+  Migration20261127125242_payout_run_skips,
 ];
