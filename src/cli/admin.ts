@@ -7,6 +7,7 @@ import { referralLink } from '../core/attribution/referral-link.ts';
 import { render } from './admin-output.ts';
 import { HELP } from './admin-help.ts';
 import { parseArgv } from './parse-argv.ts';
+import { readSecret } from './read-secret.ts';
 
 const { values, positionals } = parseArgv(process.argv.slice(2));
 const [command, ...args] = positionals;
@@ -89,22 +90,6 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
       `${res.status} ${data?.error?.code ?? ''}: ${data?.error?.message ?? 'request failed'} (${method} ${baseUrl}/api/v1/admin${path})`,
     );
   return data;
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  let s = '';
-  for await (const chunk of process.stdin) s += chunk;
-  return s.trim();
-}
-
-/** A secret never comes as a flag value: it would land in shell history and process lists. */
-async function readSecret(flag = 'secret-env', what = 'the signing secret'): Promise<string> {
-  const envName = values[flag] as string | undefined;
-  const secret = envName ? process.env[envName] : await readStdin();
-  if (!secret)
-    throw new Error(`Give ${what} through --${flag} VAR or on stdin (never as a flag: it would land in shell history)`);
-  return secret;
 }
 
 /** `--rules-file FILE` as `reward_rules` (the word `null` clears them); nothing without the flag. */
@@ -226,14 +211,14 @@ const commands: Record<string, () => Promise<unknown>> = {
   'providers:connect': async () => {
     need(2);
     return call('PUT', `/programs/${args[0]}/providers/${args[1]}`, {
-      signing_secret: await readSecret(),
+      signing_secret: await readSecret(values),
       ...(values.label ? { label: values.label } : {}),
     });
   },
   'providers:show': () => call('GET', `/programs/${need(2)[0]}/providers/${args[1]}`),
   'providers:api-key': async () => {
     need(2);
-    const apiKey = values.clear ? null : await readSecret('key-env', 'the API key');
+    const apiKey = values.clear ? null : await readSecret(values, 'key-env', 'the API key');
     return call('PATCH', `/programs/${args[0]}/providers/${args[1]}`, { api_key: apiKey });
   },
   'secrets:reseal': () => call('POST', '/sealed-secrets/reseal', {}),
@@ -245,7 +230,7 @@ const commands: Record<string, () => Promise<unknown>> = {
     if (!values.label) throw new Error('--label live|test is required');
     const expiresAt = values['expires-at'] ? { expires_at: values['expires-at'] } : {};
     return call('POST', `/programs/${args[0]}/providers/${args[1]}/secrets`, {
-      secret: await readSecret(),
+      secret: await readSecret(values),
       label: values.label,
       ...expiresAt,
     });
