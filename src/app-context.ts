@@ -4,6 +4,7 @@ import { createEmailHasher, type EmailHasher } from './core/shared/email-hash.ts
 import { resolveEmailHashSecret, readInstanceNonce } from './core/db/service-instance.ts';
 import { Redis } from 'ioredis';
 import { metricsEnabled, type Config } from './config.ts';
+import { parseAcceptedCurrencies } from './core/shared/currencies.ts';
 import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/db/orm.ts';
@@ -122,6 +123,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const caches = createCoreCaches(clock);
   const hashEmail = createEmailHasher(emailKey.secret);
   const sealer = resolveSealer(config);
+  const currencies = parseAcceptedCurrencies(config.CURRENCIES);
   if (!sealer.canSeal)
     log.info(
       'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see README, Sealed secrets)',
@@ -155,6 +157,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       caches,
       hashEmail,
       sealer,
+      currencies,
       lookupDiscountCodes,
       lookupPaymentAlias,
       lookupPaidSale,
