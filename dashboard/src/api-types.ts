@@ -64,6 +64,8 @@ import type {
   WebhookEventBody,
 } from '../../src/http/wire/responses.ts';
 
+import type { CurrenciesBody } from '../../src/http/wire/currencies.ts';
+
 // What the pages hold: bodies, list rows, programs.
 export type { ProgramWire } from '../../src/http/wire/program-config.ts';
 export type { ProviderSecretWire } from '../../src/http/wire/responses.ts';
@@ -119,6 +121,7 @@ export type ApiRoutes = {
     GET:
       | Route<OperatorSession, SessionBody>
       | Route<'/api/v1/admin/programs', ProgramListBody>
+      | Route<'/api/v1/admin/currencies', CurrenciesBody>
       | Route<Program, ProgramBody>
       | Route<Query<`${Program}/stats`>, SeriesBody>
       | ListRoutes

@@ -89,8 +89,22 @@ describe('with CURRENCIES=GBP,JPY,KWD', () => {
     expect(r.status).toBe(422);
     expect(r.body.error).toMatchObject({ code: 'unsupported_currency', details: { currency: 'CHF' } });
     expect(r.body.error.message).toMatch(/CURRENCIES/);
-    expect(r.body.error.details.supported).toEqual(['EUR', 'GBP', 'JPY', 'KWD', 'USD', 'VND']);
+    expect(r.body.error.details.supported).toEqual(['USD', 'EUR', 'VND', 'GBP', 'JPY', 'KWD']);
     expect((await h.admin('GET', `/programs/${f.programId}/sales?limit=10`)).sales).toEqual([]);
+  });
+});
+
+test('GET /admin/currencies lists what the setting accepts, with ISO 4217 minor units', async () => {
+  expect(await h.admin('GET', '/currencies')).toEqual({
+    setting: 'extended',
+    currencies: [
+      { code: 'USD', minor_unit_digits: 2 },
+      { code: 'EUR', minor_unit_digits: 2 },
+      { code: 'VND', minor_unit_digits: 0 },
+      { code: 'GBP', minor_unit_digits: 2 },
+      { code: 'JPY', minor_unit_digits: 0 },
+      { code: 'KWD', minor_unit_digits: 3 },
+    ],
   });
 });
 

@@ -75,6 +75,12 @@ export function parseAcceptedCurrencies(setting: string | undefined): AcceptedCu
   return { kind: 'extended', codes: new Set([...CURRENCIES, ...listed]) };
 }
 
+/** The accepted codes in a stable order: the contract's USD, EUR, VND, then the others by code. */
+export function listAcceptedCurrencies(accepted: AcceptedCurrencies): string[] {
+  const others = [...accepted.codes].filter((c) => !(CURRENCIES as readonly string[]).includes(c)).sort();
+  return [...CURRENCIES, ...others];
+}
+
 /**
  * The upper-cased code when sales may be recorded in it.
  * @throws AppError `unsupported_currency` (the contract's message and details under the default).
@@ -83,9 +89,14 @@ export function requireAcceptedCurrency(accepted: AcceptedCurrencies | undefined
   const code = currency.toUpperCase();
   const { kind, codes } = accepted ?? DEFAULT_CURRENCIES;
   if (codes.has(code)) return code;
-  const message =
-    kind === 'default'
-      ? `Currency "${currency}" is not supported; use USD, EUR or VND`
-      : `Currency "${currency}" is not enabled on this service (CURRENCIES)`;
-  throw new AppError('unsupported_currency', message, { currency, supported: [...codes].sort() });
+  if (kind === 'default') {
+    throw new AppError('unsupported_currency', `Currency "${currency}" is not supported; use USD, EUR or VND`, {
+      currency,
+      supported: CURRENCIES,
+    });
+  }
+  throw new AppError('unsupported_currency', `Currency "${currency}" is not enabled on this service (CURRENCIES)`, {
+    currency,
+    supported: listAcceptedCurrencies(accepted ?? DEFAULT_CURRENCIES),
+  });
 }

@@ -15,6 +15,7 @@ import { providerConnectionOperations, registerProviderConnectionRoutes } from '
 import { registerWebhookEventAdminRoutes, webhookEventAdminOperations } from './admin-webhook-events.ts';
 import { recordListOperations, registerRecordListRoute } from './admin-records.ts';
 import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-event-endpoints.ts';
+import { currencyOperations, registerCurrencyRoutes } from './admin-currencies.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer or the dashboard's operator session: one file
@@ -23,6 +24,7 @@ import { eventEndpointOperations, registerEventEndpointRoutes } from './admin-ev
 export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   const helpers = createAdminHelpers(app, ctx);
   registerProgramRoutes(ctx, helpers);
+  registerCurrencyRoutes(ctx, helpers);
   registerApiKeyRoutes(ctx, helpers);
   registerPartnerAdminRoutes(ctx, helpers);
   registerRulesPreviewRoute(ctx, helpers);
@@ -41,6 +43,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
 /** The document's entries of the routes above (payouts' and provider secrets': their own lists). */
 export const adminOperations = [
   ...programOperations,
+  ...currencyOperations,
   ...apiKeyOperations,
   ...partnerAdminOperations,
   ...rulesPreviewOperations,
