@@ -5,6 +5,7 @@ import { resolveEmailHashSecret, readInstanceNonce } from './core/db/service-ins
 import type { Redis } from 'ioredis';
 import { connectRedis } from './queue/redis-connection.ts';
 import { metricsEnabled, type Config } from './config.ts';
+import { parseAcceptedCurrencies } from './core/shared/currencies.ts';
 import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/db/orm.ts';
@@ -135,6 +136,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   const caches = createCoreCaches(clock);
   const hashEmail = createEmailHasher(emailKey.secret);
   const sealer = resolveSealer(config);
+  const currencies = parseAcceptedCurrencies(config.CURRENCIES);
   if (!sealer.canSeal)
     log.info(
       'DATA_ENCRYPTION_KEYS is not set: provider API keys cannot be stored or used (see docs/deployment.md, Sealed secrets)',
@@ -180,6 +182,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
       caches,
       hashEmail,
       sealer,
+      currencies,
       lookupDiscountCodes,
       lookupPaymentAlias,
       lookupPaidSale,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseSealingKeys } from './core/shared/sealed-secrets.ts';
 import { parseAllowEntries } from './egress/allow-list.ts';
+import { parseAcceptedCurrencies } from './core/shared/currencies.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(100_000_000).default(fallback);
@@ -194,6 +195,21 @@ export const configSchema = z
     EMAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
     /** How long a worker holds an email it is sending; one killed mid-send leaves it to be sent again after this. */
     EMAIL_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+    /**
+     * Currencies sales may be recorded in besides the contract's USD, EUR and VND: `all` (every
+     * ISO 4217 currency with a minor unit) or a comma-separated list (`GBP,JPY,KWD`). Unset: the
+     * three, any other code answered 422 `unsupported_currency` (docs/currencies.md).
+     */
+    CURRENCIES: z
+      .string()
+      .optional()
+      .superRefine((v, c) => {
+        try {
+          parseAcceptedCurrencies(v);
+        } catch (err) {
+          c.addIssue({ code: 'custom', message: (err as Error).message });
+        }
+      }),
     /** Lifetime of a dashboard or portal sign-in. */
     SESSION_TTL_HOURS: z.coerce
       .number()

@@ -81,6 +81,8 @@ import type {
   WebhookEventBody,
 } from '../../src/http/wire/responses.ts';
 
+import type { CurrenciesBody } from '../../src/http/wire/currencies.ts';
+
 // What the pages hold: bodies, list rows, programs.
 import type {
   StaffAddedBody,
@@ -163,6 +165,7 @@ export type ApiRoutes = {
     GET:
       | Route<OperatorSession, SessionBody>
       | Route<'/api/v1/admin/programs', ProgramListBody>
+      | Route<'/api/v1/admin/currencies', CurrenciesBody>
       | Route<Program, ProgramBody>
       | Route<Query<`${Program}/stats`>, SeriesBody>
       | Route<Query<`${Program}/stats/commissions`>, CommissionSummaryBody>

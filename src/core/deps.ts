@@ -17,6 +17,7 @@ import type {
 } from './ports.ts';
 import type { EmailHasher } from './shared/email-hash.ts';
 import type { Sealer } from './shared/sealed-secrets.ts';
+import type { AcceptedCurrencies } from './shared/currencies.ts';
 
 /** Injected clock: the only time source of the core (tests move it). */
 export type Clock = () => Date;
@@ -77,6 +78,8 @@ export type CoreDeps = {
   log: Logger;
   events?: MoneyEvents;
   caches: CoreCaches;
+  /** The currencies sales may be recorded in (the `CURRENCIES` setting); absent: the contract's three. */
+  currencies?: AcceptedCurrencies;
   /** The installation's lead-email hash (email-hash.ts), for comparing a partner's email with a customer's. */
   hashEmail?: EmailHasher;
   /** Seals and opens stored secrets (sealed-secrets.ts); absent: none can be stored or read. */

@@ -55,6 +55,7 @@ export const ADMIN_ROUTE_PERMISSIONS = {
   'get /programs/:id/mcp-tokens': 'manage',
   'post /programs/:id/mcp-tokens/:tokenId/revoke': 'manage',
   'post /statement-keys/rotate': 'operator',
+  'get /currencies': 'signed_in',
   'get /programs/:id/payout-runs/preview': 'read',
   'post /programs/:id/commissions/review': 'manage',
   'get /programs/:id/application-form': 'read',

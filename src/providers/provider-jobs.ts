@@ -13,6 +13,7 @@ import { buildTransferReversedJob, type TransferReversedJob } from '../core/jobs
 import type { EventContext, EventOutcome } from './adapter.ts';
 import { readTrackerMetadata } from './metadata.ts';
 import { readCurrency } from './read-payload.ts';
+import { isoMinorUnitDigits } from '../core/shared/currencies.ts';
 
 export function ignore(reason: string): EventOutcome {
   return { jobs: [], ignoredReason: reason };
@@ -32,20 +33,32 @@ export type PaidBasics = {
 export type PaymentBasics = PaidBasics | { ok: false; outcome: EventOutcome };
 
 /**
+ * How a provider writes amounts. `minor_units`: in the currency's ISO 4217 minor unit, as its
+ * docs say for every currency it takes (whole yen, three-decimal dinars). `cents`: its docs say
+ * cents, which only a two-decimal currency has: a payment in any other is refused
+ * (`unsupported_minor_units`) rather than recorded 100 or 10 times too large or too small.
+ */
+export type AmountUnits = 'minor_units' | 'cents';
+
+/**
  * The checks every paid-sale handler makes, in one place: a positive amount (a zero total is a
- * trial, a full discount or a payment-method change: nothing to commission), a currency, and
- * tracker metadata tagged for this program.
+ * trial, a full discount or a payment-method change: nothing to commission), a currency whose
+ * amounts the provider writes in ISO minor units, and tracker metadata tagged for this program.
  */
 export function readPaymentBasics(
   amountCents: number | null,
   currency: unknown,
   metadata: unknown[],
   programId: number,
+  units: AmountUnits = 'minor_units',
 ): PaymentBasics {
   if (amountCents === null) return { ok: false, outcome: ignore('missing_amount') };
   if (amountCents <= 0) return { ok: false, outcome: ignore('zero_amount') };
   const code = readCurrency(currency);
   if (!code) return { ok: false, outcome: ignore('missing_currency') };
+  if (units === 'cents' && (isoMinorUnitDigits(code) ?? 2) !== 2) {
+    return { ok: false, outcome: ignore('unsupported_minor_units') };
+  }
   const tracker = readTrackerMetadata(metadata, programId);
   if (!tracker.ok) return { ok: false, outcome: ignore(tracker.reason) };
   const { clickId, customerKey, visitorId, couponCode } = tracker;

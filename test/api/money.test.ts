@@ -5,6 +5,7 @@ import {
   formatMinorUnits,
   formatMoney,
   minorUnitDigits,
+  rescaleMinorUnits,
 } from '../../src/core/shared/money.ts';
 
 describe('calculateCommission', () => {
@@ -45,6 +46,12 @@ describe('minor units of each currency', () => {
     ['JPY', 0],
     ['VND', 0],
     ['KWD', 3],
+    // ISO 4217's minor unit, not the CLDR display rule (which shows these without decimals).
+    ['IQD', 3],
+    ['RSD', 2],
+    ['LAK', 2],
+    ['LBP', 2],
+    ['CLF', 4],
     ['usd', 2],
     ['', 2],
     ['not a code', 2],
@@ -61,6 +68,8 @@ describe('minor units of each currency', () => {
     ['VND', 999, '999 VND', '999'],
     ['KWD', 1_234, '1.234 KWD', '1.234'],
     ['KWD', 12_345_678, '12,345.678 KWD', '12345.678'],
+    ['IQD', 1_500, '1.500 IQD', '1.500'],
+    ['RSD', 123_456, '1,234.56 RSD', '1234.56'],
   ])('%s %i: %s for people, %s in files', (currency, cents, forPeople, inFiles) => {
     expect(formatMoney(cents, currency)).toBe(forPeople);
     expect(formatMinorUnits(cents, currency)).toBe(inFiles);
@@ -70,5 +79,17 @@ describe('minor units of each currency', () => {
     expect(formatMoney(12_345_678_901_234_567_890n, 'VND')).toBe('12,345,678,901,234,567,890 VND');
     expect(formatMoney('-12345678901234567890', 'USD')).toBe('-123,456,789,012,345,678.90 USD');
     expect(formatMinorUnits(null, 'USD')).toBeNull();
+  });
+});
+
+describe('rescaleMinorUnits: a provider’s minor unit into ISO’s', () => {
+  test.each([
+    ['same digits: unchanged', 4_999, 2, 2, 4_999],
+    ['fewer digits at the provider (MGA at Stripe): times 100', 1_500, 0, 2, 150_000],
+    ['more digits at the provider (ISK at Stripe), whole units: divided', 500_000, 2, 0, 5_000],
+    ['more digits with a fraction left over: refused, never rounded', 500_050, 2, 0, null],
+    ['beyond the safe integers: refused', Number.MAX_SAFE_INTEGER, 0, 2, null],
+  ])('%s', (_label, amount, from, to, expected) => {
+    expect(rescaleMinorUnits(amount, from, to)).toBe(expected);
   });
 });

@@ -105,7 +105,8 @@ describe('program rules', () => {
     const f = await createProgramFixture(h);
     const r = await h.request(`/api/v1/admin/programs/${f.programId}`, {
       method: 'PATCH',
-      body: { reward_rules: { sale: { type: 'flat', amounts: { GBP: 100 } } } },
+      // Per-currency amounts take any ISO 4217 code (CURRENCIES decides which sales exist); XYZ is none.
+      body: { reward_rules: { sale: { type: 'flat', amounts: { XYZ: 100 } } } },
       headers: { authorization: 'Bearer test-admin-token-0123456789-abcdef' },
     });
     expect(r.status).toBe(400);

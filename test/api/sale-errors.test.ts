@@ -102,6 +102,9 @@ describe('POST /api/v1/track/sale: errors', () => {
     const r = await sale({ ...base(), currency: 'GBP' });
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ data: null, error: { status: 422, code: 'unsupported_currency' } });
+    // Without the CURRENCIES setting: the contract's message and details, as before it existed.
+    expect(r.body.error.message).toBe('Currency "GBP" is not supported; use USD, EUR or VND');
+    expect(r.body.error.details).toEqual({ currency: 'GBP', supported: ['USD', 'EUR', 'VND'] });
     expect(await counts()).toEqual(before);
   });
 

@@ -31,7 +31,7 @@ Options:
   --api-url <url>     API base URL (default: $TRACKER_API_URL or ${DEFAULT_API_URL})
   --mcp-token <t>     MCP token for \`mcp\` (default: $TRACKER_MCP_TOKEN; prefer the variable)
   --amount <cents>    test-sale amount in minor units (default 4900)
-  --currency <code>   test-sale currency: USD, EUR or VND (default USD)
+  --currency <code>   test-sale currency: USD, EUR, VND or one the service enables (default USD)
   --json              print one JSON object on stdout instead of text (scripts):
                       {"ok", "command", "status", "api_url", "data" or "error"}
   -h, --help          show this help

@@ -1,6 +1,10 @@
 /** Inputs and results of the server client (`createTrackerClient`). camelCase here, snake_case on the wire. */
 
-export type Currency = 'USD' | 'EUR' | 'VND';
+/**
+ * An upper-case ISO 4217 code: USD, EUR or VND on every service, and any other the service's
+ * `CURRENCIES` setting enables (else the sale is answered 422 `unsupported_currency`).
+ */
+export type Currency = 'USD' | 'EUR' | 'VND' | (string & {});
 export type SaleType = 'payment' | 'subscription';
 export type SubscriptionInterval = 'monthly' | 'quarterly' | 'annual';
 

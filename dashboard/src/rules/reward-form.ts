@@ -82,8 +82,10 @@ export function formToRules(form: RulesForm): FormResult {
     }
     if (f.kind === 'flat') {
       const amounts: Partial<Record<Currency, number>> = {};
-      for (const c of CURRENCIES)
-        if (f.amounts[c].trim()) amounts[c] = money(f.amounts[c], c, `${key}.amounts.${c}`, `the amount in ${c}`);
+      for (const c of CURRENCIES) {
+        const text = f.amounts[c] ?? '';
+        if (text.trim()) amounts[c] = money(text, c, `${key}.amounts.${c}`, `the amount in ${c}`);
+      }
       return { type: 'flat', amounts };
     }
     return undefined;

@@ -103,11 +103,11 @@ export function formToPayout(f: PayoutForm): Checked<PayoutSettings> {
   const errors: Record<string, string> = {};
   const num = reader(errors);
   const minimum: Partial<Record<Currency, number>> = {};
-  for (const c of CURRENCIES)
-    if (f.minimum[c].trim())
-      minimum[c] = Math.round(
-        num(f.minimum[c], `minimum_cents.${c}`, `the minimum in ${c}`) * 10 ** minorUnitDigits(c),
-      );
+  for (const c of CURRENCIES) {
+    const text = f.minimum[c] ?? '';
+    if (text.trim())
+      minimum[c] = Math.round(num(text, `minimum_cents.${c}`, `the minimum in ${c}`) * 10 ** minorUnitDigits(c));
+  }
   const doc = {
     rail: f.rail,
     minimum_cents: minimum,

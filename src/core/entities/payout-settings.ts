@@ -5,13 +5,14 @@
  * type check read this file.
  */
 import { z } from 'zod';
-import { CURRENCIES, PAYOUT_RAILS } from '../shared/vocabulary.ts';
+import { PAYOUT_RAILS } from '../shared/vocabulary.ts';
+import { currencyCodeSchema } from '../shared/currency-code.ts';
 
 export const payoutSettingsSchema = z.strictObject({
   /** Where runs send money (default `manual`: runs only mark payouts `processing`). */
   rail: z.enum(PAYOUT_RAILS).default('manual'),
   /** Per currency, minor units: a partner whose payable amount is below it is left for a later run. */
-  minimum_cents: z.partialRecord(z.enum(CURRENCIES), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).default({}),
+  minimum_cents: z.partialRecord(currencyCodeSchema, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).default({}),
   /**
    * `manual` (default): runs only when asked. `monthly`: the sweeper starts a run per currency on
    * `day_of_month` (UTC), paying commissions credited at least `hold_days` days before the run.

@@ -6,7 +6,8 @@
  * (rewards/reward-rules.ts, rewards/fraud-rules.ts).
  */
 import { z } from 'zod';
-import { CURRENCIES, RECURRING_POLICIES } from '../shared/vocabulary.ts';
+import { RECURRING_POLICIES } from '../shared/vocabulary.ts';
+import { currencyCodeSchema } from '../shared/currency-code.ts';
 
 const bps = z.number().int().min(0).max(10_000);
 /** Minor units; at most 2^53 − 1 like every amount. */
@@ -18,7 +19,7 @@ export const rewardSchema = z.discriminatedUnion('type', [
     type: z.literal('flat'),
     /** Per currency: a sale in a currency not listed falls through to the next rule. */
     amounts: z
-      .partialRecord(z.enum(CURRENCIES), cents)
+      .partialRecord(currencyCodeSchema, cents)
       .refine((a) => Object.keys(a).length > 0, 'name an amount in at least one currency'),
   }),
 ]);
@@ -61,7 +62,7 @@ export const rewardRulesSchema = z.strictObject({
    * A reward per lead (signup): one flat amount in one currency, earned once per customer when a
    * keyed lead (or a provider checkout's implicit lead) first binds the customer to this partner.
    */
-  lead: z.strictObject({ currency: z.enum(CURRENCIES), cents: cents.min(1) }).optional(),
+  lead: z.strictObject({ currency: currencyCodeSchema, cents: cents.min(1) }).optional(),
   /** Renewals: replaces the program's recurring policy for partners under these rules. */
   recurring: z
     .strictObject({ policy: z.enum(RECURRING_POLICIES), months: z.number().int().min(1).max(600).nullable() })

@@ -5,7 +5,6 @@ import { PartnerGroup } from '../entities/partner-group.ts';
 import { evaluateReward, renewalEarns } from './reward-rules.ts';
 import { type RewardRules } from '../entities/program-rules.ts';
 import { periodStart } from './partner-groups.ts';
-import { CURRENCIES, type Currency } from '../shared/vocabulary.ts';
 import { typedSql } from '../db/sql.ts';
 import { loadPreviewSales, PREVIEW_PAGE_SIZE, type SaleRow, type SalesCursor } from './preview-sales.ts';
 import { exactAmount } from '../shared/money.ts';
@@ -140,10 +139,10 @@ function createReplay(
       if (s.at < from.getTime()) return;
       let proposedCents = 0;
       const earns = s.firstSaleAt === null || renewalEarns(rules, program, new Date(s.firstSaleAt), new Date(s.at));
-      if (earns && (CURRENCIES as readonly string[]).includes(s.currency)) {
+      if (earns) {
         proposedCents = evaluateReward(rules, { source: groupRules ? 'group' : 'program', groupId }, program, {
           amountCents: s.amountCents,
-          currency: s.currency as Currency,
+          currency: s.currency,
           productId: s.productId,
           tierValue,
           firstSale: s.firstSale,

@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../deps.ts';
-import { CURRENCIES, type Currency } from '../shared/vocabulary.ts';
+import type { Currency } from '../shared/vocabulary.ts';
+import { requireAcceptedCurrency } from '../shared/currencies.ts';
 import type { SaleJob } from '../jobs/sale-job.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUniqueViolation } from '../db/data-error.ts';
@@ -44,14 +45,8 @@ export type SaleResult =
  * @throws AppError `unsupported_currency` (nothing created), `no_attribution`.
  */
 export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResult> {
-  const currency = job.currency.toUpperCase();
-  if (!(CURRENCIES as readonly string[]).includes(currency)) {
-    throw new AppError('unsupported_currency', `Currency "${job.currency}" is not supported; use USD, EUR or VND`, {
-      currency: job.currency,
-      supported: CURRENCIES,
-    });
-  }
-  if (job.test) return recordTestSale(deps, job, currency as Currency);
+  const currency = requireAcceptedCurrency(deps.currencies, job.currency);
+  if (job.test) return recordTestSale(deps, job, currency);
   if (!job.transactionId || !job.amountCents)
     throw new AppError('invalid_request', 'transaction_id and amount_cents are required');
   try {
@@ -63,12 +58,12 @@ export async function recordSale(deps: CoreDeps, job: SaleJob): Promise<SaleResu
     const emit = await wantsEvents(deps, job.programId, ['sale.created', 'commission.created']);
     const first = emit
       ? ({ kind: 'needs_writes' } as const)
-      : await recordLiveSale(deps, job, currency as Currency, { readOnly: true });
+      : await recordLiveSale(deps, job, currency, { readOnly: true });
     const result =
       first.kind !== 'needs_writes'
         ? first
         : await deps.em.transactional(
-            (em) => recordLiveSale({ ...deps, em }, job, currency as Currency, { readOnly: false, emit }),
+            (em) => recordLiveSale({ ...deps, em }, job, currency, { readOnly: false, emit }),
             { clear: true },
           );
     if (result.kind === 'needs_writes') throw new Error('sale attribution needed writes inside its transaction');

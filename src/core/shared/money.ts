@@ -2,6 +2,7 @@
  * Pure money maths. Every amount is an integer in minor units; products are taken in BigInt so
  * large VND amounts times basis points never lose precision, and results are rounded half-up.
  */
+import { isoMinorUnitDigits } from './currencies.ts';
 
 /**
  * A sum of amounts (from SQL as text, or a BigInt) as a JSON-ready value: a plain number while it
@@ -14,26 +15,14 @@ export function exactAmount(v: bigint | string): number {
   return Number.isSafeInteger(n) ? n : (JSON as unknown as { rawJSON(text: string): number }).rawJSON(big.toString());
 }
 
-const digitsByCode = new Map<string, number>();
-
 /**
- * Digits after the decimal point of a currency's minor unit, from the platform's own currency data
- * (`Intl.NumberFormat`), so the service and the dashboard's browser agree: USD and EUR 2, VND and
- * JPY 0, KWD 3. A code it does not know, or no code, has 2.
+ * Digits after the decimal point of a currency's minor unit: ISO 4217's (currencies.ts), the unit
+ * every amount is stored in, so the service, its files and the dashboard show every stored digit
+ * (USD and EUR 2, VND and JPY 0, KWD and IQD 3, RSD 2 although CLDR displays it without). A code
+ * ISO does not list, or no code, has 2.
  */
 export function minorUnitDigits(currency: string): number {
-  const code = currency.toUpperCase();
-  const known = digitsByCode.get(code);
-  if (known !== undefined) return known;
-  let digits: number;
-  try {
-    const resolved = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions();
-    digits = resolved.maximumFractionDigits ?? 2;
-  } catch {
-    return 2; // not a well-formed code: not cached
-  }
-  digitsByCode.set(code, digits);
-  return digits;
+  return isoMinorUnitDigits(currency.toUpperCase()) ?? 2;
 }
 
 /** Minor units as an exact decimal in the currency's precision (`-12345` USD: `-123.45`). */
@@ -98,4 +87,18 @@ export function computeReversal(input: {
       ? BigInt(commissionCents)
       : divideRoundHalfUp(BigInt(commissionCents) * BigInt(refunded), BigInt(saleAmountCents));
   return Math.max(0, Number(target) - alreadyReversedCents);
+}
+
+/**
+ * An amount given in `fromDigits` decimals (a provider's own minor unit) in `toDigits` decimals
+ * (ISO's), exactly: `null` when it would lose a digit (ISK 12345 in Stripe's two decimals is not a
+ * whole króna) or leave the safe integers.
+ */
+export function rescaleMinorUnits(amount: number, fromDigits: number, toDigits: number): number | null {
+  if (!Number.isSafeInteger(amount)) return null;
+  const factor = 10n ** BigInt(Math.abs(toDigits - fromDigits));
+  const big = BigInt(amount);
+  if (toDigits < fromDigits && big % factor !== 0n) return null;
+  const out = Number(toDigits >= fromDigits ? big * factor : big / factor);
+  return Number.isSafeInteger(out) ? out : null;
 }

@@ -3,8 +3,10 @@
  * schemas at the edge.
  */
 
+/** The contract's currencies, the only ones accepted unless the `CURRENCIES` setting adds more (currencies.ts). */
 export const CURRENCIES = ['USD', 'EUR', 'VND'] as const;
-export type Currency = (typeof CURRENCIES)[number];
+/** An upper-case ISO 4217 code; currencies.ts says which ones a deployment accepts and their minor units. */
+export type Currency = string;
 
 export const SALE_TYPES = ['payment', 'subscription'] as const;
 export type SaleType = (typeof SALE_TYPES)[number];

@@ -15,6 +15,8 @@ export const IGNORED_REASONS = {
   missing_amount: { level: 'warn', notify: false },
   zero_amount: { level: 'info', notify: false },
   missing_currency: { level: 'warn', notify: false },
+  /** An amount the currency's ISO 4217 minor unit cannot say exactly (docs/currencies.md). */
+  unsupported_minor_units: { level: 'warn', notify: false },
   missing_transaction_id: { level: 'warn', notify: false },
   missing_payment_intent: { level: 'warn', notify: false },
   missing_invoice_id: { level: 'warn', notify: false },

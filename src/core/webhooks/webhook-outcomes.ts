@@ -57,7 +57,7 @@ export function unattributedPaymentPayload(
   const what = `A ${row.provider} payment of ${amount} (transaction ${job.transactionId})`;
   const message =
     reason === 'unsupported_currency'
-      ? `${what} was not attributed: only USD, EUR and VND are recorded. If a partner should earn on it, report it in a supported currency with POST /api/v1/track/sale.`
+      ? `${what} was not attributed: only USD, EUR and VND are recorded, and the currencies the service's CURRENCIES setting adds. If a partner should earn on it, report it in a supported currency with POST /api/v1/track/sale.`
       : `${what} was not attributed: its tracker_click_id "${job.clickId}" matches no click of this program. Check what your checkout puts into the metadata (a click id from another program or environment, or an altered value); no partner was credited.`;
   return {
     reason,

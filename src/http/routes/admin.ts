@@ -21,6 +21,7 @@ import { registerStaffRoutes, staffOperations } from './admin-staff.ts';
 import { meOperations, registerMeRoutes } from './admin-me.ts';
 import { auditLogOperations, registerAuditLogRoutes } from './admin-audit-log.ts';
 import { applicationAdminOperations, registerApplicationAdminRoutes } from './admin-applications.ts';
+import { currencyOperations, registerCurrencyRoutes } from './admin-currencies.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer, a staff token or the dashboard's session, each
@@ -30,6 +31,7 @@ import { applicationAdminOperations, registerApplicationAdminRoutes } from './ad
 export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   const helpers = createAdminHelpers(app, ctx);
   registerProgramRoutes(ctx, helpers);
+  registerCurrencyRoutes(ctx, helpers);
   registerApiKeyRoutes(ctx, helpers);
   registerPartnerAdminRoutes(ctx, helpers);
   registerRulesPreviewRoute(ctx, helpers);
@@ -54,6 +56,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
 /** The document's entries of the routes above (payouts' and provider secrets': their own lists). */
 export const adminOperations = [
   ...programOperations,
+  ...currencyOperations,
   ...apiKeyOperations,
   ...partnerAdminOperations,
   ...rulesPreviewOperations,

@@ -78,7 +78,12 @@ export function partnerEarningsToWire(r: Result<typeof getPartnerEarnings>): Par
       paid_at: iso(w.paidAt),
       failure_reason: w.failureReason,
     })),
-    payout_requests: { allowed: r.payoutRequests.allowed, minimum_cents: r.payoutRequests.minimumCents },
+    payout_requests: {
+      allowed: r.payoutRequests.allowed,
+      minimum_cents: Object.fromEntries(
+        Object.entries(r.payoutRequests.minimumCents).filter((e): e is [string, number] => e[1] !== undefined),
+      ),
+    },
   };
 }
 

@@ -5,7 +5,8 @@
  * imports nothing of Node.
  */
 import { z } from 'zod';
-import { CURRENCIES, PAYOUT_RAILS } from '../../core/shared/vocabulary.ts';
+import { PAYOUT_RAILS } from '../../core/shared/vocabulary.ts';
+import { currencyCodeSchema } from '../../core/shared/currency-code.ts';
 import { rewardRulesSchema } from '../../core/entities/program-rules.ts';
 import { rowId } from '../validate.ts';
 import { eventTypesWire } from './event-endpoints.ts';
@@ -78,12 +79,12 @@ export const leadReversalSchema = z.strictObject({
 });
 
 export const openPayoutSchema = z.strictObject({
-  currency: z.enum(CURRENCIES),
+  currency: currencyCodeSchema,
   /** The most it may pay; omitted: everything available now. */
   amount_cents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
 });
 export const payoutRunSchema = z.strictObject({
-  currency: z.enum(CURRENCIES),
+  currency: currencyCodeSchema,
   /** Default: the program's `payout_settings.rail` (`manual` when none). */
   rail: z.enum(PAYOUT_RAILS).optional(),
 });

@@ -9,6 +9,7 @@
  */
 import type { ListTransfers, MadeTransfer, SendTransfer } from '../../core/ports.ts';
 import { createStripeClients } from './client.ts';
+import { toStripeAmount } from './stripe-amounts.ts';
 
 /** Both ports over one SDK client per API key (`maxNetworkRetries` 2, 20 s per request by default). */
 export function createStripeTransfers(o: { apiBase: string; maxNetworkRetries?: number }): {
@@ -22,10 +23,13 @@ export function createStripeTransfers(o: { apiBase: string; maxNetworkRetries?: 
   });
   return {
     async sendTransfer(apiKey, t) {
+      const amount = toStripeAmount(t.amountCents, t.currency);
+      if (amount === null)
+        return { ok: false, error: `${t.currency} ${t.amountCents} is not an amount Stripe can send` };
       try {
         const transfer = await clientFor(apiKey).transfers.create(
           {
-            amount: t.amountCents,
+            amount,
             currency: t.currency,
             destination: t.destination,
             transfer_group: t.transferGroup,

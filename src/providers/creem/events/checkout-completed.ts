@@ -21,6 +21,8 @@ export const checkoutCompleted: EventHandler = (checkout, ctx) => {
     order.currency,
     [checkout.metadata, subscription?.metadata],
     ctx.programId,
+    // Creem's amounts are in cents: two-decimal currencies only.
+    'cents',
   );
   if (!basics.ok) return basics.outcome;
   const subscriptionId = readId(checkout.subscription);

@@ -34,6 +34,7 @@ export const subscriptionPaid: EventHandler = (subscription, ctx) => {
     transaction?.currency ?? product?.currency,
     [subscription.metadata],
     ctx.programId,
+    'cents',
   );
   if (!basics.ok) return basics.outcome;
   const subscriptionId = readId(subscription.id);

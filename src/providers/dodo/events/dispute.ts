@@ -13,11 +13,12 @@
  * - `dispute.challenged`: evidence submitted, nothing decided: not handled.
  *
  * `amount` is a string: a string of digits is minor units (as every other Dodo amount); a decimal
- * string is read in the currency's major units. Anything else reverses the rest of the sale.
+ * string is read in the currency's major units (ISO 4217 digits). Anything else reverses the rest of the sale.
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerChargeback, providerDisputeWon } from '../../provider-jobs.ts';
 import { readCurrency, readId, readMinorUnits } from '../../read-payload.ts';
+import { minorUnitDigits } from '../../../core/shared/money.ts';
 
 export const disputeFundsLost: EventHandler = (dispute, ctx) => {
   const disputeId = readId(dispute.dispute_id);
@@ -37,12 +38,16 @@ export const disputeWon: EventHandler = (dispute, ctx) => {
   return emit(providerDisputeWon(ctx, { transactionId, chargebackId: disputeId, decisionId: disputeId }));
 };
 
-/** Minor units of a dispute amount; `null` (the rest of the sale) when it cannot be read. */
+/**
+ * Minor units of a dispute amount; `null` (the rest of the sale) when it cannot be read, or when a
+ * decimal has more digits than the currency's minor unit (ISO 4217: VND 0, USD 2, KWD 3).
+ */
 function disputedCents(amount: unknown, currency: string | null): number | null {
   const minor = readMinorUnits(amount);
   if (minor !== null) return minor;
-  if (typeof amount !== 'string' || !/^\d{1,13}\.\d{1,2}$/.test(amount)) return null;
-  const [whole, fraction = ''] = amount.split('.') as [string, string];
-  if (currency === 'VND') return Number(whole);
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  if (typeof amount !== 'string' || !/^\d{1,13}(\.\d{1,4})?$/.test(amount)) return null;
+  const [whole, fraction = ''] = amount.split('.') as [string, string?];
+  const digits = minorUnitDigits(currency ?? '');
+  if (/[1-9]/.test(fraction.slice(digits))) return null;
+  return Number(whole) * 10 ** digits + Number(fraction.slice(0, digits).padEnd(digits, '0') || '0');
 }

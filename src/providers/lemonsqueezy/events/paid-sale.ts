@@ -34,6 +34,8 @@ export function paidSale(
     attributes.currency,
     [ctx.envelopeMetadata],
     ctx.programId,
+    // "A positive integer in cents" (Lemon Squeezy's order object): two-decimal currencies only.
+    'cents',
   );
   if (!basics.ok) return basics.outcome;
   return emit(

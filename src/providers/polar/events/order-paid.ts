@@ -23,6 +23,8 @@ export const orderPaid: EventHandler = (order, ctx) => {
     order.currency,
     [order.metadata, subscription?.metadata],
     ctx.programId,
+    // Polar's amounts are "in cents": two-decimal currencies only.
+    'cents',
   );
   if (!basics.ok) return basics.outcome;
   const subscriptionId = readId(order.subscription_id) ?? readId(subscription?.id);

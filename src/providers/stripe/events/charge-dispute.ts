@@ -13,7 +13,8 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerChargeback, providerDisputeWon } from '../../provider-jobs.ts';
-import { readId, readInteger } from '../../read-payload.ts';
+import { readId } from '../../read-payload.ts';
+import { readStripeAmount } from '../stripe-amounts.ts';
 
 export const chargeDisputeFundsWithdrawn: EventHandler = (dispute, ctx) => {
   const disputeId = readId(dispute.id);
@@ -21,7 +22,8 @@ export const chargeDisputeFundsWithdrawn: EventHandler = (dispute, ctx) => {
   // Disputes name the PaymentIntent (null only for charges made without one, never recorded here).
   const transactionId = readId(dispute.payment_intent);
   if (!transactionId) return ignore('missing_payment_intent');
-  const cents = readInteger(dispute.amount);
+  const cents = readStripeAmount(dispute.amount, dispute.currency);
+  if (cents === 'inexact') return ignore('unsupported_minor_units');
   if (cents === null || cents <= 0) return ignore('missing_amount');
   return emit(
     providerChargeback(ctx, {

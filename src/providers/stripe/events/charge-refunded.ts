@@ -10,8 +10,9 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
-import { asRecord, at, readId, readInteger } from '../../read-payload.ts';
+import { asRecord, at, readId } from '../../read-payload.ts';
 import { readStripeRefund } from './refund.ts';
+import { readStripeAmount } from '../stripe-amounts.ts';
 
 export const chargeRefunded: EventHandler = (charge, ctx) => {
   const chargePaymentIntent = readId(charge.payment_intent);
@@ -20,7 +21,8 @@ export const chargeRefunded: EventHandler = (charge, ctx) => {
     // No list on this API version: the running total is all there is. The core applies only the
     // increase over what the sale already has refunded (RefundAmount `cumulative`).
     if (!chargePaymentIntent) return ignore('missing_payment_intent');
-    const totalCents = readInteger(charge.amount_refunded);
+    const totalCents = readStripeAmount(charge.amount_refunded, charge.currency);
+    if (totalCents === 'inexact') return ignore('unsupported_minor_units');
     if (totalCents === null || totalCents <= 0) return ignore('missing_amount');
     return emit(
       providerRefund(ctx, {

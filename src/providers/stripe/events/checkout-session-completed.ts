@@ -4,8 +4,9 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jobs.ts';
-import { at, readId, readInteger, readString } from '../../read-payload.ts';
+import { at, readId, readString } from '../../read-payload.ts';
 import { readStripeDiscountCodes } from '../discounts.ts';
+import { readStripeAmount } from '../stripe-amounts.ts';
 
 export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
   const mode = readString(session.mode);
@@ -19,19 +20,17 @@ export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
 
   const paymentIntentId = readId(session.payment_intent);
   if (!paymentIntentId) return ignore('missing_payment_intent');
-  const basics = readPaymentBasics(
-    readInteger(session.amount_total),
-    session.currency,
-    [session.metadata],
-    ctx.programId,
-  );
+  const amount = readStripeAmount(session.amount_total, session.currency);
+  const tax = readStripeAmount(at(session, 'total_details', 'amount_tax'), session.currency);
+  if (amount === 'inexact' || tax === 'inexact') return ignore('unsupported_minor_units');
+  const basics = readPaymentBasics(amount, session.currency, [session.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
 
   return emit(
     providerSale(ctx, basics, {
       transactionId: paymentIntentId,
       providerPaymentId: paymentIntentId,
-      taxCents: readInteger(at(session, 'total_details', 'amount_tax')),
+      taxCents: tax,
       couponCodes: readStripeDiscountCodes(session.discounts),
     }),
   );

@@ -14,6 +14,7 @@ import { emit, ignore, providerSale, readPaymentBasics } from '../../provider-jo
 import { readStripeDiscountCodes } from '../discounts.ts';
 import { asRecord, at, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
 import { computeIntervalFromPeriod, computeSubscriptionInterval } from '../../subscription-interval.ts';
+import { readStripeAmount } from '../stripe-amounts.ts';
 
 /** Handled `billing_reason`s → `isRecurring`. Manual and one-off invoices carry no tracker keys. */
 const RECURRING_BY_BILLING_REASON: Readonly<Record<string, boolean>> = {
@@ -32,12 +33,10 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
   if (!invoiceId) return ignore('missing_invoice_id');
   const details = asRecord(invoice.subscription_details) ?? asRecord(at(invoice, 'parent', 'subscription_details'));
   // The spec repeats the tracker keys in the subscription metadata, which Stripe copies here.
-  const basics = readPaymentBasics(
-    readInteger(invoice.amount_paid),
-    invoice.currency,
-    [details?.metadata, invoice.metadata],
-    ctx.programId,
-  );
+  const amount = readStripeAmount(invoice.amount_paid, invoice.currency);
+  const tax = readTaxCents(invoice);
+  if (amount === 'inexact' || tax === 'inexact') return ignore('unsupported_minor_units');
+  const basics = readPaymentBasics(amount, invoice.currency, [details?.metadata, invoice.metadata], ctx.programId);
   if (!basics.ok) return basics.outcome;
   const line = readSingleLine(invoice);
   const paymentIntentId = readPaymentIntentId(invoice);
@@ -46,7 +45,7 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
     providerSale(ctx, basics, {
       transactionId: paymentIntentId ?? invoiceId,
       providerPaymentId: invoiceId,
-      taxCents: readTaxCents(invoice),
+      taxCents: tax,
       saleType: 'subscription',
       isRecurring: RECURRING_BY_BILLING_REASON[billingReason] === true,
       subscriptionId: readId(invoice.subscription) ?? readId(details?.subscription),
@@ -75,9 +74,9 @@ function readPaymentIntentId(invoice: JsonObject): string | null {
   return null;
 }
 
-function readTaxCents(invoice: JsonObject): number | null {
+function readTaxCents(invoice: JsonObject): number | null | 'inexact' {
   const legacy = readInteger(invoice.tax);
-  if (legacy !== null) return legacy;
+  if (legacy !== null) return readStripeAmount(legacy, invoice.currency);
   if (!Array.isArray(invoice.total_taxes)) return null;
   let sum = 0;
   for (const tax of invoice.total_taxes) {
@@ -85,7 +84,7 @@ function readTaxCents(invoice: JsonObject): number | null {
     if (amount === null) return null;
     sum += amount;
   }
-  return sum;
+  return readStripeAmount(sum, invoice.currency);
 }
 
 /** Interval and product only make sense when the invoice bills exactly one line. */

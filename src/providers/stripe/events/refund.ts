@@ -8,7 +8,8 @@
 import type { RefundJob } from '../../../core/jobs/refund-job.ts';
 import type { EventContext, EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerRefund } from '../../provider-jobs.ts';
-import { at, readId, readInteger, readString, type JsonObject } from '../../read-payload.ts';
+import { at, readId, readString, type JsonObject } from '../../read-payload.ts';
+import { readStripeAmount } from '../stripe-amounts.ts';
 
 export const refund: EventHandler = (refundObject, ctx) => {
   const read = readStripeRefund(refundObject, null, ctx);
@@ -30,7 +31,8 @@ export function readStripeRefund(
   // names; a basil invoice's sale is found through its link (invoice-payment-paid.ts).
   const transactionId = readId(refundObject.payment_intent) ?? paymentIntentFallback;
   if (!transactionId) return { ok: false, reason: 'missing_payment_intent' };
-  const cents = readInteger(refundObject.amount);
+  const cents = readStripeAmount(refundObject.amount, refundObject.currency);
+  if (cents === 'inexact') return { ok: false, reason: 'unsupported_minor_units' };
   if (cents === null || cents <= 0) return { ok: false, reason: 'missing_amount' };
   return {
     ok: true,

@@ -5,13 +5,15 @@
  */
 import type { EventHandler } from '../../adapter.ts';
 import { emit, ignore, providerTransferReversed } from '../../provider-jobs.ts';
-import { readId, readInteger } from '../../read-payload.ts';
+import { readId } from '../../read-payload.ts';
+import { readStripeAmount } from '../stripe-amounts.ts';
 
 export const transferReversed: EventHandler = (transfer, ctx) => {
   const transactionId = readId(transfer.id);
   if (!transactionId) return ignore('missing_transfer_id');
-  const amountCents = readInteger(transfer.amount);
-  const amountReversedCents = readInteger(transfer.amount_reversed);
+  const amountCents = readStripeAmount(transfer.amount, transfer.currency);
+  const amountReversedCents = readStripeAmount(transfer.amount_reversed, transfer.currency);
+  if (amountCents === 'inexact' || amountReversedCents === 'inexact') return ignore('unsupported_minor_units');
   if (amountCents === null || amountReversedCents === null) return ignore('missing_amount');
   return emit(providerTransferReversed(ctx, { transactionId, amountCents, amountReversedCents }));
 };
