@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { McpGrant } from '../core/programs/mcp-tokens.ts';
-import type { McpContext } from './mcp-context.ts';
+import type { McpContext, ToolEnv } from './mcp-context.ts';
 import { createMcpServer } from './create-mcp-server.ts';
 
 const VERSION = '1.0.0';
@@ -10,8 +10,13 @@ const VERSION = '1.0.0';
  * server per request, JSON responses (no stream is held open), so any HTTP process answers any
  * request and nothing is kept between them.
  */
-export async function handleMcpRequest(ctx: McpContext, grant: McpGrant, request: Request): Promise<Response> {
-  const server = createMcpServer({ ctx, grant }, VERSION);
+export async function handleMcpRequest(
+  ctx: McpContext,
+  grant: McpGrant,
+  request: Request,
+  caller: ToolEnv['caller'],
+): Promise<Response> {
+  const server = createMcpServer({ ctx, grant, caller }, VERSION);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -24,5 +24,5 @@ export type McpContext = EventEnqueuer & {
   reports: ReportRunner;
 };
 
-/** What every tool call runs with: the service, and the token's one program and scope. */
-export type ToolEnv = { ctx: McpContext; grant: McpGrant };
+/** What every tool call runs with: the service, the token's one program and scope, and where the call came from (the audit log's). */
+export type ToolEnv = { ctx: McpContext; grant: McpGrant; caller: { ip: string; userAgent: string | null } };

@@ -8,6 +8,7 @@ import { commissionRow } from '../http/openapi/entity-rows.ts';
 import { recordToWire, row, rowToWire } from '../http/wire/records.ts';
 import { defineTool } from './define-tool.ts';
 import { idInput } from './tool-inputs.ts';
+import { recordAuditEntry } from '../core/audit/audit-log.ts';
 
 const explain = defineTool({
   name: 'explain_commission',
@@ -48,11 +49,24 @@ const decision = (
     changes: true,
     input: { commission_id: idInput('The commission id') },
     output: { commission: commissionRow },
-    async run(args, { ctx, grant }) {
+    async run(args, { ctx, grant, caller }) {
       const r = await use(ctx.deps(), grant.programId, args.commission_id);
       await enqueueEventDeliveries(ctx, r.deliveryIds);
-      ctx.log.info({ programId: grant.programId, tokenId: grant.tokenId, tool: name }, 'MCP write');
-      return { commission: rowToWire(r.commission) };
+      const commission = rowToWire(r.commission);
+      // Recorded like an admin change; the decision is committed whatever happens to the entry.
+      await recordAuditEntry(
+        ctx.deps(),
+        { kind: 'mcp_token', staffUserId: null, email: null, tokenId: grant.tokenId, via: 'mcp', ...caller },
+        {
+          programId: grant.programId,
+          action: `mcp ${name}`,
+          path: '/mcp',
+          status: 200,
+          before: undefined,
+          after: { commission },
+        },
+      ).catch((err: unknown) => ctx.log.error({ err, tool: name }, 'audit entry not recorded'));
+      return { commission };
     },
   });
 

@@ -98,6 +98,19 @@ export function mcpScenarios(h: Harness, world: () => McpWorld, connect: (token:
     const statement = await h.admin('GET', `/programs/${w.a.programId}/partners/${w.a.partnerId}/statement`);
     expect(statement.payouts).toEqual([]);
     expect(statement.balances).toEqual([{ currency: 'USD', balance_cents: 2_000 }]);
+    // Each decision is in the audit log, by the token, from MCP; the preview is not (it changes nothing).
+    const audit = await h.admin('GET', `/programs/${w.a.programId}/audit?via=mcp`);
+    const mine = audit.entries.filter((e: any) => e.token_id !== null && e.action.startsWith('mcp '));
+    expect(mine.map((e: any) => e.action).sort()).toEqual([
+      'mcp approve_commission',
+      'mcp reject_held_commission',
+      'mcp release_held_commission',
+    ]);
+    expect(mine.every((e: any) => e.actor_kind === 'mcp_token' && e.via === 'mcp')).toBe(true);
+    expect(mine.find((e: any) => e.action === 'mcp reject_held_commission').after.commission).toMatchObject({
+      id: w.held2,
+      status: 'reversed',
+    });
     await client.close();
   });
 

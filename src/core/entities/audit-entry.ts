@@ -1,9 +1,9 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /** Who made an audited change: the operator's ADMIN_TOKEN (break-glass) or a staff user. */
-export type AuditActorKind = 'operator' | 'staff';
+export type AuditActorKind = 'operator' | 'staff' | 'mcp_token';
 /** Where it came from: the dashboard (session cookie), the admin CLI, or any other API client. */
-export type AuditVia = 'dashboard' | 'cli' | 'api';
+export type AuditVia = 'dashboard' | 'cli' | 'api' | 'mcp';
 
 /**
  * One change made through the admin API, append-only: a database trigger refuses UPDATE and

@@ -6,6 +6,7 @@ import { handleMcpRequest } from '../../mcp/handle-mcp-request.ts';
 import { keyRefused } from '../auth.ts';
 import { json, route } from '../route.ts';
 import { defineOperation } from '../openapi/operation.ts';
+import { clientAddress } from '../client-address.ts';
 
 const BEARER = /^Bearer[ ]+(trk_mcp_[A-Za-z0-9_-]{16,64})$/;
 
@@ -31,7 +32,10 @@ export function mcpRoute(ctx: RouteContext) {
         { retry_after_seconds: d.retryAfterSeconds },
       );
     }
-    return handleMcpRequest(ctx, grant, event.req);
+    return handleMcpRequest(ctx, grant, event.req, {
+      ip: clientAddress(event, ctx.config.TRUST_PROXY),
+      userAgent: event.req.headers.get('user-agent'),
+    });
   });
 }
 
