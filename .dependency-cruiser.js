@@ -26,6 +26,7 @@ const CORE_LAYERS = [
   ['programs'],
   ['staff', 'audit'],
   ['applications'],
+  ['imports'],
   ['job-results.ts', 'core-caches.ts'],
 ];
 
