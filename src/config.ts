@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { parseSealingKeys } from './core/shared/sealed-secrets.ts';
-import { parseAllowEntries } from './egress/allow-list.ts';
-import { parseAcceptedCurrencies } from './core/shared/currencies.ts';
-
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(100_000_000).default(fallback);
-/** `false` (0), `true` (1) or the number of trusted proxies in front of the service. */
-const proxyHops = z.union([
-  z.enum(['true', 'false']).transform((v) => (v === 'true' ? 1 : 0)),
-  z.coerce.number().int().min(0).max(10),
-]);
+import {
+  allowHosts,
+  bool,
+  currencyList,
+  originList,
+  perMinute,
+  proxyHops,
+  sealingKeys,
+  sentinelList,
+} from './config-values.ts';
 
 export const ROLES = ['serve', 'http', 'worker', 'migrate'] as const;
 export type Role = (typeof ROLES)[number];
@@ -30,26 +29,7 @@ export const configSchema = z
      * name for REDIS_SENTINEL_NAME, followed through failovers. REDIS_URL still selects production
      * mode and gives the password, database and TLS; its host is not used.
      */
-    REDIS_SENTINELS: z
-      .string()
-      .optional()
-      .transform((v, c) => {
-        if (!v?.trim()) return undefined;
-        const out: Array<{ host: string; port: number }> = [];
-        for (const item of v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)) {
-          const m = /^([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(item);
-          const port = Number(m?.[2]);
-          if (!m || port < 1 || port > 65535) {
-            c.addIssue({ code: 'custom', message: `"${item}" is not host:port (e.g. 10.0.0.5:26379)` });
-            return z.NEVER;
-          }
-          out.push({ host: m[1]!.replace(/^\[|\]$/g, ''), port });
-        }
-        return out;
-      }),
+    REDIS_SENTINELS: sentinelList,
     REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
     DATA_DIR: z.string().min(1).default('./.data'),
     /** Bearer token of the admin API; unset = admin API disabled (the CLI still works). */
@@ -64,17 +44,7 @@ export const configSchema = z
      * the first seals, all open. Unset: embedded mode generates DATA_DIR/data-key, production mode
      * refuses to store a sealed secret.
      */
-    DATA_ENCRYPTION_KEYS: z
-      .string()
-      .transform((v, c) => {
-        try {
-          return parseSealingKeys(v);
-        } catch (err) {
-          c.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      })
-      .optional(),
+    DATA_ENCRYPTION_KEYS: sealingKeys.optional(),
     /** Lemon Squeezy's API (discount redemptions of an order); a test points it at a local server. */
     LEMONSQUEEZY_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.lemonsqueezy.com'),
     /** Stripe's API (Connect transfers of payout runs, basil invoices' PaymentIntents); a test points it at a local server. */
@@ -145,17 +115,7 @@ export const configSchema = z
      * although they are not public (a receiver on this machine or network: development, tests),
      * and the only hosts a plain `http://` endpoint may name. Empty: public `https://` only.
      */
-    OUTBOUND_ALLOW_HOSTS: z
-      .string()
-      .default('')
-      .transform((v, c) => {
-        try {
-          return parseAllowEntries(v);
-        } catch (err) {
-          c.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+    OUTBOUND_ALLOW_HOSTS: allowHosts,
     /**
      * Days a webhook's raw payload keeps the buyer's personal data; after that the payload sweeper
      * removes it (the normalised jobs, which replay runs, stay).
@@ -200,16 +160,7 @@ export const configSchema = z
      * ISO 4217 currency with a minor unit) or a comma-separated list (`GBP,JPY,KWD`). Unset: the
      * three, any other code answered 422 `unsupported_currency` (docs/currencies.md).
      */
-    CURRENCIES: z
-      .string()
-      .optional()
-      .superRefine((v, c) => {
-        try {
-          parseAcceptedCurrencies(v);
-        } catch (err) {
-          c.addIssue({ code: 'custom', message: (err as Error).message });
-        }
-      }),
+    CURRENCIES: currencyList,
     /** Lifetime of a dashboard or portal sign-in. */
     SESSION_TTL_HOURS: z.coerce
       .number()
@@ -243,27 +194,7 @@ export const configSchema = z
      * Comma-separated origins (`https://api.example.com`) the demo page's `api_base` may name besides
      * the page's own host; any other origin is a 400, so the page cannot be pointed elsewhere.
      */
-    DEMO_API_ORIGINS: z
-      .string()
-      .default('')
-      .transform((v, c) => {
-        const out: string[] = [];
-        for (const item of v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)) {
-          const url = URL.canParse(item) ? new URL(item) : null;
-          if (!url || !/^https?:$/.test(url.protocol) || url.origin + '/' !== url.href.replace(/\/*$/, '/')) {
-            c.addIssue({
-              code: 'custom',
-              message: `"${item}" is not an http(s) origin such as https://api.example.com`,
-            });
-            return z.NEVER;
-          }
-          out.push(url.origin);
-        }
-        return out;
-      }),
+    DEMO_API_ORIGINS: originList,
     /**
      * Number of trusted proxies in front of the service (`true` = 1). The client address is then the
      * X-Forwarded-For entry appended by the outermost of them (counted from the right, never the
