@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { Secret, TOTP } from 'otpauth';
-import { createProgramFixture, useHarness } from '../helpers/harness.ts';
+import { ADMIN_TOKEN, bearer, createProgramFixture, useHarness } from '../helpers/harness.ts';
 import { AuditEntry } from '../../src/core/entities/audit-entry.ts';
 import { addStaff, asStaff, signIn, withToken } from '../helpers/staff.ts';
 
@@ -147,5 +147,27 @@ describe('staff accounts', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');
     expect(refused.body.data).toBeNull();
+  });
+  test("the program's last owner can be neither demoted nor removed; with a second owner, either can", async () => {
+    const f = await createProgramFixture(h);
+    const { userId: ana } = await addStaff(h, f.programId, 'ana@example.test', 'owner');
+    const asOperator = (method: string, path: string, body?: unknown) =>
+      h.request(`/api/v1/admin/programs/${f.programId}${path}`, { method, body, headers: bearer(ADMIN_TOKEN) });
+    for (const [method, body] of [
+      ['PATCH', { role: 'admin' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const refused = await asOperator(method, `/staff/${ana}`, body);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/last owner/) });
+    }
+    expect((await h.admin('GET', `/programs/${f.programId}/staff`)).members).toEqual([
+      expect.objectContaining({ user_id: ana, role: 'owner' }),
+    ]);
+    const { userId: ben } = await addStaff(h, f.programId, 'ben@example.test', 'owner');
+    expect((await asOperator('PATCH', `/staff/${ana}`, { role: 'admin' })).status).toBe(200);
+    // Ben is now the last owner.
+    expect((await asOperator('DELETE', `/staff/${ben}`)).status).toBe(409);
+    expect((await asOperator('DELETE', `/staff/${ana}`)).status).toBe(200);
   });
 });

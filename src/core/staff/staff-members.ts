@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { CoreDeps } from '../deps.ts';
 import { sha256Hex } from '../shared/crypto.ts';
 import { AppError } from '../shared/errors.ts';
@@ -74,8 +75,25 @@ export async function getStaffMember(deps: CoreDeps, programId: number, userId: 
 }
 
 /**
+ * Refuses a change that would leave the program without an owner: the program's owner roles are
+ * locked first, so two owners removed at once cannot both pass the check.
+ */
+async function keepAnOwner(em: CoreDeps['em'], programId: number, userId: number): Promise<void> {
+  const owners = await em.find(
+    StaffRole,
+    { program: programId, role: 'owner' },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['user'] },
+  );
+  if (owners.length === 1 && owners[0]!.user === userId)
+    throw new AppError(
+      'conflict',
+      "This is the program's last owner: make another member owner first (the operator token stays owner of every program)",
+    );
+}
+
+/**
  * Changes a member's role. Their tokens of the program wider than the new role are revoked.
- * @throws AppError `not_found`.
+ * @throws AppError `not_found`; `conflict` when it would leave the program without an owner.
  */
 export async function changeStaffRole(
   deps: CoreDeps,
@@ -83,28 +101,36 @@ export async function changeStaffRole(
   userId: number,
   roleName: StaffRoleName,
 ): Promise<StaffMember> {
-  const role = await deps.em.findOne(StaffRole, { program: programId, user: userId });
-  if (!role) throw new AppError('not_found', 'No such member of this program');
-  role.role = roleName;
-  await deps.em.flush();
-  // A token keeps the narrower of its role and the user's, so no wider token survives anyway;
-  // one that was wider is revoked so its list says what it can still do.
-  const tokens = await deps.em.find(StaffToken, { user: userId, program: programId, revokedAt: null });
-  for (const t of tokens) if (!roleWithin(t.role, roleName)) t.revokedAt = deps.clock();
-  await deps.em.flush();
-  return toMember(await deps.em.findOneOrFail(StaffUser, { id: userId }), role);
+  return deps.em.transactional(async (em) => {
+    const role = await em.findOne(StaffRole, { program: programId, user: userId });
+    if (!role) throw new AppError('not_found', 'No such member of this program');
+    if (role.role === 'owner' && roleName !== 'owner') await keepAnOwner(em, programId, userId);
+    role.role = roleName;
+    await em.flush();
+    // A token keeps the narrower of its role and the user's, so no wider token survives anyway;
+    // one that was wider is revoked so its list says what it can still do.
+    const tokens = await em.find(StaffToken, { user: userId, program: programId, revokedAt: null });
+    for (const t of tokens) if (!roleWithin(t.role, roleName)) t.revokedAt = deps.clock();
+    await em.flush();
+    return toMember(await em.findOneOrFail(StaffUser, { id: userId }), role);
+  });
 }
 
 /**
  * Removes a member from the program, at once: their tokens of the program are revoked, and when
- * it was their last program, their sessions end. @throws AppError `not_found`.
+ * it was their last program, their sessions end.
+ * @throws AppError `not_found`; `conflict` for the program's last owner.
  */
 export async function removeStaffMember(deps: CoreDeps, programId: number, userId: number): Promise<StaffMember> {
   const member = await getStaffMember(deps, programId, userId);
   const now = deps.clock();
-  await deps.em.nativeDelete(StaffRole, { program: programId, user: userId });
-  await deps.em.nativeUpdate(StaffToken, { user: userId, program: programId, revokedAt: null }, { revokedAt: now });
-  if (!(await deps.em.count(StaffRole, { user: userId }))) await endStaffSessions(deps, userId);
+  const lastProgram = await deps.em.transactional(async (em) => {
+    if (member.role === 'owner') await keepAnOwner(em, programId, userId);
+    await em.nativeDelete(StaffRole, { program: programId, user: userId });
+    await em.nativeUpdate(StaffToken, { user: userId, program: programId, revokedAt: null }, { revokedAt: now });
+    return !(await em.count(StaffRole, { user: userId }));
+  });
+  if (lastProgram) await endStaffSessions(deps, userId);
   return member;
 }
 

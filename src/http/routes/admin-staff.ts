@@ -104,7 +104,7 @@ export const staffOperations = [
   adminOperation('patch', '/programs/:id/staff/:userId', 'changeStaffRole', "Change a member's role", {
     params: { id, userId: id },
     body: staffRoleSchema,
-    errors: ['not_found'],
+    errors: ['not_found', 'conflict'],
     responses: { 200: { description: 'Changed', schema: memberBody } },
   }),
   adminOperation(
@@ -114,7 +114,7 @@ export const staffOperations = [
     'Remove a member (their tokens stop at once)',
     {
       params: { id, userId: id },
-      errors: ['not_found'],
+      errors: ['not_found', 'conflict'],
       responses: { 200: { description: 'Removed', schema: z.strictObject({ removed: memberJson }) } },
     },
   ),
