@@ -1,7 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { checkRules, formToRules, rulesToForm } from '../../dashboard/src/rules/reward-form.ts';
-import { formToFraud, formToPayout, fraudToForm, payoutToForm } from '../../dashboard/src/rules/settings-forms.ts';
+import {
+  formToFraud,
+  formToPayout,
+  fraudToForm,
+  payoutToForm,
+  settingsFromJson,
+} from '../../dashboard/src/rules/settings-forms.ts';
+import { fraudRulesSchema } from '../../src/core/entities/program-rules.ts';
 import { describeTerms, tierStanding } from '../../dashboard/src/rules/describe-terms.ts';
+import { acceptedCurrencies } from '../../dashboard/src/currencies.ts';
+import { DEFAULT_PAYOUT_SETTINGS, payoutSettingsSchema } from '../../src/core/entities/payout-settings.ts';
 import type { RewardRules } from '../../src/core/entities/program-rules.ts';
 
 const FIFTY_THEN_THIRTY: RewardRules = {
@@ -39,6 +48,38 @@ describe('reward rules form', () => {
       first_sale: { type: 'flat', amounts: { USD: 4_999, VND: 1_000 } },
       sale: { type: 'percent', bps: 1_250 },
     });
+  });
+
+  test('revenue tiers are typed in a currency of the program: a VND program types dong, a USD one dollars', () => {
+    const vnd = rulesToForm({ lead: { currency: 'VND', cents: 20_000 } });
+    expect(vnd.tiers.unit).toBe('VND');
+    vnd.tiers.metric = 'revenue';
+    vnd.tiers.steps.push({ from: '1,000,000', reward: { ...vnd.sale, kind: 'percent', percent: '20' } });
+    expect(formToRules(vnd).rules?.tiers?.steps).toEqual([
+      { from: 1_000_000, reward: { type: 'percent', bps: 2_000 } },
+    ]);
+    const usd = rulesToForm(null);
+    expect(usd.tiers.unit).toBe('USD');
+    usd.tiers.metric = 'revenue';
+    usd.tiers.steps.push({ from: '1000', reward: { ...usd.sale, kind: 'percent', percent: '20' } });
+    expect(formToRules(usd).rules?.tiers?.steps?.[0]?.from).toBe(100_000);
+    // Shown again in the unit it was typed in.
+    expect(rulesToForm(formToRules(vnd).rules).tiers.steps[0]?.from).toBe('1000000');
+  });
+
+  test('a flat amount in an opt-in currency (JPY, no decimals; KWD, three) reads into minor units', () => {
+    acceptedCurrencies.value = ['USD', 'JPY', 'KWD'];
+    try {
+      const form = rulesToForm(null);
+      expect(Object.keys(form.sale.amounts)).toEqual(['USD', 'JPY', 'KWD']);
+      form.sale = { ...form.sale, kind: 'flat', amounts: { USD: '', JPY: '500', KWD: '1.25' } };
+      expect(formToRules(form).rules?.sale).toEqual({ type: 'flat', amounts: { JPY: 500, KWD: 1_250 } });
+      // A stored amount in a currency no longer accepted stays visible (and kept).
+      const back = rulesToForm({ sale: { type: 'flat', amounts: { EUR: 900 } } });
+      expect(back.sale.amounts).toMatchObject({ EUR: '9', JPY: '' });
+    } finally {
+      acceptedCurrencies.value = ['USD', 'EUR', 'VND'];
+    }
   });
 
   test.each([
@@ -117,9 +158,27 @@ describe('settings forms', () => {
       schedule: 'manual',
       day_of_month: 1,
       hold_days: 0,
+      partner_requests: false,
     });
+    // Partner requests, switched on through the API, survive the form.
+    const on = payoutToForm({ ...DEFAULT_PAYOUT_SETTINGS, partner_requests: true });
+    expect(on.partnerRequests).toBe(true);
+    expect(formToPayout(on).doc).toMatchObject({ partner_requests: true });
     form.dayOfMonth = '31';
     expect(formToPayout(form).errors.day_of_month).toBe('The day of the month must be at most 28.');
+  });
+});
+
+describe('advanced JSON view of the settings', () => {
+  test('valid JSON fills the form; bad JSON and a schema refusal come back as sentences', () => {
+    const ok = settingsFromJson(fraudRulesSchema, '{"self_referral": true, "fast_conversion_seconds": 120}');
+    expect(ok.errors).toEqual({});
+    expect(fraudToForm(ok.doc)).toMatchObject({ selfReferral: true, fastMinutes: '2' });
+    expect(settingsFromJson(fraudRulesSchema, '{"self_referral": tru').errors['']).toMatch(/^This is not JSON/);
+    const refused = settingsFromJson(payoutSettingsSchema, '{"day_of_month": 31}');
+    expect(refused.doc).toBeNull();
+    expect(refused.errors.day_of_month).toBe('The day of the month must be at most 28.');
+    expect(settingsFromJson(payoutSettingsSchema, '  ')).toEqual({ doc: null, errors: {} });
   });
 });
 

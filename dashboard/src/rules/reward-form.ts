@@ -4,7 +4,8 @@
 // sentences keyed by field (plain-issues.ts).
 import { rewardRulesSchema, type Reward, type RewardRules } from '../../../src/core/entities/program-rules.ts';
 import { minorUnitDigits } from '../../../src/core/shared/money.ts';
-import { CURRENCIES, type Currency } from '../vocabulary.ts';
+import type { Currency } from '../vocabulary.ts';
+import { acceptedCurrencies, amountFields } from '../currencies.ts';
 import { plainIssues } from './plain-issues.ts';
 
 export type RewardForm = { kind: 'none' | 'percent' | 'flat'; percent: string; amounts: Record<Currency, string> };
@@ -14,6 +15,8 @@ export type RulesForm = {
   products: Array<{ id: string; reward: RewardForm }>;
   tiers: {
     metric: 'sales' | 'revenue';
+    /** The currency whose decimals the revenue figures are typed in (the form's only: the rules store minor units). */
+    unit: Currency;
     period: 'calendar_month' | 'last_30_days';
     steps: Array<{ from: string; reward: RewardForm }>;
   };
@@ -21,8 +24,7 @@ export type RulesForm = {
   recurring: { policy: 'program' | 'one_time' | 'months' | 'lifetime'; months: string };
 };
 
-const noAmounts = (): Record<Currency, string> =>
-  Object.fromEntries(CURRENCIES.map((c) => [c, ''])) as Record<Currency, string>;
+const noAmounts = (): Record<Currency, string> => amountFields(undefined, toMajor);
 export const emptyReward = (): RewardForm => ({ kind: 'none', percent: '', amounts: noAmounts() });
 
 /** Minor units as the currency's own unit for an input: 5000 USD is "50", 5050 is "50.5". */
@@ -31,22 +33,28 @@ export const toMajor = (cents: number, currency: string): string => String(cents
 function rewardForm(r: Reward | undefined): RewardForm {
   if (!r) return emptyReward();
   if (r.type === 'percent') return { kind: 'percent', percent: String(r.bps / 100), amounts: noAmounts() };
-  const amounts = noAmounts();
-  for (const c of CURRENCIES) if (r.amounts[c] !== undefined) amounts[c] = toMajor(r.amounts[c], c);
-  return { kind: 'flat', percent: '', amounts };
+  return { kind: 'flat', percent: '', amounts: amountFields(r.amounts, toMajor) };
 }
 
 /** The form showing a rules document (null: the program's rate alone). */
 export function rulesToForm(rules: RewardRules | null): RulesForm {
+  const flat = [rules?.sale, rules?.first_sale].find((r) => r?.type === 'flat');
+  // The currency the program most likely sells in: its lead reward's, a flat reward's, else the first accepted.
+  const unit =
+    rules?.lead?.currency ??
+    (flat?.type === 'flat' ? Object.keys(flat.amounts)[0] : undefined) ??
+    acceptedCurrencies.value[0] ??
+    'USD';
   return {
     firstSale: rewardForm(rules?.first_sale),
     sale: rewardForm(rules?.sale),
     products: Object.entries(rules?.products ?? {}).map(([id, r]) => ({ id, reward: rewardForm(r) })),
     tiers: {
       metric: rules?.tiers?.metric ?? 'sales',
+      unit,
       period: rules?.tiers?.period ?? 'calendar_month',
       steps: (rules?.tiers?.steps ?? []).map((s) => ({
-        from: rules?.tiers?.metric === 'revenue' ? toMajor(s.from, 'USD') : String(s.from),
+        from: rules?.tiers?.metric === 'revenue' ? toMajor(s.from, unit) : String(s.from),
         reward: rewardForm(s.reward),
       })),
     },
@@ -82,8 +90,7 @@ export function formToRules(form: RulesForm): FormResult {
     }
     if (f.kind === 'flat') {
       const amounts: Partial<Record<Currency, number>> = {};
-      for (const c of CURRENCIES) {
-        const text = f.amounts[c] ?? '';
+      for (const [c, text] of Object.entries(f.amounts)) {
         if (text.trim()) amounts[c] = money(text, c, `${key}.amounts.${c}`, `the amount in ${c}`);
       }
       return { type: 'flat', amounts };
@@ -105,7 +112,7 @@ export function formToRules(form: RulesForm): FormResult {
   const steps = form.tiers.steps.map((s, i) => ({
     from:
       form.tiers.metric === 'revenue'
-        ? money(s.from, 'USD', `tiers.steps.${i}.from`, 'where the step starts')
+        ? money(s.from, form.tiers.unit, `tiers.steps.${i}.from`, 'where the step starts')
         : number(s.from, `tiers.steps.${i}.from`, 'where the step starts'),
     reward:
       reward(s.reward, `tiers.steps.${i}.reward`) ??

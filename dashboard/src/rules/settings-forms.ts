@@ -9,7 +9,8 @@ import {
   type PayoutSettings,
 } from '../../../src/core/entities/payout-settings.ts';
 import { minorUnitDigits } from '../../../src/core/shared/money.ts';
-import { CURRENCIES, type Currency, type PayoutRail } from '../vocabulary.ts';
+import type { Currency, PayoutRail } from '../vocabulary.ts';
+import { amountFields } from '../currencies.ts';
 import { plainIssues } from './plain-issues.ts';
 import { toMajor } from './reward-form.ts';
 
@@ -29,6 +30,8 @@ export type PayoutForm = {
   schedule: 'manual' | 'monthly';
   dayOfMonth: string;
   holdDays: string;
+  /** Partners may ask for a payout in the portal. */
+  partnerRequests: boolean;
 };
 type Checked<T> = { doc: T | null; errors: Record<string, string> };
 
@@ -84,17 +87,13 @@ export function formToFraud(f: FraudForm): Checked<FraudRules> {
 }
 
 export function payoutToForm(p: PayoutSettings | null): PayoutForm {
-  const minimum = Object.fromEntries(CURRENCIES.map((c) => [c, ''])) as Record<Currency, string>;
-  for (const c of CURRENCIES) {
-    const cents = p?.minimum_cents[c];
-    if (cents !== undefined) minimum[c] = toMajor(cents, c);
-  }
   return {
     rail: p?.rail ?? 'manual',
-    minimum,
+    minimum: amountFields(p?.minimum_cents, toMajor),
     schedule: p?.schedule ?? 'manual',
     dayOfMonth: String(p?.day_of_month ?? 1),
     holdDays: String(p?.hold_days ?? 0),
+    partnerRequests: p?.partner_requests ?? false,
   };
 }
 
@@ -103,8 +102,7 @@ export function formToPayout(f: PayoutForm): Checked<PayoutSettings> {
   const errors: Record<string, string> = {};
   const num = reader(errors);
   const minimum: Partial<Record<Currency, number>> = {};
-  for (const c of CURRENCIES) {
-    const text = f.minimum[c] ?? '';
+  for (const [c, text] of Object.entries(f.minimum)) {
     if (text.trim())
       minimum[c] = Math.round(num(text, `minimum_cents.${c}`, `the minimum in ${c}`) * 10 ** minorUnitDigits(c));
   }
@@ -114,7 +112,20 @@ export function formToPayout(f: PayoutForm): Checked<PayoutSettings> {
     schedule: f.schedule,
     day_of_month: num(f.dayOfMonth, 'day_of_month', 'the day'),
     hold_days: num(f.holdDays, 'hold_days', 'the days'),
+    partner_requests: f.partnerRequests,
   };
   const r = check<PayoutSettings>(payoutSettingsSchema)(doc, errors);
   return JSON.stringify(r.doc) === JSON.stringify(DEFAULT_PAYOUT_SETTINGS) ? { doc: null, errors: r.errors } : r;
+}
+
+/** A JSON document typed in the advanced view, checked by the server's schema: the settings, or sentences. */
+export function settingsFromJson<T>(schema: z.ZodType<T>, text: string): Checked<T> {
+  if (!text.trim()) return { doc: null, errors: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { doc: null, errors: { '': `This is not JSON: ${(err as Error).message}` } };
+  }
+  return check(schema)(value, {});
 }
