@@ -139,6 +139,7 @@ describe.runIf(browserTestsEnabled())('rule editors in Chromium', () => {
       await op.getByRole('checkbox', { name: /disposable email address/ }).check();
       await op.getByRole('combobox', { name: 'Pay through' }).selectOption('paypal');
       await op.getByRole('textbox', { name: 'Minimum in USD' }).fill('25');
+      await op.getByRole('checkbox', { name: /^Partners may ask for a payout/ }).check();
       await op.getByRole('combobox', { name: 'Runs' }).selectOption('monthly');
       await op.getByRole('textbox', { name: /^On day of the month/ }).fill('31');
       await op.getByText('The day of the month must be at most 28.').waitFor();
@@ -155,8 +156,20 @@ describe.runIf(browserTestsEnabled())('rule editors in Chromium', () => {
         schedule: 'monthly',
         day_of_month: 5,
         hold_days: 0,
+        partner_requests: true,
       });
       expect(program.commission_rate_bps).toBe(1_000);
+      // The advanced view: the fraud rules as JSON, edited and applied to the form (a refusal in words first).
+      const advanced = op.locator('details', { hasText: 'Fraud rules as JSON' });
+      await advanced.locator('summary').click();
+      const json = advanced.getByRole('textbox', { name: 'Fraud rules as JSON' });
+      expect(JSON.parse(await json.inputValue())).toEqual({ disposable_email: true });
+      await json.fill('{"self_referral": true, "fast_conversion_seconds": 0}');
+      await advanced.getByRole('button', { name: 'Apply to the form' }).click();
+      await advanced.locator('.error').first().waitFor();
+      await json.fill('{"self_referral": true, "disposable_email": true}');
+      await advanced.getByRole('button', { name: 'Apply to the form' }).click();
+      await expect.poll(() => op.getByRole('checkbox', { name: /partner.s own/ }).isChecked()).toBe(true);
       await expectAccessible(op, 'settings forms');
       await shot(SHOTS, op, 'settings-forms');
 
