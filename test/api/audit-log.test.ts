@@ -4,6 +4,8 @@ import { AuditEntry } from '../../src/core/entities/audit-entry.ts';
 import { bearer, clickAndLead, createProgramFixture, useHarness, ADMIN_TOKEN } from '../helpers/harness.ts';
 import { addStaff, asStaff } from '../helpers/staff.ts';
 import { ADMIN_CLI_USER_AGENT } from '../../src/http/admin-audit.ts';
+import { recordAuditEntry } from '../../src/core/audit/audit-log.ts';
+import { CSV_PAGE_ROWS } from '../../src/http/routes/admin-audit-log.ts';
 
 const h = useHarness({ DATA_ENCRYPTION_KEYS: generateSealingKey('staff'), OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
 
@@ -86,6 +88,39 @@ describe('the audit log', () => {
     expect(lines.length).toBe(4);
     for (const line of lines.slice(1)) expect(line).toContain('POST /programs/:id/keys');
     expect(csv.body).not.toContain(key.key);
+  });
+
+  test('the CSV download streams the whole filtered log, page after page, newest first', async () => {
+    const f = await createProgramFixture(h);
+    const total = CSV_PAGE_ROWS * 2 + 7;
+    const actor = {
+      kind: 'operator',
+      staffUserId: null,
+      email: null,
+      tokenId: null,
+      via: 'api',
+      ip: '127.0.0.1',
+      userAgent: null,
+    } as const;
+    for (let i = 0; i < total; i++)
+      await recordAuditEntry(h.ctx.deps(), actor, {
+        programId: f.programId,
+        action: `PATCH /seeded/${i}`,
+        path: '/seeded',
+        status: 200,
+        before: undefined,
+        after: { i },
+      });
+    const csv = await h.request(`/api/v1/admin/programs/${f.programId}/audit/export?action=seeded`, {
+      headers: bearer(ADMIN_TOKEN),
+    });
+    const rows = (csv.body as string).trim().split('\n').slice(1);
+    expect(rows).toHaveLength(total);
+    const ids = rows.map((r) => Number(r.split(',')[0]));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(new Set(ids).size).toBe(total);
+    expect(rows[0]).toContain(`PATCH /seeded/${total - 1}`);
+    expect(rows.at(-1)).toContain('PATCH /seeded/0');
   });
 
   test('no route alters the log, and the table refuses UPDATE and DELETE', async () => {
