@@ -27,6 +27,8 @@ describe('the audit log', () => {
       signing_secret: 'whsec_audit_secret_0123456789',
     });
     const ep = await h.admin('POST', `/programs/${f.programId}/event-endpoints`, { url: 'http://127.0.0.1:9/hook' });
+    await h.admin('PATCH', `/programs/${f.programId}/event-endpoints/${ep.endpoint.id}`, { enabled: false });
+    await h.admin('PUT', `/programs/${f.programId}/email-settings`, { sender_name: 'Acme Partners', reply_to: null });
     // an approval and a payout
     await clickAndLead(h, f, 'audit-customer');
     const sale = await h.request('/api/v1/track/sale', {
@@ -50,6 +52,11 @@ describe('the audit log', () => {
     expect(settings.before.program.name).toBe('Acme');
     expect(settings.after.program.name).toBe('Renamed');
     expect(settings.ip).toEqual(expect.any(String));
+    // Before and after of the endpoint and the email settings.
+    const endpoint = byAction('PATCH /programs/:id/event-endpoints/:endpointId')!;
+    expect([endpoint.before.endpoint.enabled, endpoint.after.endpoint.enabled]).toEqual([true, false]);
+    const email = byAction('PUT /programs/:id/email-settings')!;
+    expect([email.before.sender_name, email.after.sender_name]).toEqual([null, 'Acme Partners']);
     for (const action of [
       'POST /programs/:id/partner-groups',
       'POST /programs/:id/partners/:partnerId/codes',

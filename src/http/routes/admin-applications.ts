@@ -68,18 +68,23 @@ export function registerApplicationAdminRoutes(ctx: RouteContext, { on, num, bod
   on('get', '/programs/:id/application-form', async (e) =>
     form(e, await readApplicationForm(ctx.deps(), num(e, 'id'))),
   );
-  on('put', '/programs/:id/application-form', async (e) => {
-    const b = validate(applicationFormSchema, await body(e));
-    const saved = await updateApplicationForm(ctx.deps(), num(e, 'id'), {
-      enabled: b.enabled,
-      intro: b.intro,
-      fields: b.fields,
-      termsText: b.terms_text,
-      termsVersion: b.terms_version,
-      autoApprove: b.auto_approve,
-    });
-    return form(e, saved);
-  });
+  on(
+    'put',
+    '/programs/:id/application-form',
+    async (e) => {
+      const b = validate(applicationFormSchema, await body(e));
+      const saved = await updateApplicationForm(ctx.deps(), num(e, 'id'), {
+        enabled: b.enabled,
+        intro: b.intro,
+        fields: b.fields,
+        termsText: b.terms_text,
+        termsVersion: b.terms_version,
+        autoApprove: b.auto_approve,
+      });
+      return form(e, saved);
+    },
+    async (e) => form(e, await readApplicationForm(ctx.deps(), num(e, 'id'))),
+  );
   on('get', '/programs/:id/applications', async (e) => {
     const q = validate(listQuery, Object.fromEntries(e.url.searchParams));
     const r = await listApplications(ctx.deps(), num(e, 'id'), q);
@@ -108,12 +113,17 @@ export function registerApplicationAdminRoutes(ctx: RouteContext, { on, num, bod
   on('get', '/programs/:id/email-settings', async (e) =>
     settings(await readProgramEmailSettings(ctx.deps(), num(e, 'id'))),
   );
-  on('put', '/programs/:id/email-settings', async (e) => {
-    const b = validate(emailSettingsSchema, await body(e));
-    return settings(
-      await updateProgramEmailSettings(ctx.deps(), num(e, 'id'), { senderName: b.sender_name, replyTo: b.reply_to }),
-    );
-  });
+  on(
+    'put',
+    '/programs/:id/email-settings',
+    async (e) => {
+      const b = validate(emailSettingsSchema, await body(e));
+      return settings(
+        await updateProgramEmailSettings(ctx.deps(), num(e, 'id'), { senderName: b.sender_name, replyTo: b.reply_to }),
+      );
+    },
+    async (e) => settings(await readProgramEmailSettings(ctx.deps(), num(e, 'id'))),
+  );
 }
 
 const id = z.number().int().positive();

@@ -56,15 +56,23 @@ export function registerEventEndpointRoutes(ctx: RouteContext, { on, num, body }
     const list = await listEventEndpoints(ctx.deps(), num(e, 'id'));
     return { endpoints: list.map(endpointToWire) } satisfies EndpointsBody;
   });
-  on('patch', `${BASE}/:endpointId`, async (e) => {
-    const b = validate(endpointPatchSchema, await body(e));
-    const endpoint = await updateEventEndpoint(ctx.deps(), num(e, 'id'), num(e, 'endpointId'), {
-      ...(b.url !== undefined ? { url: b.url } : {}),
-      ...(b.event_types !== undefined ? { eventTypes: b.event_types } : {}),
-      ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
-    });
-    return { endpoint: endpointToWire(endpoint) } satisfies EndpointBody;
-  });
+  on(
+    'patch',
+    `${BASE}/:endpointId`,
+    async (e) => {
+      const b = validate(endpointPatchSchema, await body(e));
+      const endpoint = await updateEventEndpoint(ctx.deps(), num(e, 'id'), num(e, 'endpointId'), {
+        ...(b.url !== undefined ? { url: b.url } : {}),
+        ...(b.event_types !== undefined ? { eventTypes: b.event_types } : {}),
+        ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
+      });
+      return { endpoint: endpointToWire(endpoint) } satisfies EndpointBody;
+    },
+    async (e) => {
+      const endpoint = (await listEventEndpoints(ctx.deps(), num(e, 'id'))).find((x) => x.id === num(e, 'endpointId'));
+      return endpoint ? { endpoint: endpointToWire(endpoint) } : undefined;
+    },
+  );
   on('post', `${BASE}/:endpointId/rotate-secret`, async (e) => {
     const r = await rotateEventSecret(ctx.deps(), num(e, 'id'), num(e, 'endpointId'));
     return { endpoint: endpointToWire(r.endpoint), secret: r.secret } satisfies EndpointWithSecretBody;

@@ -36,13 +36,18 @@ export function registerProviderConnectionRoutes(ctx: RouteContext, { on, body, 
     const state = await readApiKeyState(ctx.deps().em, programId, provider);
     return { provider, program_id: programId, ...apiKeyToWire(state) } satisfies ProviderConnectionBody;
   });
-  on('patch', '/programs/:id/providers/:provider', async (e) => {
-    const provider = providerOf(e);
-    const programId = num(e, 'id');
-    const input = validate(updateSchema, await body(e));
-    const state = await setProviderApiKey(ctx.deps(), programId, provider, input.api_key);
-    return { provider, program_id: programId, ...apiKeyToWire(state) } satisfies ProviderConnectionBody;
-  });
+  on(
+    'patch',
+    '/programs/:id/providers/:provider',
+    async (e) => {
+      const provider = providerOf(e);
+      const programId = num(e, 'id');
+      const input = validate(updateSchema, await body(e));
+      const state = await setProviderApiKey(ctx.deps(), programId, provider, input.api_key);
+      return { provider, program_id: programId, ...apiKeyToWire(state) } satisfies ProviderConnectionBody;
+    },
+    async (e) => apiKeyToWire(await readApiKeyState(ctx.deps().em, num(e, 'id'), providerOf(e))),
+  );
   on('post', '/sealed-secrets/reseal', async () => {
     const r = await resealSecrets(ctx.deps());
     return { seal_key_id: r.sealKeyId, resealed: r.resealed, unchanged: r.unchanged } satisfies ResealBody;
