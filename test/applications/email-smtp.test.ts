@@ -3,11 +3,20 @@
  * application is received and approved, the approval email carries the portal link that signs the
  * partner in, their first commission arrives in the next daily digest (with RFC 8058 unsubscribe
  * headers that work), and a payout email sent while the SMTP server is down arrives exactly once
- * after it returns.
+ * after it returns. The emails no request causes: a weekly digest, a failed payout with its reason,
+ * the monthly statement.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sweepEmails } from '../../src/workers/sweep-emails.ts';
-import { bearer, clickAndLead, createHarness, type Fixture, type Harness } from '../helpers/harness.ts';
+import {
+  bearer,
+  clickAndLead,
+  createHarness,
+  createProgramFixture,
+  type Fixture,
+  type Harness,
+} from '../helpers/harness.ts';
+import { updateEmailPrefs } from '../../src/core/email/email-prefs.ts';
 import { acceptInvite, partnerSignIn } from '../portal/portal-sessions.ts';
 import { applicant, applied, programWithForm } from './application-steps.ts';
 import { startMailbox, type Mailbox } from './smtp-mailbox.ts';
@@ -140,6 +149,64 @@ describe('email to partners over SMTP', () => {
       },
     );
     expect(forged.status).toBe(404);
+  });
+});
+
+describe('the emails no request causes', () => {
+  test('a weekly digest on Monday, a failed payout with its reason, the monthly statement', async () => {
+    h.clock.now = new Date('2027-01-06T12:00:00Z'); // a Wednesday
+    const f = await createProgramFixture(h);
+    const email = 'wes@partners.example';
+    const { partner } = await h.admin('POST', `/programs/${f.programId}/partners`, {
+      code: `wes${Date.now().toString(36)}`,
+      name: 'Wes Weekly',
+      email,
+    });
+    const wes: Fixture = { ...f, partnerId: partner.id, partnerCode: partner.code };
+    await updateEmailPrefs(h.ctx.deps(), partner.id, { commissionDigest: 'weekly' });
+    h.clock.now = new Date('2027-01-06T13:00:00Z');
+    await clickAndLead(h, wes, 'weekly-customer');
+    const sale = await h.request('/api/v1/track/sale', {
+      body: { transaction_id: 'weekly-1', amount_cents: 25_000, customer_key: 'weekly-customer' },
+      headers: bearer(f.liveKey),
+    });
+    expect(sale.status).toBe(200);
+    const mine = (word: string) => mailsTo(email).filter((m) => m.subject?.includes(word));
+    // Thursday: a daily digest would be due; a weekly one waits for the week to end.
+    h.clock.now = new Date('2027-01-07T09:00:00Z');
+    await sweep();
+    expect(mine('new commission')).toHaveLength(0);
+    h.clock.now = new Date('2027-01-11T01:00:00Z'); // Monday
+    await sweep();
+    await sweep();
+    const [digest, ...more] = mine('new commission');
+    expect(more).toEqual([]);
+    expect(digest!.subject).toBe('Acme: 1 new commission');
+    expect(digest!.text).toContain('last week');
+
+    // Paid, then marked failed by the merchant: one email each, the failure with its reason.
+    await h.admin('POST', `/programs/${f.programId}/commissions/${sale.body.commission_id}/approve`, {});
+    const open = await h.admin('POST', `/programs/${f.programId}/partners/${partner.id}/payouts`, { currency: 'USD' });
+    await h.admin('POST', `/programs/${f.programId}/payouts/${open.payout.id}/pay`, {});
+    await sweep();
+    await h.admin('POST', `/programs/${f.programId}/payouts/${open.payout.id}/fail`, {
+      reason: 'The bank account is closed',
+    });
+    await sweep();
+    await sweep();
+    expect(mine('payout').map((m) => m.subject)).toEqual([
+      'Acme: payout of 25.00 USD sent',
+      'Acme: your payout could not be sent',
+    ]);
+    expect(mine('could not be sent')[0]!.text).toContain('Reason: The bank account is closed');
+
+    // February: January's statement, once, with the balance the failed payout gave back.
+    h.clock.now = new Date('2027-02-01T02:00:00Z');
+    await sweep();
+    await sweep();
+    const statements = mine('statement');
+    expect(statements.map((m) => m.subject)).toEqual(['Acme: your statement for 2027-01']);
+    expect(statements[0]!.text).toMatch(/USD: earned 25\.00 USD, .*balance 25\.00 USD/);
   });
 });
 
