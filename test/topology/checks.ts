@@ -37,6 +37,24 @@ export async function pendingWork(t: Topology): Promise<Pending> {
   return { ...out, ...r };
 }
 
+/** The reason of each failed job (name: reason), for the report. */
+export async function failedJobReasons(t: Topology): Promise<Record<string, number>> {
+  const port = await t.redis.currentPrimaryPort();
+  const out: Record<string, number> = {};
+  for (const name of QUEUE_NAMES) {
+    const q = new Queue(name, { prefix: t.prefix, connection: { host: '127.0.0.1', port, maxRetriesPerRequest: 1 } });
+    try {
+      for (const j of await q.getFailed(0, 100)) {
+        const k = `${name}: ${(j.failedReason ?? '').slice(0, 80)}`;
+        out[k] = (out[k] ?? 0) + 1;
+      }
+    } finally {
+      await q.close();
+    }
+  }
+  return out;
+}
+
 const settled = (p: Pending) => Object.entries(p).every(([k, v]) => k === 'failed_jobs' || v === 0);
 
 /** Waits until nothing is pending; returns the last counts (the caller asserts on them). */

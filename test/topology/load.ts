@@ -9,7 +9,8 @@ import { signedStripeCheckout, signedStripeRefund, type LoadFixture } from '../h
 import { bearer, send, sleep, type Reply } from '../faults/fault-env.ts';
 
 export type Kind = 'click' | 'sale' | 'refund' | 'webhook' | 'read' | 'export';
-export type Sample = { kind: Kind; start: number; end: number; status: number };
+/** `balancer`: the answer came from HAProxy itself (no server, or none answered), not the service. */
+export type Sample = { kind: Kind; start: number; end: number; status: number; balancer: boolean };
 
 export type Ledger = {
   samples: Sample[];
@@ -48,7 +49,9 @@ export class Load {
   private async call(kind: Kind, path: string, init: Parameters<typeof send>[2] = {}): Promise<Reply> {
     const start = Date.now();
     const r = await send(this.url, path, { timeoutMs: 20_000, ...init });
-    this.ledger.samples.push({ kind, start, end: Date.now(), status: r.status });
+    // The service answers JSON; HAProxy's own error pages are HTML.
+    const balancer = r.status >= 500 && typeof r.body === 'string' && r.body.includes('<html>');
+    this.ledger.samples.push({ kind, start, end: Date.now(), status: r.status, balancer });
     return r;
   }
 

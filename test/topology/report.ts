@@ -19,12 +19,15 @@ export type FaultFigures = {
 const WRITES = new Set(['click', 'sale', 'refund', 'webhook']);
 const acked = (s: Sample) => WRITES.has(s.kind) && ((s.status >= 200 && s.status < 300) || s.status === 409);
 
-/** Requests started in the window, their non-2xx statuses (0: no answer), the longest ack gap. */
+/** Requests started in the window, their non-2xx answers by kind and status, the longest ack gap. */
 export function faultFigures(samples: Sample[], w: FaultWindow): FaultFigures {
   const inWindow = samples.filter((s) => s.start >= w.from && s.start < w.to);
   const errors: Record<string, number> = {};
-  for (const s of inWindow)
-    if (s.status < 200 || s.status >= 300) errors[s.status || 'no answer'] = (errors[s.status || 'no answer'] ?? 0) + 1;
+  for (const s of inWindow) {
+    if (s.status >= 200 && s.status < 300) continue;
+    const key = `${s.kind} ${s.status || 'no answer'}${s.balancer ? ' (HAProxy)' : ''}`;
+    errors[key] = (errors[key] ?? 0) + 1;
+  }
   const acks = samples
     .filter(acked)
     .map((s) => s.end)
