@@ -1,7 +1,7 @@
 /**
- * HAProxy in front of the `http` processes: round robin, a health check on /readyz every 500 ms
- * (down after 2 failures, up after 2 successes), a failed connection or an empty response retried
- * on the other server. Started by us on free ports, stopped by pid; its stats page tells which
+ * HAProxy in front of the `http` processes: round robin, a health check on /readyz every second
+ * (2 s to answer; down after 3 failures, up after 2 successes), a refused connection or an empty
+ * response retried on the other server. Started by us on free ports, stopped by pid; its stats page tells which
  * servers it considers up.
  */
 import { spawn } from 'node:child_process';
@@ -35,6 +35,8 @@ export async function createHaproxy(backends: Array<{ name: string; port: number
       '  timeout connect 2s',
       '  timeout client 60s',
       '  timeout server 60s',
+      // /readyz bounds each of its checks to 750 ms: give it time on a busy machine.
+      '  timeout check 2s',
       '  retries 2',
       '  option redispatch',
       '  retry-on conn-failure empty-response',
@@ -49,7 +51,7 @@ export async function createHaproxy(backends: Array<{ name: string; port: number
       '  balance roundrobin',
       '  option httpchk GET /readyz',
       '  http-check expect status 200',
-      '  default-server inter 500ms fall 2 rise 2',
+      '  default-server inter 1s fall 3 rise 2',
       ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
       '',
     ].join('\n'),
