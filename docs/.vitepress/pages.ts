@@ -18,5 +18,6 @@ export const REFERENCE = [
   'payouts',
   'rules',
   'performance',
+  'moving-from-tolt',
   'architecture',
 ];
