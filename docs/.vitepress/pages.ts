@@ -19,5 +19,6 @@ export const REFERENCE = [
   'rules',
   'performance',
   'moving-from-tolt',
+  'moving-from-firstpromoter',
   'architecture',
 ];

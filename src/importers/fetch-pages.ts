@@ -122,7 +122,10 @@ export async function readCursorPages<T extends { id?: unknown }>(
   }
 }
 
-/** Every item of a numbered-page list (`page` from 1, a page size): stops at the first short page. */
+/**
+ * Every item of a numbered-page list (`page` from 1, a page size): stops at the first empty page,
+ * so a source that serves fewer than asked per page is still read to the end.
+ */
 export async function readNumberedPages<T>(
   http: SourceHttp,
   path: string,
@@ -134,7 +137,7 @@ export async function readNumberedPages<T>(
   const all: T[] = [];
   for (let page = 1; ; page++) {
     const items = read(await http.get(path, { ...query, [names.page]: page, [names.size]: size }));
+    if (items.length === 0) return all;
     all.push(...items);
-    if (items.length < size) return all;
   }
 }
