@@ -20,5 +20,6 @@ export const REFERENCE = [
   'performance',
   'moving-from-tolt',
   'moving-from-firstpromoter',
+  'moving-from-partnerstack',
   'architecture',
 ];
