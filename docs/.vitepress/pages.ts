@@ -21,5 +21,6 @@ export const REFERENCE = [
   'moving-from-tolt',
   'moving-from-firstpromoter',
   'moving-from-partnerstack',
+  'moving-from-dub',
   'architecture',
 ];
