@@ -96,3 +96,15 @@ export function inDependencyOrder(records: ImportRecord[]): ImportRecord[] {
     .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
     .map((x) => x.r);
 }
+
+/**
+ * Readers take the API only: none of these sources publishes the column layout of its CSV
+ * exports, so a file is refused with a clear message rather than guessed at.
+ */
+export function refuseCsv(source: string, csv: Record<string, string> | undefined): void {
+  if (csv && Object.keys(csv).length) {
+    throw new Error(
+      `${source} publishes no layout for its CSV exports: the import reads ${source}'s API (give the API key)`,
+    );
+  }
+}

@@ -39,6 +39,10 @@ test('a wrong key is refused with a message naming Dub and what it said', async 
   const reader = createDubReader({ apiKey: 'dub_wrong', baseUrl: fake.url });
   await expect(readAll(reader)).rejects.toThrow(/Dub refused the API key \(401: Unauthorized: Invalid API key\.\)/);
   expect(() => createDubReader({})).toThrow(/Dub needs an API key/);
+  // No source publishes its CSV layout: a file is refused, not guessed at.
+  expect(() => createDubReader({ apiKey: KEY, csv: { 'commissions.csv': 'id,earnings' } })).toThrow(
+    /publishes no layout for its CSV exports/,
+  );
 });
 
 test('a 429 is waited out for its Retry-After, then the same page is asked again', async () => {

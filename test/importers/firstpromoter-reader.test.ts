@@ -47,6 +47,10 @@ test('a wrong key is refused with a message naming FirstPromoter; a key without 
     /FirstPromoter refused the API key \(401: Unauthenticated or missing bearer token\)/,
   );
   expect(() => createFirstPromoterReader({ apiKey: `${ACCOUNT}:${KEY}` })).toThrow(/<account id>:<API key>:<currency>/);
+  // No source publishes its CSV layout: a file is refused, not guessed at.
+  expect(() =>
+    createFirstPromoterReader({ apiKey: `${ACCOUNT}:${KEY}:USD`, csv: { 'commissions.csv': 'id,amount' } }),
+  ).toThrow(/publishes no layout for its CSV exports/);
 });
 
 test('a 429 is waited out for its Retry-After, then the same page is asked again', async () => {

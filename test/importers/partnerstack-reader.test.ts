@@ -35,6 +35,10 @@ test('a wrong key is refused with a message naming PartnerStack and what it said
   const reader = createPartnerStackReader({ apiKey: `${KEYS.publicKey}:wrong`, baseUrl: fake.url });
   await expect(readAll(reader)).rejects.toThrow(/PartnerStack refused the API key \(401: Unauthorized\)/);
   expect(() => createPartnerStackReader({})).toThrow(/<public key>:<secret key>/);
+  // No source publishes its CSV layout: a file is refused, not guessed at.
+  expect(() => createPartnerStackReader({ apiKey: API_KEY, csv: { 'rewards.csv': 'key,amount' } })).toThrow(
+    /publishes no layout for its CSV exports/,
+  );
 });
 
 test('a 429 is waited out for its Retry-After, then the same page is asked again', async () => {

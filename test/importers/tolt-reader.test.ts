@@ -40,6 +40,10 @@ test('a wrong key is refused with a message naming Tolt and what it said', async
   const reader = createToltReader({ apiKey: `${PROGRAM}:wrong`, baseUrl: fake.url });
   await expect(readAll(reader)).rejects.toThrow(/Tolt refused the API key \(401: Invalid API key provided\)/);
   expect(() => createToltReader({ apiKey: KEY })).toThrow(/<program id>:<API key>/);
+  // No source publishes its CSV layout: a file is refused, not guessed at.
+  expect(() => createToltReader({ apiKey: `${PROGRAM}:${KEY}`, csv: { 'commissions.csv': 'id,amount' } })).toThrow(
+    /publishes no layout for its CSV exports/,
+  );
 });
 
 test('a 429 is waited out for its Retry-After, then the same page is asked again', async () => {

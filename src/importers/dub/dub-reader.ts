@@ -14,6 +14,7 @@ import {
   isoTime,
   isRow,
   problem,
+  refuseCsv,
   rowsOf,
   splitCustomerId,
   streamOf,
@@ -146,6 +147,7 @@ async function readDub(http: SourceHttp): Promise<ImportRecord[]> {
 }
 
 export function createDubReader(options: DubReaderOptions): ImportReader {
+  refuseCsv('Dub', options.csv);
   if (!options.apiKey) throw new Error('Dub needs an API key (dub_…)');
   const http = createSourceHttp({
     label: 'Dub',

@@ -15,6 +15,7 @@ import {
   isoTime,
   isRow,
   problem,
+  refuseCsv,
   rowsOf,
   splitCustomerId,
   streamOf,
@@ -163,6 +164,7 @@ async function readFirstPromoter(http: SourceHttp, currency: string): Promise<Im
 }
 
 export function createFirstPromoterReader(options: FirstPromoterReaderOptions): ImportReader {
+  refuseCsv('FirstPromoter', options.csv);
   const { accountId, key, currency } = splitFirstPromoterKey(options.apiKey);
   const http = createSourceHttp({
     label: 'FirstPromoter',

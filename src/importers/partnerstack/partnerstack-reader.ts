@@ -15,6 +15,7 @@ import {
   isoTime,
   isRow,
   problem,
+  refuseCsv,
   rowsOf,
   splitCustomerId,
   streamOf,
@@ -164,6 +165,7 @@ async function readPartnerStack(http: SourceHttp): Promise<ImportRecord[]> {
 }
 
 export function createPartnerStackReader(options: PartnerStackReaderOptions): ImportReader {
+  refuseCsv('PartnerStack', options.csv);
   const http = createSourceHttp({
     label: 'PartnerStack',
     baseUrl: options.baseUrl ?? PARTNERSTACK_BASE_URL,

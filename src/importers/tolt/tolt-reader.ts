@@ -19,6 +19,7 @@ import {
   isoTime,
   isRow,
   problem,
+  refuseCsv,
   rowsOf,
   splitCustomerId,
   streamOf,
@@ -174,6 +175,7 @@ async function readTolt(http: SourceHttp, programId: string): Promise<ImportReco
 }
 
 export function createToltReader(options: ToltReaderOptions): ImportReader {
+  refuseCsv('Tolt', options.csv);
   const { programId, key } = splitToltKey(options.apiKey);
   const http = createSourceHttp({
     label: 'Tolt',
