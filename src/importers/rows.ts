@@ -1,10 +1,9 @@
 /**
  * Small readers of a source's row fields, shared by the source readers: text, dates, amounts in
- * minor units (exact, from integers or decimal text, never through floating-point sums), which
+ * minor units (whole numbers only: every source here states cents), which
  * customer id is a payment provider's, and the problem a row becomes when it cannot be read.
  */
 import type { ImportProblem, ImportRecord } from '../core/imports/import-records.ts';
-import { minorUnitDigits } from '../core/shared/money.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -33,21 +32,6 @@ export function integerMinor(v: unknown): number | null {
   const t = text(v);
   if (!t || !/^-?\d+$/.test(t)) return null;
   const n = Number(t);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-/**
- * An amount the source states as a decimal of the currency (`14.7`, `"49.00"`) in minor units,
- * exact: more decimals than the currency has (non-zero) is unreadable, null.
- */
-export function decimalMinor(v: unknown, currency: string): number | null {
-  const t = typeof v === 'number' && Number.isFinite(v) ? String(v) : text(v);
-  const m = t ? /^(-?)(\d+)(?:\.(\d+))?$/.exec(t) : null;
-  if (!m) return null;
-  const digits = minorUnitDigits(currency);
-  const fraction = (m[3] ?? '').replace(/0+$/, '');
-  if (fraction.length > digits) return null;
-  const n = Number(`${m[2]}${fraction.padEnd(digits, '0')}`) * (m[1] ? -1 : 1);
   return Number.isSafeInteger(n) ? n : null;
 }
 
