@@ -61,6 +61,7 @@ test('a row it cannot read becomes a problem with a plain reason, the rest still
   broken.commissions[1]!.amount = '14.70';
   broken.commissions[2]!.status = 'on_hold';
   broken.customers.push({ ...broken.customers[0]!, id: 'cust_orphan', partner_id: 'part_unknown' });
+  broken.commissions[3]!.payout_id = null;
   fake = await startFakeTolt(broken, { key: KEY });
   const records = await readAll(createToltReader({ apiKey: `${PROGRAM}:${KEY}`, baseUrl: fake.url }));
   const problems = records.filter((r) => r.kind === 'problem');
@@ -78,7 +79,13 @@ test('a row it cannot read becomes a problem with a plain reason, the rest still
       sourceId: 'comm_3PaidCCCCCCCCCCCCCCCCCC',
       reason: 'unknown Tolt status "on_hold"',
     },
+    {
+      kind: 'problem',
+      of: 'payout',
+      sourceId: 'comm_4PaidDDDDDDDDDDDDDDDDDD',
+      reason: 'a paid commission names no Tolt payout: it comes without one',
+    },
   ]);
-  expect(countsByKind(records)).toEqual({ partner: 4, customer: 5, commission: 5, payout: 1, problem: 3 });
+  expect(countsByKind(records)).toEqual({ partner: 4, customer: 5, commission: 5, problem: 4 });
   expect(inDependencyOrder(records)).toBe(true);
 });

@@ -105,25 +105,34 @@ function commissionRecord(row: Row, partnerOfCustomer: Map<string, string>): Imp
   };
 }
 
-/** Tolt's API has no payouts list: a payout is the paid commissions that name the same payout id. */
+/**
+ * Tolt's API has no payouts list: a payout is the paid commissions that name the same payout id.
+ * A paid commission naming none, or one whose payout mixes partners or currencies, is reported.
+ */
 function payoutsOf(commissions: Row[], records: ImportRecord[]): ImportRecord[] {
   const byPayout = new Map<string, { partner: string; currency: string; amount: number; paidAt: string }>();
+  const problems: ImportRecord[] = [];
+  const rows = new Map(commissions.map((c) => [text(c.id), c]));
   for (const r of records) {
     if (r.kind !== 'commission' || r.status !== 'paid') continue;
-    const row = commissions.find((c) => text(c.id) === r.sourceId)!;
+    const row = rows.get(r.sourceId)!;
     const payoutId = text(row.payout_id);
-    if (!payoutId) continue;
     const paidAt = isoTime(row.updated_at) ?? r.createdAt;
-    const seen = byPayout.get(payoutId);
-    if (seen && (seen.partner !== r.partnerSourceId || seen.currency !== r.currency)) continue;
-    byPayout.set(payoutId, {
-      partner: r.partnerSourceId,
-      currency: r.currency,
-      amount: (seen?.amount ?? 0) + r.amountMinor,
-      paidAt: seen && seen.paidAt > paidAt ? seen.paidAt : paidAt,
-    });
+    const seen = payoutId ? byPayout.get(payoutId) : undefined;
+    if (!payoutId) {
+      problems.push(problem('payout', r.sourceId, 'a paid commission names no Tolt payout: it comes without one'));
+    } else if (seen && (seen.partner !== r.partnerSourceId || seen.currency !== r.currency)) {
+      problems.push(problem('payout', payoutId, `commission ${r.sourceId} is of another partner or currency`));
+    } else {
+      byPayout.set(payoutId, {
+        partner: r.partnerSourceId,
+        currency: r.currency,
+        amount: (seen?.amount ?? 0) + r.amountMinor,
+        paidAt: seen && seen.paidAt > paidAt ? seen.paidAt : paidAt,
+      });
+    }
   }
-  return [...byPayout].map(([id, p]) => ({
+  const payouts = [...byPayout].map(([id, p]): ImportRecord => ({
     kind: 'payout',
     sourceId: id,
     partnerSourceId: p.partner,
@@ -131,6 +140,7 @@ function payoutsOf(commissions: Row[], records: ImportRecord[]): ImportRecord[] 
     amountMinor: p.amount,
     paidAt: p.paidAt,
   }));
+  return [...payouts, ...problems];
 }
 
 async function readTolt(http: SourceHttp, programId: string): Promise<ImportRecord[]> {
