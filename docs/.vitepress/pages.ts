@@ -18,5 +18,9 @@ export const REFERENCE = [
   'payouts',
   'rules',
   'performance',
+  'moving-from-tolt',
+  'moving-from-firstpromoter',
+  'moving-from-partnerstack',
+  'moving-from-dub',
   'architecture',
 ];

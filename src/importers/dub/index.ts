@@ -1,0 +1,1 @@
+export { createDubReader, type DubReaderOptions } from './dub-reader.ts';

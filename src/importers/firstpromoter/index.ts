@@ -1,0 +1,1 @@
+export { createFirstPromoterReader, type FirstPromoterReaderOptions } from './firstpromoter-reader.ts';

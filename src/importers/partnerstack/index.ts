@@ -1,0 +1,1 @@
+export { createPartnerStackReader, type PartnerStackReaderOptions } from './partnerstack-reader.ts';

@@ -1,0 +1,1 @@
+export { createToltReader, type ToltReaderOptions } from './tolt-reader.ts';
