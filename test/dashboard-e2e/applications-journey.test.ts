@@ -1,7 +1,7 @@
 /**
  * Partner applications in a real Chromium against the real server: the operator switches the
  * form on in the dashboard (Applications), a new applicant signs up on the public page on a phone,
- * the operator approves them, and the applicant sets a password through the sign-in link and
+ * a team member with the `admin` role approves them (recorded as theirs in the audit log), and the applicant sets a password through the sign-in link and
  * signs in to the portal. axe-core on every page, no CSP violation; screenshots are saved
  * (SCREENSHOTS_DIR, else a temporary folder).
  */
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.ts';
+import { addStaff, STAFF_PASSWORD } from '../helpers/staff.ts';
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
 import { expectAccessible, shot } from './page-checks.ts';
 import { tab } from './webhook-log-journey.ts';
@@ -105,16 +106,25 @@ describe.runIf(browserTestsEnabled())('partner applications in Chromium', () => 
       await ap.getByRole('heading', { name: 'Application received' }).waitFor();
       await expectAccessible(ap, 'application received', { strict: true });
 
-      // The operator approves it: the sign-in link is shown once.
-      await tab(op, 'Applications');
-      await op.getByRole('cell', { name: 'grace@example.com' }).waitFor();
-      await shot(SHOTS, op, 'applications');
-      await op.getByLabel('Select Grace Hopper').check();
-      await op.getByRole('button', { name: 'Approve selected' }).click();
-      await op.getByText('1 approved.').waitFor();
-      const invite = (await op.locator('code', { hasText: '/portal/invite/' }).textContent())?.trim() ?? '';
+      // A member of the team with the `admin` role approves it: the sign-in link is shown once.
+      await addStaff(h, program.id, 'adam@acme.example', 'admin');
+      const ad = await newPage(1440, 900);
+      await ad.goto(`${base}/dashboard/programs/${program.id}`);
+      await ad.getByLabel('Email').fill('adam@acme.example');
+      await ad.getByLabel('Password').fill(STAFF_PASSWORD);
+      await ad.getByRole('button', { name: 'Continue with email' }).click();
+      await ad.getByRole('heading', { name: 'Overview: Acme Shop' }).waitFor();
+      await tab(ad, 'Applications');
+      await ad.getByRole('cell', { name: 'grace@example.com' }).waitFor();
+      await shot(SHOTS, ad, 'applications');
+      await ad.getByLabel('Select Grace Hopper').check();
+      await ad.getByRole('button', { name: 'Approve selected' }).click();
+      await ad.getByText('1 approved.').waitFor();
+      const invite = (await ad.locator('code', { hasText: '/portal/invite/' }).textContent())?.trim() ?? '';
       expect(invite).toMatch(new RegExp(`^${base}/portal/invite/[\\w-]{40,}$`));
-      await expectAccessible(op, 'applications after approval');
+      await expectAccessible(ad, 'applications after approval');
+      const [approval] = (await h.admin('GET', `/programs/${program.id}/audit?action=approve`)).entries;
+      expect(approval).toMatchObject({ actor_kind: 'staff', actor_email: 'adam@acme.example', via: 'dashboard' });
 
       // The applicant sets a password, lands in the portal, signs out and signs in again by email.
       await ap.goto(invite);
