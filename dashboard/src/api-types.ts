@@ -103,7 +103,7 @@ import type {
   totpConfirmSchema,
 } from '../../src/http/routes/admin-me.ts';
 import type { AuditListBody } from '../../src/http/routes/admin-audit-log.ts';
-import type { StaffInviteBody } from '../../src/http/routes/staff-sessions.ts';
+import type { PasswordResetBody, resetSchema, StaffInviteBody } from '../../src/http/routes/staff-sessions.ts';
 
 export type { ProgramWire } from '../../src/http/wire/program-config.ts';
 export type { MeBody, StaffInviteBody };
@@ -220,6 +220,7 @@ export type ApiRoutes = {
       | Route<'/api/v1/admin/me/totp', TotpStartBody>
       | Route<'/api/v1/admin/me/totp/confirm', TotpConfirmedBody, In<typeof totpConfirmSchema>>
       | Route<`/api/v1/dashboard/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>
+      | Route<'/api/v1/dashboard/password-reset', PasswordResetBody, In<typeof resetSchema>>
       | Route<`${Program}/applications/approve`, DecisionsBody, In<typeof approveSchema>>
       | Route<`${Program}/applications/reject`, DecisionsBody, In<typeof rejectSchema>>;
     PATCH:

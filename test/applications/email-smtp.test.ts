@@ -210,6 +210,43 @@ describe('the emails no request causes', () => {
   });
 });
 
+describe('staff email', () => {
+  test('a new team member gets the invite by email; "forgot password" mails a one-time link, and says nothing of unknown addresses', async () => {
+    const f = await createProgramFixture(h);
+    const added = await h.admin('POST', `/programs/${f.programId}/staff`, {
+      email: 'tess@acme.example',
+      role: 'admin',
+    });
+    await sweep();
+    const [invite] = mailsTo('tess@acme.example');
+    expect(invite!.subject).toBe('You are invited to the team of Acme');
+    expect(invite!.text).toContain(added.invite_url);
+    expect(header(invite!, 'list-unsubscribe')).toBeUndefined();
+    const token = new URL(added.invite_url).pathname.split('/').pop()!;
+    const set = await h.request(`/api/v1/dashboard/invites/${token}`, { body: { password: 'first password here' } });
+    expect(set.status).toBe(201);
+
+    const asked = await h.request('/api/v1/dashboard/password-reset', { body: { email: 'Tess@acme.example' } });
+    const unknown = await h.request('/api/v1/dashboard/password-reset', { body: { email: 'nobody@acme.example' } });
+    expect([asked.status, unknown.status]).toEqual([202, 202]);
+    expect(unknown.body).toEqual(asked.body);
+    await sweep();
+    expect(mailsTo('nobody@acme.example')).toEqual([]);
+    const reset = mailsTo('tess@acme.example').find((m) => m.subject?.startsWith('Choose a new password'))!;
+    const link = /https:\/\/partners\.acme\.example\/dashboard\/invite\/([\w-]+)/.exec(reset.text!)![1]!;
+    const chosen = await h.request(`/api/v1/dashboard/invites/${link}`, { body: { password: 'second password here' } });
+    expect(chosen.status).toBe(201);
+    // Once only; the old password no longer signs in, the new one does.
+    expect(
+      (await h.request(`/api/v1/dashboard/invites/${link}`, { body: { password: 'third password here' } })).status,
+    ).toBe(404);
+    const signIn = (password: string) =>
+      h.request('/api/v1/dashboard/session', { body: { email: 'tess@acme.example', password } });
+    expect((await signIn('first password here')).status).toBe(401);
+    expect((await signIn('second password here')).status).toBe(201);
+  });
+});
+
 describe('invites by email', () => {
   test("an admin's portal invite is emailed to the partner, with the same link", async () => {
     const { program } = await h.admin('POST', '/programs', { name: 'Invite Shop' });

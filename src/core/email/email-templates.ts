@@ -7,6 +7,8 @@ export type Brand = { programName: string; recipientName: string };
 /** The data each kind of email is written from. Amounts are minor units of their currency. */
 export type EmailData =
   | { kind: 'invite'; link: string }
+  | { kind: 'staff_invite'; link: string; role: string }
+  | { kind: 'staff_password_reset'; link: string }
   | { kind: 'application_received' }
   | { kind: 'application_approved'; link: string; referralLink: string }
   | { kind: 'application_rejected'; reason: string | null }
@@ -54,6 +56,18 @@ export function renderEmail(data: EmailData, brand: Brand): RenderedEmail {
       return compose(`Your partner account at ${p}`, brand, [
         `You are invited to the partner portal of ${p}. Choose a password to sign in.`,
         { link: data.link, label: 'Set your password' },
+        'The link works once and expires.',
+      ]);
+    case 'staff_invite':
+      return compose(`You are invited to the team of ${p}`, brand, [
+        `You are invited to run the partner program of ${p} in its dashboard, as ${data.role}. Choose a password to sign in.`,
+        { link: data.link, label: 'Set your password' },
+        'The link works once and expires.',
+      ]);
+    case 'staff_password_reset':
+      return compose(`Choose a new password for the ${p} dashboard`, brand, [
+        'Someone (we hope you) asked to choose a new password for your dashboard account. If it was not you, ignore this email: your password stays as it is.',
+        { link: data.link, label: 'Choose a new password' },
         'The link works once and expires.',
       ]);
     case 'application_received':
@@ -107,6 +121,8 @@ export function renderEmail(data: EmailData, brand: Brand): RenderedEmail {
 /** Kinds a partner cannot unsubscribe from (their account and their application). */
 export const ACCOUNT_KINDS: readonly EmailKind[] = [
   'invite',
+  'staff_invite',
+  'staff_password_reset',
   'application_received',
   'application_approved',
   'application_rejected',

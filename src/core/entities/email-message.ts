@@ -10,6 +10,8 @@ export const EMAIL_KINDS = [
   'payout_sent',
   'payout_failed',
   'monthly_statement',
+  'staff_invite',
+  'staff_password_reset',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 

@@ -10,6 +10,7 @@ import { StaffRole } from '../entities/staff-role.ts';
 import { StaffInvite } from '../entities/staff-invite.ts';
 import { StaffToken } from '../entities/staff-token.ts';
 import { endStaffSessions } from '../programs/sessions.ts';
+import { queueEmail } from '../email/queue-email.ts';
 
 /** A member of a program's team as the Team page lists it. */
 export type StaffMember = {
@@ -30,7 +31,13 @@ export type StaffMember = {
 export async function addStaffMember(
   deps: CoreDeps,
   programId: number,
-  input: { email: string; role: StaffRoleName; inviteTtlMs: number },
+  input: {
+    email: string;
+    role: StaffRoleName;
+    inviteTtlMs: number;
+    /** The invite page's URL for a token: given, the invite is also emailed (when email is on). */
+    inviteLink?: (token: string) => string;
+  },
 ): Promise<{ member: StaffMember; inviteToken: string | null; inviteExpiresAt: Date | null }> {
   return deps.em.transactional(async (em) => {
     if (!(await em.findOne(Program, { id: programId }))) throw new AppError('not_found', 'No such program');
@@ -47,12 +54,18 @@ export async function addStaffMember(
       await em.nativeUpdate(StaffInvite, { user: user.id, usedAt: null }, { expiresAt: now });
       inviteToken = randomBytes(32).toString('base64url');
       inviteExpiresAt = new Date(now.getTime() + input.inviteTtlMs);
-      em.create(StaffInvite, {
-        user: user.id,
-        tokenHash: sha256Hex(inviteToken),
-        createdAt: now,
-        expiresAt: inviteExpiresAt,
-      });
+      const tokenHash = sha256Hex(inviteToken);
+      em.create(StaffInvite, { user: user.id, tokenHash, createdAt: now, expiresAt: inviteExpiresAt });
+      if (input.inviteLink)
+        await queueEmail(
+          { ...deps, em },
+          {
+            programId,
+            dedupeKey: `staff_invite:${tokenHash}`,
+            recipient: { to: email, name: email },
+            data: { kind: 'staff_invite', link: input.inviteLink(inviteToken), role: input.role },
+          },
+        );
     }
     await em.flush();
     return { member: toMember(user, role), inviteToken, inviteExpiresAt };

@@ -56,12 +56,14 @@ export function registerStaffRoutes(ctx: RouteContext, { on, num, body }: AdminH
   }));
   on('post', '/programs/:id/staff', async (e) => {
     const input = validate(staffAddSchema, await body(e));
+    const base = ctx.config.PUBLIC_BASE_URL ?? e.url.origin;
+    const link = (token: string) => new URL(`/dashboard/invite/${token}`, base).toString();
     const r = await addStaffMember(ctx.deps(), num(e, 'id'), {
       ...input,
       inviteTtlMs: ctx.config.INVITE_TTL_HOURS * 3_600_000,
+      inviteLink: link,
     });
-    const base = ctx.config.PUBLIC_BASE_URL ?? e.url.origin;
-    const inviteUrl = r.inviteToken ? new URL(`/dashboard/invite/${r.inviteToken}`, base).toString() : null;
+    const inviteUrl = r.inviteToken ? link(r.inviteToken) : null;
     return json(
       {
         member: memberToWire(r.member),

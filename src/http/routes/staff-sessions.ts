@@ -1,12 +1,18 @@
 import type { H3, H3Event } from 'h3';
 import { z } from 'zod';
 import type { RouteContext } from '../http-context.ts';
-import { acceptStaffInvite, describeStaffInvite, verifyStaffSignIn } from '../../core/staff/staff-sign-in.ts';
+import {
+  acceptStaffInvite,
+  describeStaffInvite,
+  requestStaffPasswordReset,
+  verifyStaffSignIn,
+} from '../../core/staff/staff-sign-in.ts';
+import { enforceClientLimit } from '../client-limit.ts';
 import { withPartnerSignInLimits } from '../partner-sign-in-limit.ts';
 import { bcryptHasher } from '../password-hasher.ts';
 import { otpauthTotp } from '../totp.ts';
 import { readJson } from '../read-json.ts';
-import { route } from '../route.ts';
+import { json, route } from '../route.ts';
 import { validate } from '../validate.ts';
 import { openSession } from '../open-session.ts';
 import { audited } from '../admin-audit.ts';
@@ -48,6 +54,21 @@ export function registerStaffSessionRoutes(app: H3, ctx: RouteContext): void {
       return { email: d.email, expires_at: d.expiresAt.toISOString() } satisfies z.infer<typeof staffInviteBody>;
     }),
   );
+  // "Forgot your password": the same answer whether the address is known or not.
+  app.post(
+    '/api/v1/dashboard/password-reset',
+    route(async (e) => {
+      await enforceClientLimit(ctx, e, 'application');
+      const { email } = validate(resetSchema, await readJson(e, ctx.config.BODY_LIMIT_BYTES));
+      const base = ctx.config.PUBLIC_BASE_URL ?? e.url.origin;
+      await requestStaffPasswordReset(ctx.deps(), {
+        email,
+        ttlMs: ctx.config.INVITE_TTL_HOURS * 3_600_000,
+        link: (t) => new URL(`/dashboard/invite/${t}`, base).toString(),
+      });
+      return json({ status: 'requested' } satisfies z.infer<typeof resetBody>, 202);
+    }),
+  );
   app.post(
     '/api/v1/dashboard/invites/:token',
     route(
@@ -63,7 +84,12 @@ export function registerStaffSessionRoutes(app: H3, ctx: RouteContext): void {
 }
 
 const staffInviteBody = z.strictObject({ email: z.string(), expires_at: z.iso.datetime() });
+export const resetSchema = z.strictObject({ email: z.email().max(254) });
+const resetBody = z.strictObject({
+  status: z.literal('requested').meta({ description: 'The same whether the address is known or not' }),
+});
 export type StaffInviteBody = z.infer<typeof staffInviteBody>;
+export type PasswordResetBody = z.infer<typeof resetBody>;
 const params = { token: z.string().meta({ description: 'The token of the invite link' }) };
 
 export const staffSessionOperations = [
@@ -77,6 +103,19 @@ export const staffSessionOperations = [
     params,
     responses: { 200: { description: 'The invited email', schema: staffInviteBody } },
     errors: ['not_found'],
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/v1/dashboard/password-reset',
+    operationId: 'requestStaffPasswordReset',
+    summary: 'Forgot password: email a staff user a link to choose a new one',
+    description:
+      'Answers 202 whatever the address: a known staff user gets an email (when SMTP_URL is set) with a one-time link to the invite page, valid INVITE_TTL_HOURS; choosing a password there ends their other sessions. Limited per client address (`APPLICATION_LIMIT_PER_MINUTE`).',
+    tag: 'Admin',
+    security: [],
+    body: resetSchema,
+    responses: { 202: { description: 'Requested', schema: resetBody } },
+    errors: ['invalid_request', 'rate_limited'],
   }),
   defineOperation({
     method: 'post',
