@@ -13,6 +13,7 @@ import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
+import { publicOrigin } from '../../public-origin.ts';
 
 const role = z.enum(STAFF_ROLES);
 export const staffAddSchema = z.strictObject({ email: z.email().max(254), role });
@@ -60,8 +61,7 @@ export function registerStaffRoutes(ctx: RouteContext, { on, num, body }: AdminH
       ...input,
       inviteTtlMs: ctx.config.INVITE_TTL_HOURS * 3_600_000,
     });
-    const base = ctx.config.PUBLIC_BASE_URL ?? e.url.origin;
-    const inviteUrl = r.inviteToken ? new URL(`/dashboard/invite/${r.inviteToken}`, base).toString() : null;
+    const inviteUrl = r.inviteToken ? `${publicOrigin(ctx.config)}/dashboard/invite/${r.inviteToken}` : null;
     return json(
       {
         member: memberToWire(r.member),

@@ -74,6 +74,10 @@ export const partnerProfileBody = z.strictObject({
     id: int,
     name: z.string(),
     domain: z.string().nullable(),
+    landing_url: z.string().nullable().optional().meta({
+      description:
+        "Where the partner's links land by default: the program's landing URL, else `https://<domain>/`; null: neither is set (extension)",
+    }),
     commission_rate_bps: int,
     cookie_duration_days: int,
   }),
@@ -94,7 +98,8 @@ export const partnerProfileBody = z.strictObject({
     .meta({ description: 'Where the partner stands on the tiers of their reward rules; null without tiers' }),
   terms: partnerTermsWire,
   referral_link: z.string().meta({
-    description: "The program's site with `aff=<code>`, or the demo page when the program has no domain",
+    description:
+      "The program's landing URL (else `https://<domain>/`) with `aff=<code>`; without either, the demo page when it is on, else empty (the merchant must set a domain or landing URL)",
   }),
 });
 export type PartnerProfileBody = z.infer<typeof partnerProfileBody>;
