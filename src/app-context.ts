@@ -155,7 +155,10 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   // Unsubscribe links are signed with a key derived from the email-hash secret (never stored apart).
   const mail = emailTransport
     ? {
-        baseUrl: publicOrigin(config),
+        // Read at each use: the origin is the configuration's (publicOrigin), whenever it is set.
+        get baseUrl() {
+          return publicOrigin(config);
+        },
         linkKey: createHmac('sha256', emailKey.secret).update('email-links').digest(),
       }
     : undefined;

@@ -81,7 +81,10 @@ export async function updateProgram(
  */
 function checkLandingUrl(program: IProgram): void {
   const problem = program.landingUrl ? landingUrlProblem(program.landingUrl, program.domain ?? null) : null;
-  if (problem) throw new AppError('invalid_request', `Landing URL: ${problem}`, { field: 'landing_url' });
+  if (problem)
+    throw new AppError('invalid_request', `landing_url: ${problem}`, {
+      issues: [{ field: 'landing_url', message: problem }],
+    });
 }
 
 /** Every program, oldest first. */
