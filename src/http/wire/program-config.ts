@@ -33,6 +33,10 @@ export const programConfigSchema = z.strictObject({
     .superRefine((url, c) => {
       const problem = url === null ? null : landingUrlProblem(url, null);
       if (problem) c.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({
+      description:
+        "Where partners' links land by default (extension): a full https:// address on `domain` (http:// only on localhost or 127.0.0.1); null: `https://<domain>/`",
     }),
   commission_rate_bps: bps,
   product_rates_bps: z.record(z.string().min(1).max(255), bps).nullable(),
