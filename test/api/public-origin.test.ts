@@ -12,7 +12,7 @@ import { acceptInvite, asPartner } from '../portal/portal-sessions.ts';
 import { applicant, applied, FORM } from '../applications/application-steps.ts';
 import { startMailbox, type Mailbox } from '../applications/smtp-mailbox.ts';
 
-const cases = [
+const cases: Array<{ name: string; env: Record<string, string>; origin: string }> = [
   { name: 'without PUBLIC_BASE_URL', env: {}, origin: 'http://localhost:3000' },
   {
     name: 'with PUBLIC_BASE_URL',
