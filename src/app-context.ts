@@ -32,6 +32,7 @@ import {
 import { resolveSealer } from './sealing-keys.ts';
 import { ensureStatementKey } from './core/ledger/statement-keys.ts';
 import { createMetrics, moneyEventsOf, type Metrics } from './metrics/create-metrics.ts';
+import { publicOrigin } from './public-origin.ts';
 
 /**
  * Everything built once per process and passed down explicitly (no globals). The HTTP app and the
@@ -154,7 +155,10 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
   // Unsubscribe links are signed with a key derived from the email-hash secret (never stored apart).
   const mail = emailTransport
     ? {
-        baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
+        // Read at each use: the origin is the configuration's (publicOrigin), whenever it is set.
+        get baseUrl() {
+          return publicOrigin(config);
+        },
         linkKey: createHmac('sha256', emailKey.secret).update('email-links').digest(),
       }
     : undefined;

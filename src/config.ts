@@ -142,6 +142,7 @@ export const configSchema = z
      */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
+    /** The one origin of every link the service writes; unset: http://localhost:PORT (public-origin.ts). */
     PUBLIC_BASE_URL: z.url().optional(),
     /**
      * SMTP server for email to partners (`smtp://user:pass@host:587`, `smtps://...`); unset: no
@@ -173,7 +174,7 @@ export const configSchema = z
       .min(0.01)
       .max(24 * 30)
       .default(72),
-    /** Unset: the API reference this service serves, `<PUBLIC_BASE_URL or the request's origin>/docs`. */
+    /** Unset: the API reference this service serves, `<PUBLIC_BASE_URL or http://localhost:PORT>/docs`. */
     DOCS_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (log collectors). */

@@ -14,6 +14,7 @@ import { startWorkers } from './workers/start-workers.ts';
 import { createDb, migrate } from './core/db/orm.ts';
 import { seedDemoProgram } from './demo-seed.ts';
 import { demoPageEnabled } from './http/routes/demo-page.ts';
+import { publicOrigin } from './public-origin.ts';
 
 /**
  * Entry point: `node src/main.ts [role]` (or `ROLE=<role>`).
@@ -101,7 +102,12 @@ async function main(): Promise<void> {
     ctx.log.info({ url: health.url, role }, 'health listener on /healthz and /readyz');
   }
   if (!config.DATABASE_URL && config.DEMO_SEED)
-    await printDemo(ctx, server?.url ?? `http://localhost:${config.PORT}/`, tokenWhere ?? adminTokenFileNote(config));
+    // The public origin, unless the port was picked at start (PORT=0): then the listener's own URL.
+    await printDemo(
+      ctx,
+      config.PORT === 0 && server?.url ? server.url : publicOrigin(config),
+      tokenWhere ?? adminTokenFileNote(config),
+    );
 
   let stopping = false;
   let endDrain: (() => void) | null = null;

@@ -1,7 +1,7 @@
 /** The admin CLI's usage text (admin.ts). */
 export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [--token TOKEN] [--json] [--field PATH]
 
-  programs:create --name NAME [--domain HOST] [--commission-rate-bps N] [--cookie-duration-days N]
+  programs:create --name NAME [--domain HOST] [--landing-url URL] [--commission-rate-bps N] [--cookie-duration-days N]
                   [--attribution-window-days N] [--hold-period-days N] [--recurring-policy one_time|months|lifetime]
                   [--recurring-months N] [--rate-limit-per-minute N] [--platform-fee-bps N]
                   [--provider-amount-includes-tax true|false] [--coupon-precedence click|coupon]
@@ -82,4 +82,4 @@ The server URL comes from --url or ADMIN_URL (default http://localhost:$PORT or 
 --token, ADMIN_TOKEN, or the embedded server's DATA_DIR/admin-token file.
 Output: tables in a terminal; JSON with --json or when the output is not a terminal (pipes, scripts);
 --field PATH prints one value of the answer (program.id, key), e.g. PROGRAM=$(npm run -s admin -- ... --field program.id).
-Referral links use the program's domain, else the demo page at PUBLIC_BASE_URL or the server URL.`;
+Referral links use the program's landing URL or domain, else the demo page at PUBLIC_BASE_URL or the server URL.`;

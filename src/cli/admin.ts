@@ -112,10 +112,12 @@ async function withReferralLinks<T extends Partner>(
   partners: T[],
 ): Promise<Array<T & { referral_link: string }>> {
   const { program } = (await call('GET', `/programs/${programId}`)) as {
-    program: { id: number; domain: string | null };
+    program: { id: number; domain: string | null; landing_url?: string | null };
   };
-  const base = process.env.PUBLIC_BASE_URL || baseUrl;
-  return partners.map((p) => ({ ...p, referral_link: referralLink(program, p.code, base) }));
+  const linked = { ...program, landingUrl: program.landing_url ?? null };
+  // Without a domain or landing URL: the demo page at the server this command talks to.
+  const demo = { enabled: true, origin: process.env.PUBLIC_BASE_URL || baseUrl };
+  return partners.map((p) => ({ ...p, referral_link: referralLink(linked, p.code, demo) ?? '' }));
 }
 
 const commands: Record<string, () => Promise<unknown>> = {

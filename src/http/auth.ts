@@ -5,6 +5,7 @@ import { AppError } from '../core/shared/errors.ts';
 import { authenticateApiKey, hashApiKey, type AuthenticatedKey } from '../core/programs/api-keys.ts';
 import { stageHeader } from './route.ts';
 import { clientAddress } from './client-address.ts';
+import { publicOrigin } from '../public-origin.ts';
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9_\-.~+/=]{8,512})$/;
 
@@ -34,7 +35,7 @@ async function authenticate(ctx: RouteContext, event: H3Event): Promise<Authenti
   const hash = hashApiKey(m[1]!);
   let key = ctx.keyCache.get(hash, now.getTime());
   if (!key || (key.rotateBy && key.rotateBy <= now)) {
-    const docsUrl = ctx.config.DOCS_URL ?? new URL('/docs', ctx.config.PUBLIC_BASE_URL ?? event.url.origin).toString();
+    const docsUrl = ctx.config.DOCS_URL ?? `${publicOrigin(ctx.config)}/docs`;
     key = await authenticateApiKey(ctx.deps(), m[1]!, docsUrl).catch((err: unknown) => keyRefused(ctx, event, err));
     ctx.keyCache.set(hash, key, now.getTime());
   }

@@ -189,7 +189,11 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       } as unknown as typeof app;
       server = serve(checked, { port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false });
       await server.ready();
-      return (server.url as string).replace(/\/$/, '');
+      const url = (server.url as string).replace(/\/$/, '');
+      // The listener is the service's public origin (as PUBLIC_BASE_URL names it in production):
+      // the links it writes (invites, emails, the demo page) then lead back to it.
+      ctx.config.PUBLIC_BASE_URL ??= url;
+      return url;
     },
     async close() {
       await server?.close(true);

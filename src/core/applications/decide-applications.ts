@@ -9,8 +9,11 @@ import { createPartner } from '../programs/programs.ts';
 import { createPartnerInvite } from '../programs/partner-invites.ts';
 import { queueEmail } from '../email/queue-email.ts';
 
-/** Where approval links point: the service's public URL, and how long the portal invite lasts. */
-export type ApprovalLinks = { baseUrl: string; inviteTtlMs: number };
+/**
+ * Where approval links point: the service's public origin, how long the portal invite lasts, and
+ * whether the demo page is on (the referral link of a program without a site then points at it).
+ */
+export type ApprovalLinks = { baseUrl: string; inviteTtlMs: number; demoPage: boolean };
 
 /**
  * What became of one application. `approved`: the partner, their referral link and portal invite
@@ -23,7 +26,8 @@ export type Decision =
       outcome: 'approved';
       partnerId: number;
       partnerCode: string;
-      referralLink: string;
+      /** Null: the program has no domain or landing URL and the demo page is off. */
+      referralLink: string | null;
       inviteUrl: string;
       deliveryIds: number[];
     }
@@ -86,7 +90,11 @@ export async function approveApplications(
         await em.flush();
         const base = links.baseUrl.replace(/\/$/, '');
         const inviteUrl = `${base}/portal/invite/${invite.token}`;
-        const referral = referralLink({ id: program.id, domain: program.domain ?? null }, partner.code, base);
+        const referral = referralLink(
+          { id: program.id, domain: program.domain ?? null, landingUrl: program.landingUrl ?? null },
+          partner.code,
+          { enabled: links.demoPage, origin: base },
+        );
         await queueEmail(tx, {
           programId,
           dedupeKey: `application_approved:${app.id}`,

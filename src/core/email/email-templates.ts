@@ -10,7 +10,7 @@ export type EmailData =
   | { kind: 'staff_invite'; link: string; role: string }
   | { kind: 'staff_password_reset'; link: string }
   | { kind: 'application_received' }
-  | { kind: 'application_approved'; link: string; referralLink: string }
+  | { kind: 'application_approved'; link: string; referralLink: string | null }
   | { kind: 'application_rejected'; reason: string | null }
   | {
       kind: 'commission_digest';
@@ -78,7 +78,7 @@ export function renderEmail(data: EmailData, brand: Brand): RenderedEmail {
       return compose(`Welcome to ${p}: your application is approved`, brand, [
         `Your application to the partner program of ${p} is approved.`,
         { link: data.link, label: 'Set your password and sign in' },
-        { link: data.referralLink, label: 'Your referral link' },
+        ...(data.referralLink ? [{ link: data.referralLink, label: 'Your referral link' }] : []),
       ]);
     case 'application_rejected':
       return compose(`Your application to ${p}`, brand, [

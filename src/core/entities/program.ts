@@ -18,6 +18,11 @@ export const Program = defineEntity({
     name: p.string(),
     /** Merchant site host (e.g. `shop.example`); affiliate URLs and browser Origins must match it. */
     domain: p.string().nullable(),
+    /**
+     * Where partners' links land by default (`https://shop.example/pricing`), on `domain` when one is
+     * set; null: `https://<domain>/` (partner-links.ts).
+     */
+    landingUrl: p.text().nullable(),
     /** Commission rate in basis points (1000 = 10%). */
     commissionRateBps: p.integer().default(1000),
     /** Per-product commission policy: `{ [product_id]: bps }`, matched by the sale's `product_id`. */

@@ -45,6 +45,7 @@ export async function getPartnerProfile(deps: CoreDeps, partnerId: number) {
       id: program.id,
       name: program.name,
       domain: program.domain ?? null,
+      landingUrl: program.landingUrl ?? null,
       commissionRateBps: program.commissionRateBps,
       cookieDurationDays: program.cookieDurationDays,
     },

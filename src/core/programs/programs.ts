@@ -5,12 +5,15 @@ import type { AttributionModel, CouponPrecedence } from '../shared/vocabulary.ts
 import type { RewardRules, FraudRules } from '../entities/program-rules.ts';
 import type { PayoutSettings } from '../entities/payout-settings.ts';
 import { Partner, type IPartner } from '../entities/partner.ts';
+import { landingUrlProblem } from '../shared/partner-links.ts';
 import { emitPartnerCreated } from '../outbound/use-case-events.ts';
 
 /** Every configurable program field (the admin API validates and maps them from its wire form). */
 export type ProgramSettings = {
   name: string;
   domain: string | null;
+  /** Where partners' links land by default, on `domain` when one is set (shared/partner-links.ts). */
+  landingUrl: string | null;
   commissionRateBps: number;
   productRatesBps: Record<string, number> | null;
   cookieDurationDays: number;
@@ -50,6 +53,7 @@ const given = <T extends object>(settings: T): Partial<T> =>
 export async function createProgram(deps: CoreDeps, input: ProgramCreate): Promise<IProgram> {
   const em = deps.em;
   const program = em.create(Program, given(input) as ProgramCreate);
+  checkLandingUrl(program);
   await em.flush();
   return program;
 }
@@ -63,10 +67,24 @@ export async function updateProgram(
   const program = await em.findOne(Program, { id: programId });
   if (!program) throw new AppError('not_found', 'No such program');
   em.assign(program, given(input));
+  checkLandingUrl(program);
   await em.flush();
   // The next read goes to the database.
   deps.caches.programs.delete(programId);
   return program;
+}
+
+/**
+ * The landing URL must be a full https:// address (http:// on localhost only) on the domain: checked
+ * after a change of either, so a new domain cannot leave the stored landing URL off it.
+ * @throws AppError `invalid_request` (field `landing_url`).
+ */
+function checkLandingUrl(program: IProgram): void {
+  const problem = program.landingUrl ? landingUrlProblem(program.landingUrl, program.domain ?? null) : null;
+  if (problem)
+    throw new AppError('invalid_request', `landing_url: ${problem}`, {
+      issues: [{ field: 'landing_url', message: problem }],
+    });
 }
 
 /** Every program, oldest first. */

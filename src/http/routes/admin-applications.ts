@@ -24,6 +24,7 @@ import {
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 import { approvalLinks } from './apply-page.ts';
+import { publicOrigin } from '../../public-origin.ts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const applicationToWire = (a: IPartnerApplication): z.infer<typeof applicationWire> => ({
@@ -46,7 +47,7 @@ const decisionToWire = (d: Decision): z.infer<typeof decisionWire> =>
         outcome: d.outcome,
         partner_id: d.partnerId,
         partner_code: d.partnerCode,
-        referral_link: d.referralLink,
+        ...(d.referralLink ? { referral_link: d.referralLink } : {}),
         invite_url: d.inviteUrl,
       }
     : d.outcome === 'skipped'
@@ -63,7 +64,7 @@ export function registerApplicationAdminRoutes(ctx: RouteContext, { on, num, bod
       terms_text: f.termsText,
       terms_version: f.termsVersion,
       auto_approve: f.autoApprove,
-      page_url: `${(ctx.config.PUBLIC_BASE_URL ?? e.url.origin).replace(/\/$/, '')}/apply/${num(e, 'id')}`,
+      page_url: `${publicOrigin(ctx.config)}/apply/${num(e, 'id')}`,
     }) satisfies z.infer<typeof formBody>;
   on('get', '/programs/:id/application-form', async (e) =>
     form(e, await readApplicationForm(ctx.deps(), num(e, 'id'))),
@@ -92,7 +93,7 @@ export function registerApplicationAdminRoutes(ctx: RouteContext, { on, num, bod
   });
   on('post', '/programs/:id/applications/approve', async (e) => {
     const { ids } = validate(approveSchema, await body(e));
-    const results = await approveApplications(ctx.deps(), num(e, 'id'), ids, approvalLinks(ctx, e));
+    const results = await approveApplications(ctx.deps(), num(e, 'id'), ids, approvalLinks(ctx));
     await enqueueEventDeliveries(
       ctx,
       results.flatMap((r) => (r.outcome === 'approved' ? r.deliveryIds : [])),

@@ -52,7 +52,7 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
   });
   on('post', `${P}/partners/:partnerId/invites`, async (e) => {
     // Emailed to the partner too when email is on (applications/invite-partner.ts).
-    const invite = await invitePartner(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), approvalLinks(ctx, e));
+    const invite = await invitePartner(ctx.deps(), num(e, 'id'), num(e, 'partnerId'), approvalLinks(ctx));
     return json(
       {
         invite_url: invite.inviteUrl,

@@ -42,7 +42,7 @@ export function registerApplicationRoutes(app: H3, ctx: RouteContext): void {
         ctx.deps(),
         programId,
         { name: body.name, email: body.email, answers: body.answers, acceptTerms: body.accept_terms },
-        approvalLinks(ctx, event),
+        approvalLinks(ctx),
       );
       return json({ application_id: r.applicationId, status: r.status } satisfies z.infer<typeof submitted>, 201);
     }),

@@ -9,6 +9,8 @@ import { readLimited } from '../read-json.ts';
 import { defineOperation } from '../openapi/operation.ts';
 import type { ApprovalLinks } from '../../core/applications/decide-applications.ts';
 import { MAX_ROW_ID } from '../validate.ts';
+import { publicOrigin } from '../../public-origin.ts';
+import { demoPageEnabled } from './demo-page.ts';
 
 /** The `programId` path parameter, or null when it is not a row id. */
 export function programIdParam(event: H3Event): number | null {
@@ -17,11 +19,12 @@ export function programIdParam(event: H3Event): number | null {
   return /^[1-9]\d{0,9}$/.test(raw) && id <= MAX_ROW_ID ? id : null;
 }
 
-/** Links of approval emails and answers: the public URL (else the request's origin) and the invite lifetime. */
-export function approvalLinks(ctx: RouteContext, event: H3Event): ApprovalLinks {
+/** Links of approval emails and answers: the public origin, the invite lifetime, whether the demo page is on. */
+export function approvalLinks(ctx: RouteContext): ApprovalLinks {
   return {
-    baseUrl: ctx.config.PUBLIC_BASE_URL ?? event.url.origin,
+    baseUrl: publicOrigin(ctx.config),
     inviteTtlMs: ctx.config.INVITE_TTL_HOURS * 3_600_000,
+    demoPage: demoPageEnabled(ctx.config),
   };
 }
 
@@ -51,7 +54,7 @@ export function applyPageRoute(ctx: RouteContext) {
         ctx.deps(),
         programId,
         { name: values.name ?? '', email: values.email ?? '', answers, acceptTerms: values.accept_terms === 'yes' },
-        approvalLinks(ctx, event),
+        approvalLinks(ctx),
       );
       const done =
         r.status === 'approved'

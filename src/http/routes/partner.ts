@@ -46,6 +46,8 @@ import {
 } from '../../core/payouts/payout-methods.ts';
 import { payoutMethodBody, payoutMethodToWire } from '../wire/payouts.ts';
 import { partnerPayoutBody, partnerPayoutToWire, type PartnerPayoutBody } from '../wire/partner-payouts.ts';
+import { publicOrigin } from '../../public-origin.ts';
+import { demoPageEnabled } from './demo-page.ts';
 
 const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -72,11 +74,13 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
       route(partner, (e) => fn(e, e.context.session!.partnerId as number)),
     );
 
-  on('get', '/me', async (e, partnerId) => {
+  on('get', '/me', async (_e, partnerId) => {
     const profile = await getPartnerProfile(ctx.deps(), partnerId);
+    const demo = { enabled: demoPageEnabled(ctx.config), origin: publicOrigin(ctx.config) };
     return {
       ...partnerProfileToWire(profile),
-      referral_link: referralLink(profile.program, profile.partner.code, ctx.config.PUBLIC_BASE_URL ?? e.url.origin),
+      // Empty: no domain or landing URL and the demo page is off; the portal says what to set.
+      referral_link: referralLink(profile.program, profile.partner.code, demo) ?? '',
     } satisfies PartnerProfileBody;
   });
   on('get', '/stats', async (e, partnerId) => {

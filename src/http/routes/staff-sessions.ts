@@ -8,6 +8,7 @@ import {
   verifyStaffSignIn,
 } from '../../core/staff/staff-sign-in.ts';
 import { enforceClientLimit } from '../client-limit.ts';
+import { publicOrigin } from '../../public-origin.ts';
 import { withPartnerSignInLimits } from '../partner-sign-in-limit.ts';
 import { bcryptHasher } from '../password-hasher.ts';
 import { otpauthTotp } from '../totp.ts';
@@ -60,11 +61,10 @@ export function registerStaffSessionRoutes(app: H3, ctx: RouteContext): void {
     route(async (e) => {
       await enforceClientLimit(ctx, e, 'application');
       const { email } = validate(resetSchema, await readJson(e, ctx.config.BODY_LIMIT_BYTES));
-      const base = ctx.config.PUBLIC_BASE_URL ?? e.url.origin;
       await requestStaffPasswordReset(ctx.deps(), {
         email,
         ttlMs: ctx.config.INVITE_TTL_HOURS * 3_600_000,
-        link: (t) => new URL(`/dashboard/invite/${t}`, base).toString(),
+        link: (t) => `${publicOrigin(ctx.config)}/dashboard/invite/${t}`,
       });
       return json({ status: 'requested' } satisfies z.infer<typeof resetBody>, 202);
     }),

@@ -1,3 +1,4 @@
+import { linkBase } from '../../core/shared/partner-links.ts';
 import type {
   getPartnerEarnings,
   getPartnerProfile,
@@ -31,6 +32,7 @@ export function partnerProfileToWire({
       id: program.id,
       name: program.name,
       domain: program.domain,
+      landing_url: linkBase(program),
       commission_rate_bps: program.commissionRateBps,
       cookie_duration_days: program.cookieDurationDays,
     },

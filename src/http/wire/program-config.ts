@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ATTRIBUTION_MODELS, COUPON_PRECEDENCES, RECURRING_POLICIES } from '../../core/shared/vocabulary.ts';
 import { rewardRulesSchema, fraudRulesSchema } from '../../core/entities/program-rules.ts';
 import { payoutSettingsSchema } from '../../core/entities/payout-settings.ts';
+import { landingUrlProblem, MAX_LINK_LENGTH } from '../../core/shared/partner-links.ts';
 
 /*
  * A program's settings on the wire: the admin API validates them with these schemas and answers
@@ -20,6 +21,23 @@ const domain = z
 export const programConfigSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   domain: domain.nullable(),
+  /**
+   * Where partners' links land by default (extension): a full https:// address with any path, on
+   * `domain` when one is set (http:// only on localhost or 127.0.0.1); null: `https://<domain>/`.
+   */
+  landing_url: z
+    .string()
+    .trim()
+    .max(MAX_LINK_LENGTH)
+    .nullable()
+    .superRefine((url, c) => {
+      const problem = url === null ? null : landingUrlProblem(url, null);
+      if (problem) c.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({
+      description:
+        "Where partners' links land by default (extension): a full https:// address on `domain` (http:// only on localhost or 127.0.0.1); null: `https://<domain>/`",
+    }),
   commission_rate_bps: bps,
   product_rates_bps: z.record(z.string().min(1).max(255), bps).nullable(),
   cookie_duration_days: z.number().int().min(1).max(3650),
@@ -64,6 +82,11 @@ export const programJson = z.looseObject({
   id: z.number().int(),
   name: z.string(),
   domain: z.string().nullable(),
+  landing_url: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Where partners' links land by default (extension); null: `https://<domain>/`" }),
   commission_rate_bps: z.number().int(),
   product_rates_bps: z.record(z.string(), z.number().int()).nullable(),
   cookie_duration_days: z.number().int(),

@@ -9,6 +9,7 @@ export function programSettingsFromWire(c: Partial<ProgramConfig>): Partial<Prog
   return {
     name: c.name,
     domain: c.domain,
+    landingUrl: c.landing_url,
     commissionRateBps: c.commission_rate_bps,
     productRatesBps: c.product_rates_bps,
     cookieDurationDays: c.cookie_duration_days,
@@ -35,6 +36,7 @@ export function programToWire(p: StoredProgram): ProgramWire {
     id: p.id,
     name: p.name,
     domain: p.domain ?? null,
+    landing_url: p.landingUrl ?? null,
     commission_rate_bps: p.commissionRateBps,
     product_rates_bps: p.productRatesBps ?? null,
     cookie_duration_days: p.cookieDurationDays,

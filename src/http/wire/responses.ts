@@ -67,13 +67,15 @@ export const seriesWire = z.strictObject({
 export type SeriesBody = z.infer<typeof seriesWire>;
 
 // The partner API (routes/partner.ts, wire/partner-portal.ts)
-
+const LANDING = "Where the partner's links land: the landing URL, else `https://<domain>/`; null: neither (extension)";
+const REFERRAL = 'The landing URL with `aff=<code>`; without one, the demo page while it is on, else empty';
 export const partnerProfileBody = z.strictObject({
   partner: z.strictObject({ id: int, code: z.string(), name: z.string(), email: z.string().nullable() }),
   program: z.strictObject({
     id: int,
     name: z.string(),
     domain: z.string().nullable(),
+    landing_url: z.string().nullable().optional().meta({ description: LANDING }),
     commission_rate_bps: int,
     cookie_duration_days: int,
   }),
@@ -93,9 +95,7 @@ export const partnerProfileBody = z.strictObject({
     .nullable()
     .meta({ description: 'Where the partner stands on the tiers of their reward rules; null without tiers' }),
   terms: partnerTermsWire,
-  referral_link: z.string().meta({
-    description: "The program's site with `aff=<code>`, or the demo page when the program has no domain",
-  }),
+  referral_link: z.string().meta({ description: REFERRAL }),
 });
 export type PartnerProfileBody = z.infer<typeof partnerProfileBody>;
 

@@ -30,6 +30,7 @@ import { Migration20261126032532_daily_rollups } from './Migration20261126032532
 import { Migration20261126000102_payout_rails } from './Migration20261126000102_payout_rails.ts';
 import { Migration20261126032534_order_registrations } from './Migration20261126032534_order_registrations.ts';
 import { Migration20261127125109_applications_email } from './Migration20261127125109_applications_email.ts';
+import { Migration20261206050000_landing_url } from './Migration20261206050000_landing_url.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -62,4 +63,5 @@ export const MIGRATIONS = [
   Migration20261127125031_staff_and_audit,
   Migration20261127125109_applications_email,
   Migration20261127125242_payout_run_skips,
+  Migration20261206050000_landing_url,
 ];
