@@ -144,7 +144,7 @@ export async function runEmbeddedMemory(): Promise<void> {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-embedded-'));
   const phases: Array<{ phase: string; samples: Sample[] }> = [];
-  let walk: WalkResult | null = null;
+  let walk: WalkResult | undefined;
   const timings: Record<string, number> = {};
   try {
     const first = await startEmbedded(dataDir, 'first start');
