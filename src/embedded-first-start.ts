@@ -19,7 +19,7 @@ export async function createEmbeddedCluster(dataDir: string): Promise<string[]> 
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [...process.execArgv, SELF, dataDir],
+      [...process.execArgv.filter((a) => !a.startsWith('--inspect')), SELF, dataDir],
       { timeout: 600_000, maxBuffer: 4 * 2 ** 20 },
       (err, stdout, stderr) => {
         if (err)
