@@ -36,6 +36,7 @@
  *
  * `--data large` (or BENCH_DATA=large) runs the data-volume bench instead (data-volume.ts): read
  * paths over a year of one large program seeded in SQL, beside the same paths on a small seed.
+ * BENCH_CASES=embedded-memory runs the embedded mode's memory case instead (embedded-memory.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -71,10 +72,16 @@ import { runPreview } from './cases/preview.ts';
 import { runExport } from './cases/export.ts';
 import { runStarvation } from './cases/starvation.ts';
 import { runDataVolume } from './data-volume.ts';
+import { runEmbeddedMemory } from './embedded-memory.ts';
 
 async function main(): Promise<void> {
   if (DATA === 'large') return runDataVolume();
   if (DATA !== undefined) throw new Error(`--data ${DATA}: only "large" is known`);
+  // Embedded mode has no PostgreSQL or Redis to share with the load cases: a case of its own.
+  if (CASES.includes('embedded-memory')) {
+    if (CASES.length > 1) throw new Error('BENCH_CASES=embedded-memory runs alone');
+    return runEmbeddedMemory();
+  }
   const started = Date.now();
   const prefix = `bench${randomBytes(3).toString('hex')}`;
   const machine = describeMachine();

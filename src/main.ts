@@ -13,6 +13,7 @@ import { nodeServerOptions } from './http/server-options.ts';
 import { startWorkers } from './workers/start-workers.ts';
 import { createDb, migrate } from './core/db/orm.ts';
 import { seedDemoProgram } from './demo-seed.ts';
+import { createEmbeddedCluster } from './embedded-first-start.ts';
 import { demoPageEnabled } from './http/routes/demo-page.ts';
 import { publicOrigin } from './public-origin.ts';
 
@@ -52,7 +53,10 @@ async function main(): Promise<void> {
   const tokenWhere = config.ADMIN_TOKEN ? 'the ADMIN_TOKEN you set' : null;
   if (!config.DATABASE_URL) config.ADMIN_TOKEN ??= embeddedAdminToken(config);
 
+  // Embedded mode's first start: initdb and the migrations in a child process (no lasting peak).
+  const created = config.DATABASE_URL ? [] : await createEmbeddedCluster(config.DATA_DIR);
   const ctx = await createAppContext(config);
+  if (created.length) ctx.log.info({ applied: created }, 'database migrations applied');
   // Build the dashboard bundle now when its sources are newer, rather than on the first page view.
   if (role !== 'worker')
     await ensureDashboardBundle(ctx).catch((err: Error) =>

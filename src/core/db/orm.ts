@@ -1,6 +1,7 @@
 import { patchPgPool, type ClientPool } from './pg-driver-patches.ts';
 import { MikroORM as PgORM } from '@mikro-orm/postgresql';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { Migrator } from '@mikro-orm/migrations';
@@ -38,6 +39,19 @@ const common = {
   ensureDatabase: false,
 };
 
+/**
+ * Embedded PostgreSQL's memory settings. PGlite runs PostgreSQL inside this process with the server
+ * defaults (shared_buffers 128MB, maintenance_work_mem 64MB), sized for a dedicated machine: its
+ * WebAssembly memory grows to hold them and never shrinks. A single-process database of one
+ * service needs far less (bench `embedded-memory`: docs/performance.md).
+ */
+export const PGLITE_SETTINGS = [
+  'shared_buffers=16MB',
+  'wal_buffers=1MB',
+  'maintenance_work_mem=16MB',
+  'temp_buffers=2MB',
+];
+
 /** Opens the database: PostgreSQL when `databaseUrl` is set, otherwise embedded PGlite. */
 export async function createDb(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) {
@@ -56,7 +70,13 @@ export async function createDb(opts: DbOptions): Promise<Db> {
     return { orm, em: orm.em as unknown as EntityManager, kind: 'postgresql' };
   }
   if (!opts.dataDir.startsWith('memory:')) mkdirSync(opts.dataDir, { recursive: true });
-  const orm = await PgliteORM.init({ ...common, dbName: opts.dataDir, debug: opts.debug ?? false });
+  const orm = await PgliteORM.init({
+    ...common,
+    dbName: opts.dataDir,
+    // PGlite's own start parameters, with the settings above added (`-c name=value`).
+    driverOptions: { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])] },
+    debug: opts.debug ?? false,
+  });
   return { orm, em: orm.em as unknown as EntityManager, kind: 'pglite' };
 }
 
