@@ -189,7 +189,11 @@ describe('partner API: a partner sees only their own data in their own program',
     expect(sum(sa.body.revenue_cents.USD)).toBe(10_000);
     expect(sum((await asPartner(h, b, '/stats?days=7')).body.commission_cents.USD)).toBe(1500);
 
-    expect((await asPartner(h, a, '/earnings')).body).toEqual({ balances: [], payouts: [] });
+    expect((await asPartner(h, a, '/earnings')).body).toEqual({
+      balances: [],
+      payouts: [],
+      payout_requests: { allowed: false, minimum_cents: {} },
+    });
   });
 
   test('a partner session opens no admin API and no operator session opens the partner API', async () => {
@@ -239,7 +243,11 @@ describe('partner API: a partner sees only their own data in their own program',
       status: 'paid',
       payout_id: payout.id,
     });
-    expect((await asPartner(h, b, '/earnings')).body).toEqual({ balances: [], payouts: [] });
+    expect((await asPartner(h, b, '/earnings')).body).toEqual({
+      balances: [],
+      payouts: [],
+      payout_requests: { allowed: false, minimum_cents: {} },
+    });
   });
 
   test('partner sign-out ends the portal session', async () => {
