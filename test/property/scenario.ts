@@ -75,8 +75,10 @@ function disputeSpecs(traits: Traits, amountCents: number, outcome: 'open' | 'wo
 /** Scenarios for a provider with these traits. */
 export function scenarios(traits: Traits): fc.Arbitrary<Scenario> {
   return fc.integer({ min: traits.minSaleCents, max: traits.maxSaleCents }).chain((saleCents) => {
+    // Mostly partial refunds (a third of the sale at most), some of any size, some of the whole sale.
     const amount = fc.oneof(
-      { weight: 3, arbitrary: fc.integer({ min: 1, max: saleCents }) },
+      { weight: 4, arbitrary: fc.integer({ min: 1, max: Math.max(1, Math.floor(saleCents / 3)) }) },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: saleCents }) },
       { weight: 1, arbitrary: fc.constant(saleCents) },
     );
     const dispute = traits.disputes
