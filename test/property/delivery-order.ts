@@ -85,6 +85,7 @@ async function runScenario(w: WebhookHarness<HarnessKit>, driver: Driver, s: Sce
     keys: keysOf(f, customer),
     customerKey: customer.customerKey,
     saleCents: s.saleCents,
+    specs: s.specs,
     serial: ++serial,
   };
   await driver.prepare?.(c);
@@ -93,7 +94,7 @@ async function runScenario(w: WebhookHarness<HarnessKit>, driver: Driver, s: Sce
   for (const [i, d] of s.order.entries()) {
     let out = built.get(d.spec);
     if (!out || d.copy === 'reissue') {
-      out = driver.build(c, s.specs[d.spec]!);
+      out = driver.build(c, s.specs[d.spec]!, out !== undefined);
       built.set(d.spec, out);
     }
     await send(w, c, out);

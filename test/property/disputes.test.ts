@@ -10,7 +10,7 @@ import { defineDeliveryOrderProperties } from './delivery-order.ts';
 import { kitDriver } from './drivers.ts';
 
 defineDeliveryOrderProperties([
-  [kitDriver(stripeKit, { refunds: 'each', disputes: 'stripe' }), 8],
+  [kitDriver(stripeKit, { refunds: 'each', disputes: 'stripe', also: 'list' }), 8],
   [kitDriver(paddleKit, { refunds: 'each', disputes: 'paddle' }), 8],
   [kitDriver(dodoKit, { refunds: 'each', disputes: 'dodo' }), 8],
   [kitDriver(creemKit, { refunds: 'each', disputes: 'creem' }), 8],

@@ -9,7 +9,8 @@ import { bearer } from '../helpers/harness.ts';
 import type { HarnessKit, WebhookHarness } from '../webhooks/webhook-harness.ts';
 import type { ProviderKit, Json, TrackerKeys } from '../webhooks/kits/kit.ts';
 import { unique } from '../webhooks/kits/kit.ts';
-import { dispute as stripeDispute } from '../webhooks/stripe-published-events.ts';
+import { chargeRefunded, dispute as stripeDispute, refundObject } from '../webhooks/stripe-published-events.ts';
+import { polarEvent, polarOrder } from '../providers/fixtures/polar.ts';
 import { paddleAdjustment, paddleEvent } from '../providers/fixtures/paddle.ts';
 import { dodoDispute, dodoEvent } from '../providers/fixtures/dodo.ts';
 import { creemEvent } from '../providers/fixtures/creem.ts';
@@ -30,6 +31,8 @@ export type RunContext = {
   keys: TrackerKeys;
   customerKey: string;
   saleCents: number;
+  /** The scenario's events (Stripe's refund lists name earlier refunds). */
+  specs: Spec[];
   /** A number unique to this run (PayOS order codes, SePay transfer ids). */
   serial: number;
 };
@@ -46,8 +49,8 @@ export type Driver = {
   /** Runs before anything is sent (PayOS and SePay: the order's registration). */
   prepare?(c: RunContext): Promise<void>;
   transactionId(c: RunContext): string;
-  /** Builds an event (anew for every first delivery and every reissue). */
-  build(c: RunContext, spec: Spec): Outgoing;
+  /** Builds an event (anew for its first delivery and every reissue: `reissue` true). */
+  build(c: RunContext, spec: Spec, reissue: boolean): Outgoing;
 };
 
 const webhook = (c: RunContext, event: Json | string): Outgoing => {
@@ -75,7 +78,7 @@ const apiRefund = (c: RunContext, transactionId: string, spec: Extract<Spec, { r
     refund_id: `${c.ref}-${spec.key}`,
   });
 
-type DisputeSpec = Exclude<Spec, { role: 'sale' } | { role: 'refund' }>;
+type DisputeSpec = Exclude<Spec, { role: 'sale' } | { role: 'refund' } | { role: 'total' }>;
 
 /** Dispute events per provider, each naming the run's sale as the provider does. */
 const disputes: Record<string, (c: RunContext, spec: DisputeSpec) => Json> = {
@@ -134,6 +137,30 @@ const disputes: Record<string, (c: RunContext, spec: DisputeSpec) => Json> = {
   },
 };
 
+/** Stripe's `charge.refunded` after refund `spec`: the charge's list holds every refund through it. */
+function stripeChargeRefunded(c: RunContext, spec: Extract<Spec, { role: 'refund' }>): Json {
+  const through = Number(spec.key.slice(1));
+  const refunds = Array.from({ length: through + 1 }, (_, i) => i)
+    .reverse()
+    .map((i) => refundObject(c.ref, `${c.ref}-r${i}`, amountOf(c, `r${i}`)));
+  return chargeRefunded(c.ref, c.saleCents, refunds);
+}
+
+const amountOf = (c: RunContext, key: string) =>
+  c.specs.find((x): x is Extract<Spec, { role: 'refund' }> => x.role === 'refund' && x.key === key)!.amountCents;
+
+/** Polar's `order.refunded`: the order with its running refunded total. */
+const polarOrderRefunded = (c: RunContext, totalCents: number): Json =>
+  polarEvent(
+    'order.refunded',
+    polarOrder({
+      id: `polar_ord_${c.ref}`,
+      status: totalCents >= c.saleCents ? 'refunded' : 'partially_refunded',
+      refunded_amount: totalCents,
+      refunded_tax_amount: 0,
+    }),
+  );
+
 /** A metadata provider (Stripe, Paddle, Lemon Squeezy, Polar, Dodo, Creem) through its webhook kit. */
 export function kitDriver(kit: ProviderKit, traits: Omit<Traits, 'minSaleCents' | 'maxSaleCents'>): Driver {
   const payment = (c: RunContext) => kit.payment({ ref: c.ref, amountCents: c.saleCents, keys: c.keys });
@@ -143,19 +170,25 @@ export function kitDriver(kit: ProviderKit, traits: Omit<Traits, 'minSaleCents' 
     traits: { ...traits, minSaleCents: 100, maxSaleCents: 500_000 },
     currency: 'USD',
     transactionId: (c) => payment(c).transactionId,
-    build(c, spec) {
+    build(c, spec, reissue) {
       if (spec.role === 'sale') return webhook(c, payment(c).event);
-      if (spec.role === 'refund')
+      if (spec.role === 'total') return webhook(c, polarOrderRefunded(c, spec.totalCents));
+      if (spec.role === 'refund') {
+        const refundId = `${c.ref}-${spec.key}`;
+        if (reissue && traits.also === 'list') return webhook(c, stripeChargeRefunded(c, spec));
+        const event = kit.refund({
+          ref: c.ref,
+          saleAmountCents: c.saleCents,
+          refundId,
+          amountCents: spec.amountCents,
+          totalCents: spec.totalCents,
+        });
+        // Paddle sends an adjustment as `adjustment.created` and again as `adjustment.updated`.
         return webhook(
           c,
-          kit.refund({
-            ref: c.ref,
-            saleAmountCents: c.saleCents,
-            refundId: `${c.ref}-${spec.key}`,
-            amountCents: spec.amountCents,
-            totalCents: spec.totalCents,
-          }),
+          reissue && kit.provider === 'paddle' ? { ...event, event_type: 'adjustment.created' } : event,
         );
+      }
       return webhook(c, disputes[kit.provider]!(c, spec));
     },
   };

@@ -10,7 +10,7 @@ import { apiDriver, kitDriver, payosDriver, sepayDriver } from './drivers.ts';
 
 defineDeliveryOrderProperties([
   [kitDriver(lemonSqueezyKit, { refunds: 'cumulative', disputes: null }), 8],
-  [kitDriver(polarKit, { refunds: 'each', disputes: null }), 8],
+  [kitDriver(polarKit, { refunds: 'each', disputes: null, also: 'totals' }), 8],
   [apiDriver, 8],
   [payosDriver, 8],
   [sepayDriver, 8],

@@ -15,6 +15,12 @@ import fc from 'fast-check';
 export type Traits = {
   refunds: 'each' | 'cumulative' | 'api';
   disputes: 'stripe' | 'paddle' | 'dodo' | 'creem' | null;
+  /**
+   * What else reports a refund: `list` (Stripe: a reissued refund comes as `charge.refunded`, whose
+   * list holds every refund so far) or `totals` (Polar: in some scenarios every refund is also
+   * reported by `order.refunded`, the order's running total through it).
+   */
+  also?: 'list' | 'totals';
   minSaleCents: number;
   maxSaleCents: number;
 };
@@ -23,6 +29,8 @@ export type Traits = {
 export type Spec =
   | { role: 'sale' }
   | { role: 'refund'; key: string; amountCents: number; totalCents: number }
+  /** Polar's `order.refunded`: the running total through refund number `through`. */
+  | { role: 'total'; key: string; through: number; totalCents: number }
   | { role: 'chargeback'; key: string; amountCents: number; stage: 'opened' | 'lost' }
   /** A won dispute: never re-credits; asks the advertiser to review once if its chargeback applied. */
   | { role: 'won'; key: string; stage: 'reinstated' | 'closed' | 'reverse'; reviewKey: string }
@@ -99,13 +107,15 @@ export function scenarios(traits: Traits): fc.Arbitrary<Scenario> {
           maxLength: 8,
         }),
         approve: fc.option(fc.nat(), { nil: null }),
+        totals: traits.also === 'totals' ? fc.boolean() : fc.constant(false),
       })
-      .chain(({ refunds, dispute, copies, approve }) => {
+      .chain(({ refunds, dispute, copies, approve, totals }) => {
         let total = 0;
         const specs: Spec[] = [{ role: 'sale' }];
         refunds.forEach((amountCents, i) => {
           total = Math.min(saleCents, total + amountCents);
           specs.push({ role: 'refund', key: `r${i}`, amountCents, totalCents: total });
+          if (totals) specs.push({ role: 'total', key: `t${i}`, through: i, totalCents: total });
         });
         if (dispute) specs.push(...disputeSpecs(traits, dispute.amountCents, dispute.outcome));
         const deliveries: Delivery[] = [];
@@ -161,7 +171,10 @@ export function expected(s: Scenario, traits: Traits): Expected {
   const parked: Spec[] = [];
   let creditedAt: number | null = null;
 
-  const apply = (spec: Spec) => {
+  const refundSpecs = s.specs.filter((x) => x.role === 'refund');
+  const apply = (spec: Spec): void => {
+    // A running total (Polar) or a charge's list (Stripe) reports every refund through this one.
+    if (spec.role === 'total') return refundSpecs.slice(0, spec.through + 1).forEach(apply);
     if (spec.role === 'refund' && traits.refunds === 'cumulative') {
       refunded = Math.max(refunded, spec.totalCents);
       return;
@@ -178,9 +191,13 @@ export function expected(s: Scenario, traits: Traits): Expected {
     if (spec.role === 'sale' && !recorded) {
       recorded = true;
       parked.splice(0).forEach(apply);
-    } else if (spec.role === 'refund' || spec.role === 'chargeback') {
-      if (recorded) apply(spec);
-      else if (traits.refunds !== 'api') parked.push(spec);
+    } else if (spec.role === 'refund' || spec.role === 'chargeback' || spec.role === 'total') {
+      const listed =
+        spec.role === 'refund' && d.copy === 'reissue' && traits.also === 'list'
+          ? refundSpecs.slice(0, refundSpecs.indexOf(spec) + 1)
+          : [spec];
+      if (recorded) listed.forEach(apply);
+      else if (traits.refunds !== 'api') parked.push(...listed);
     } else if (spec.role === 'won' && recorded) {
       const found = traits.disputes === 'paddle' ? chargebacks.size > 0 : chargebacks.has(spec.key);
       if (found) reviews.add(spec.reviewKey);
