@@ -48,18 +48,22 @@ export function defineDeliveryOrderProperties(suites: Array<[driver: Driver, ciR
         );
       },
       // A generous bound per run (a loaded machine): every delivery is processed before the next is sent.
-      60_000 + runs * 30_000,
+      60_000 + runs * 60_000,
     );
   }
 }
 
 async function settle(w: WebhookHarness<HarnessKit>, programId: number, id: number): Promise<Row> {
-  return waitFor(async () => {
-    const row = (await w.inbox(programId)).find((r) => r.id === id);
-    if (row?.status === 'failed') throw new Error(`webhook event ${id} failed: ${row.error}`);
-    if (row?.status !== 'processed' && row?.status !== 'ignored') return false;
-    return row;
-  });
+  return waitFor(
+    async () => {
+      const row = (await w.inbox(programId)).find((r) => r.id === id);
+      if (row?.status === 'failed') throw new Error(`webhook event ${id} failed: ${row.error}`);
+      if (row?.status !== 'processed' && row?.status !== 'ignored') return false;
+      return row;
+    },
+    60_000,
+    50,
+  );
 }
 
 async function send(w: WebhookHarness<HarnessKit>, c: RunContext, out: Outgoing): Promise<void> {
