@@ -63,12 +63,15 @@ describe('the delivery-order model', () => {
     );
     expect(lost).toMatchObject({ refundedCents: 6000, reversedCents: 600, reviews: 0 });
     const won: Spec = { role: 'won', key: 'dp', stage: 'closed', reviewKey: 'dp' };
-    // Won before the chargeback is applied: nothing to review then; the redelivery after it asks once.
-    const order = [first(2), first(0), first(1), first(2), first(2)];
+    // Won before the chargeback is applied: nothing to review then. Its redelivery (the same event)
+    // is a duplicate and changes nothing; the same decision in a new envelope asks once.
+    const order = [first(2), first(0), first(1), first(2)];
     expect(expected(scenario(10_000, [sale, opened, won], order), each)).toMatchObject({
       reversedCents: 600,
-      reviews: 1,
+      reviews: 0,
     });
+    const reissued = [...order, { spec: 2, copy: 'reissue' as const }, { spec: 2, copy: 'reissue' as const }];
+    expect(expected(scenario(10_000, [sale, opened, won], reissued), each)).toMatchObject({ reviews: 1 });
   });
 
   test('refunds beyond the sale are capped; a chargeback after the whole sale was refunded applies nothing', () => {

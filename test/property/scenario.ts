@@ -37,7 +37,10 @@ export type Spec =
   /** Stripe's `charge.dispute.closed` with status lost: ignored. */
   | { role: 'ignored'; key: string; stage: 'closed_lost' };
 
-/** A copy of an event: `redelivery` resends the same bytes and headers; `reissue` is a new envelope (new event id). */
+/**
+ * A copy of an event: `redelivery` resends the same bytes and headers; `reissue` is a new envelope
+ * (new event id). An event's first delivery in the order builds it, whatever its label.
+ */
 export type Copy = 'redelivery' | 'reissue';
 export type Delivery = { spec: number; copy: Copy };
 
@@ -186,14 +189,22 @@ export function expected(s: Scenario, traits: Traits): Expected {
     if (spec.role === 'chargeback') chargebacks.add(spec.key);
   };
 
+  const sent = new Set<number>();
   s.order.forEach((d, i) => {
     const spec = s.specs[d.spec]!;
-    if (spec.role === 'sale' && !recorded) {
+    const again = sent.has(d.spec);
+    sent.add(d.spec);
+    // A webhook redelivered (the same bytes, the same event id) is answered as a duplicate and not
+    // processed again; an API call is processed every time.
+    const apiCall = traits.refunds === 'api' && spec.role === 'refund';
+    if (again && d.copy === 'redelivery' && !apiCall) {
+      // nothing
+    } else if (spec.role === 'sale' && !recorded) {
       recorded = true;
       parked.splice(0).forEach(apply);
     } else if (spec.role === 'refund' || spec.role === 'chargeback' || spec.role === 'total') {
       const listed =
-        spec.role === 'refund' && d.copy === 'reissue' && traits.also === 'list'
+        spec.role === 'refund' && again && d.copy === 'reissue' && traits.also === 'list'
           ? refundSpecs.slice(0, refundSpecs.indexOf(spec) + 1)
           : [spec];
       if (recorded) listed.forEach(apply);
