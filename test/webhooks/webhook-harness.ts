@@ -59,14 +59,25 @@ export function useWebhookHarness<K extends HarnessKit = ProviderKit>(
   kit: K,
   env: Record<string, string> = {},
 ): WebhookHarness<K> {
-  const h = useHarness({ WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_ATTEMPTS: '6', SWEEP_INTERVAL_MS: '200', ...env });
+  const h = useHarness({ ...WEBHOOK_TEST_ENV, ...env });
   let base = '';
   beforeAll(async () => {
     base = await h.listen();
   });
+  return webhookHarnessOn(h, () => base, kit);
+}
 
+/** The settings every webhook test file runs with: quick retries and sweeps. */
+export const WEBHOOK_TEST_ENV = { WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_ATTEMPTS: '6', SWEEP_INTERVAL_MS: '200' };
+
+/** The webhook steps of `kit` over a running harness `h` listening at `baseUrl()` (several kits may share one). */
+export function webhookHarnessOn<K extends HarnessKit = ProviderKit>(
+  h: Harness,
+  baseUrl: () => string,
+  kit: K,
+): WebhookHarness<K> {
   const post: WebhookHarness<K>['post'] = async (path, body, headers = {}) => {
-    const res = await fetch(`${base}${path}`, {
+    const res = await fetch(`${baseUrl()}${path}`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', ...headers },
