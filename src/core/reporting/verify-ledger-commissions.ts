@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
 import { exactText, type DB } from '../db/sql.ts';
 import type { RewardApplied } from '../entities/program-rules.ts';
-import { matchPostings, roundHalfUp, type ExpectedPosting, type LedgerCheck, type StoredPosting } from './ledger-check.ts';
+import {
+  matchPostings,
+  roundHalfUp,
+  type ExpectedPosting,
+  type LedgerCheck,
+  type StoredPosting,
+} from './ledger-check.ts';
 
 type CommissionRow = Awaited<ReturnType<typeof commissionPage>>[number];
 type RefundRow = Awaited<ReturnType<typeof refundsOf>>[number];
@@ -82,7 +88,7 @@ export async function verifyCommissions(
   check: LedgerCheck,
   o: { pageSize: number; signal?: AbortSignal },
 ): Promise<void> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     o.signal?.throwIfAborted();
     const page = await commissionPage(db, programId, after, o.pageSize);
     if (!page.length) return;
@@ -100,7 +106,9 @@ export async function verifyCommissions(
     for (const c of page) {
       checkAmount(check, c);
       const mine = stored.filter((p) => p.commission_id === c.id);
-      expected.push(...(c.sale_id === null ? leadPostings(check, c, mine) : salePostings(check, c, bySale.get(c.sale_id) ?? [])));
+      expected.push(
+        ...(c.sale_id === null ? leadPostings(check, c, mine) : salePostings(check, c, bySale.get(c.sale_id) ?? [])),
+      );
     }
     matchPostings(check, expected, stored, (p) =>
       p.kind === 'commission_credit'
@@ -118,9 +126,17 @@ function checkAmount(check: LedgerCheck, c: CommissionRow): void {
   const amount = BigInt(c.amount);
   const r = c.reward as RewardApplied | null;
   if (c.sale_id !== null) {
-    if (!check.same(c.sale_currency, c.currency, { ...at, field: 'currency', why: `the currency of sale ${c.sale_id}` }))
+    if (
+      !check.same(c.sale_currency, c.currency, { ...at, field: 'currency', why: `the currency of sale ${c.sale_id}` })
+    )
       return;
-    if (!check.same(String(c.sale_partner_id), String(c.partner_id), { ...at, field: 'partner_id', why: `sale ${c.sale_id}'s partner` }))
+    if (
+      !check.same(String(c.sale_partner_id), String(c.partner_id), {
+        ...at,
+        field: 'partner_id',
+        why: `sale ${c.sale_id}'s partner`,
+      })
+    )
       return;
   }
   const sale = c.sale_amount === null ? null : BigInt(c.sale_amount);
@@ -134,12 +150,16 @@ function checkAmount(check: LedgerCheck, c: CommissionRow): void {
       });
     return;
   }
-  if (r.rule === 'product' && !check.same(r.product_id, c.product_id, { ...at, field: 'reward.product_id', why: "the sale's product" }))
+  if (
+    r.rule === 'product' &&
+    !check.same(r.product_id, c.product_id, { ...at, field: 'reward.product_id', why: "the sale's product" })
+  )
     return;
   if (r.tier && BigInt(r.tier.value) < BigInt(r.tier.from))
     return void check.same(`at least ${r.tier.from}`, String(r.tier.value), { ...at, field: 'reward.tier.value' });
   if (r.type === 'percent') {
-    if (!check.same(String(r.bps), String(c.rate_bps), { ...at, field: 'rate_bps', why: 'the recorded reward' })) return;
+    if (!check.same(String(r.bps), String(c.rate_bps), { ...at, field: 'rate_bps', why: 'the recorded reward' }))
+      return;
     if (sale === null) return void check.same('a sale', 'none', { ...at, field: 'sale_id' });
     check.same(roundHalfUp(sale * BigInt(r.bps ?? 0), 10_000n), amount, {
       ...at,
@@ -174,7 +194,13 @@ function salePostings(check: LedgerCheck, c: CommissionRow, refunds: RefundRow[]
     const capped = refunded > sale ? sale : refunded;
     const target = capped >= sale ? amount : roundHalfUp(amount * capped, sale);
     const due = target - reversed > 0n ? target - reversed : 0n;
-    if (!check.same(due, BigInt(r.deduction), { ...rat, field: 'deduction_cents', why: `sale ${c.sale_id} refunded ${capped} of ${sale}` }))
+    if (
+      !check.same(due, BigInt(r.deduction), {
+        ...rat,
+        field: 'deduction_cents',
+        why: `sale ${c.sale_id} refunded ${capped} of ${sale}`,
+      })
+    )
       return out;
     reversed += due;
     const fromBalance = BigInt(r.balance_deduction);
@@ -199,7 +225,13 @@ function salePostings(check: LedgerCheck, c: CommissionRow, refunds: RefundRow[]
   });
   const rejected = !!(c.hold as { rejected_at?: string } | null)?.rejected_at && !c.credited && c.status === 'reversed';
   const wantReversed = rejected ? amount : reversed;
-  if (!check.same(wantReversed, BigInt(c.reversed), { ...at, field: 'reversed_cents', why: rejected ? 'rejected as fraud' : 'its refunds' }))
+  if (
+    !check.same(wantReversed, BigInt(c.reversed), {
+      ...at,
+      field: 'reversed_cents',
+      why: rejected ? 'rejected as fraud' : 'its refunds',
+    })
+  )
     return out;
   if (c.credited && amount - beforeCredit > 0n)
     out.push({
@@ -227,9 +259,18 @@ function leadPostings(check: LedgerCheck, c: CommissionRow, stored: StoredPostin
   }
   const out: ExpectedPosting[] = [];
   let deducted = 0n;
-  for (const p of stored.filter((s) => s.kind === 'refund_deduction' && s.refund_id === null && BigInt(s.delta_cents) < 0n)) {
+  for (const p of stored.filter(
+    (s) => s.kind === 'refund_deduction' && s.refund_id === null && BigInt(s.delta_cents) < 0n,
+  )) {
     deducted -= BigInt(p.delta_cents);
-    out.push({ key: `lead:${p.id}`, partnerId: c.partner_id, currency: c.currency, kind: 'refund_deduction', delta: BigInt(p.delta_cents), why: `the reversal of lead commission ${c.id}` });
+    out.push({
+      key: `lead:${p.id}`,
+      partnerId: c.partner_id,
+      currency: c.currency,
+      kind: 'refund_deduction',
+      delta: BigInt(p.delta_cents),
+      why: `the reversal of lead commission ${c.id}`,
+    });
   }
   const credit = amount - reversed + deducted;
   if (c.credited && credit > 0n)

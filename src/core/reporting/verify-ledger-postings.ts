@@ -13,7 +13,7 @@ type Paging = { pageSize: number; signal?: AbortSignal };
  * nothing; a paid amount is what its commissions came to less what it netted.
  */
 export async function verifyPayouts(db: Kysely<DB>, programId: number, check: LedgerCheck, o: Paging): Promise<void> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     o.signal?.throwIfAborted();
     const page = await db
       .selectFrom('payout')
@@ -54,10 +54,20 @@ export async function verifyPayouts(db: Kysely<DB>, programId: number, check: Le
       const base = { partnerId: p.partner_id, currency: p.currency };
       expected.push({ ...base, key: `payout:${p.id}`, kind: 'payout', delta: -amount, why: `payout ${p.id}` });
       if (p.status === 'failed')
-        expected.push({ ...base, key: `failed:${p.id}`, kind: 'payout_failed', delta: amount, why: `failed payout ${p.id}` });
+        expected.push({
+          ...base,
+          key: `failed:${p.id}`,
+          kind: 'payout_failed',
+          delta: amount,
+          why: `failed payout ${p.id}`,
+        });
     }
     matchPostings(check, expected, stored, (s) =>
-      s.kind === 'payout' ? `payout:${s.payout_id}` : s.kind === 'payout_failed' ? `failed:${s.payout_id}` : `other:${s.id}`,
+      s.kind === 'payout'
+        ? `payout:${s.payout_id}`
+        : s.kind === 'payout_failed'
+          ? `failed:${s.payout_id}`
+          : `other:${s.id}`,
     );
   }
 }
@@ -125,7 +135,15 @@ class Statement {
   }
 }
 
-type Checkpoint = { id: number; partner_id: number; entry_id: number; lines: number; hash: string; digest: string; balances: string };
+type Checkpoint = {
+  id: number;
+  partner_id: number;
+  entry_id: number;
+  lines: number;
+  hash: string;
+  digest: string;
+  balances: string;
+};
 
 /**
  * Every partner of the program, a page at a time, and their postings in order: each posting has
@@ -133,9 +151,14 @@ type Checkpoint = { id: number; partner_id: number; entry_id: number; lines: num
  * and at those the recorded inputs call for; every signed checkpoint states the line count, chain
  * hash, causes digest and balances of the line it signed.
  */
-export async function verifyStatements(db: Kysely<DB>, programId: number, check: LedgerCheck, o: Paging): Promise<number> {
+export async function verifyStatements(
+  db: Kysely<DB>,
+  programId: number,
+  check: LedgerCheck,
+  o: Paging,
+): Promise<number> {
   let partners = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     o.signal?.throwIfAborted();
     const ids = (
       await db
@@ -164,7 +187,7 @@ export async function verifyStatements(db: Kysely<DB>, programId: number, check:
     check.rows += balances.length + checkpoints.length;
     const statements = new Map(ids.map((id) => [id, new Statement(programId, id)]));
     const due = Map.groupBy(checkpoints, (c) => c.partner_id);
-    for (let at: [number, number] = [0, 0]; ; ) {
+    for (let at: [number, number] = [0, 0]; ;) {
       o.signal?.throwIfAborted();
       const page = await linesPage(db, ids, at, o.pageSize);
       if (!page.length) break;
@@ -181,7 +204,11 @@ export async function verifyStatements(db: Kysely<DB>, programId: number, check:
     for (const id of ids) {
       const s = statements.get(id)!;
       for (const cp of due.get(id) ?? []) checkCheckpoint(check, s, cp, null);
-      checkBalances(check, s, balances.filter((b) => b.partner_id === id));
+      checkBalances(
+        check,
+        s,
+        balances.filter((b) => b.partner_id === id),
+      );
     }
   }
 }
