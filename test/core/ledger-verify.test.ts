@@ -21,7 +21,7 @@ type Row = Record<string, any>;
 let f: Fixture;
 let url = '';
 /** Commission ids by what happened to them. */
-const c: Record<string, number> = {};
+const c = {} as Record<'first' | 'partial' | 'full' | 'tier' | 'disputed' | 'released' | 'rejected', number>;
 
 const sql = async (q: string, params: unknown[] = []): Promise<Row[]> => h.ctx.deps().em.fork().execute(q, params);
 const verify = () => h.admin('POST', `/programs/${f.programId}/ledger/verify`, {});
