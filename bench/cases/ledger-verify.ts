@@ -7,6 +7,7 @@ import { ADMIN_TOKEN } from '../config.ts';
 import type { ReadTarget, ReadTiming } from '../reads.ts';
 import { percentile } from '../report.ts';
 
+type Answer = { rows: number; clean: boolean; differences: number; first_differences: Array<{ message: string }> };
 const CALLS = Number(process.env.BENCH_LEDGER_CALLS ?? 3);
 
 export async function runLedgerVerify(t: ReadTarget): Promise<ReadTiming[]> {

@@ -9,38 +9,7 @@ import {
 } from '../../core/reporting/verify-ledger.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
-
-const int = z.number().int();
-const difference = z.strictObject({
-  partner_id: int.nullable().meta({ description: 'Whose money (null: no partner)' }),
-  table: z.string().meta({ description: 'The table of the row that differs' }),
-  row_id: int.nullable().meta({ description: 'The row (null: a row that should exist and does not)' }),
-  field: z.string(),
-  expected: z.string().meta({ description: 'What the recorded inputs give' }),
-  stored: z.string().meta({ description: 'What is stored' }),
-  message: z.string().meta({ description: 'The difference in plain words' }),
-});
-export const ledgerVerifyBody = z.strictObject({
-  program_id: int,
-  verified_at: z.iso.datetime(),
-  clean: z.boolean(),
-  differences: int.meta({ description: 'Every difference found' }),
-  first_differences: z.array(difference).meta({ description: 'The first difference of each partner' }),
-  partners: int,
-  rows: int.meta({ description: 'Rows read' }),
-  elapsed_ms: int,
-});
-const lastVerificationBody = z.strictObject({
-  verification: z
-    .strictObject({
-      verified_at: z.iso.datetime(),
-      clean: z.boolean(),
-      differences: int,
-      first_difference: z.string().nullable(),
-    })
-    .nullable()
-    .meta({ description: 'The last verification (null: never verified)' }),
-});
+import { ledgerVerifyBody, lastVerificationBody, type LedgerVerificationBody } from '../wire/ledger-verification.ts';
 
 export function ledgerReportToWire(r: LedgerVerifyReport): z.infer<typeof ledgerVerifyBody> {
   return {
@@ -88,7 +57,7 @@ export function registerLedgerVerifyRoutes(ctx: RouteContext, { on, num }: Admin
         differences: v.differences,
         first_difference: v.firstDifference ?? null,
       },
-    } satisfies z.infer<typeof lastVerificationBody>;
+    } satisfies LedgerVerificationBody;
   });
 }
 
