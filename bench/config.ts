@@ -16,8 +16,12 @@ export const SERVICE_DIR = process.env.BENCH_SERVICE_DIR ? `${resolve(process.en
 export const DEFAULT_CASES = 'baseline,sale,sale-nometrics,refund,webhook,click,preview,export';
 export const CASES = (process.env.BENCH_CASES ?? (ACK_ONLY ? 'webhook' : DEFAULT_CASES)).split(',');
 export const METRICS_OFF = process.env.BENCH_METRICS === 'off';
-/** `--data large` (or BENCH_DATA=large): the data-volume bench (data-volume.ts) instead of the load bench. */
+/**
+ * `--data large` (or BENCH_DATA=large): the data-volume bench (data-volume.ts) instead of the load
+ * bench; so does BENCH_CASES=ledger-verify (a case of the large seed).
+ */
 export const DATA = (() => {
+  if (CASES.length === 1 && CASES[0] === 'ledger-verify' && !process.env.BENCH_DATA) return 'large';
   const i = process.argv.indexOf('--data');
   return i >= 0
     ? process.argv[i + 1]

@@ -9,7 +9,8 @@
  * The large database is BENCH_DATA_DB (default `bench_large`), dropped at the end unless
  * BENCH_DATA_KEEP=1; a kept database seeded at the same scale is reused by the next run (the seed
  * is recorded in its comment), unless BENCH_DATA_FRESH=1. BENCH_DATA_CASES picks cases
- * (overview,records,portal,statement,csv,status,writes); BENCH_READ_CALLS (30) calls per case.
+ * (overview,records,portal,statement,csv,status,writes, and ledger-verify: cases/ledger-verify.ts,
+ * also run alone by BENCH_CASES=ledger-verify); BENCH_READ_CALLS (30) calls per case.
  * `writes` runs the load bench's write cases on each seed's database once its reads are done
  * (writes-on-seed.ts) and tables each event's cost on the large seed beside the small one's.
  */
@@ -30,6 +31,7 @@ import { runPortal } from './cases/portal.ts';
 import { runStatement } from './cases/statement.ts';
 import { runCsv } from './cases/csv.ts';
 import { runStatus } from './cases/status.ts';
+import { runLedgerVerify } from './cases/ledger-verify.ts';
 import { runWrites, writesTable, type WriteRuns } from './writes-on-seed.ts';
 
 const CASES: Record<string, (t: ReadTarget) => Promise<ReadTiming[]>> = {
@@ -39,8 +41,13 @@ const CASES: Record<string, (t: ReadTarget) => Promise<ReadTiming[]>> = {
   statement: runStatement,
   csv: runCsv,
   status: runStatus,
+  'ledger-verify': runLedgerVerify,
 };
-const SELECTED = (process.env.BENCH_DATA_CASES ?? [...Object.keys(CASES), 'writes'].join(',')).split(',');
+// `BENCH_CASES=ledger-verify` alone: that case only (config.ts sends it here).
+const SELECTED = (
+  process.env.BENCH_DATA_CASES ??
+  (process.env.BENCH_CASES === 'ledger-verify' ? 'ledger-verify' : [...Object.keys(CASES), 'writes'].join(','))
+).split(',');
 const WRITES = SELECTED.includes('writes');
 const LARGE_SCALE = Number(process.env.BENCH_DATA_SCALE ?? 1);
 const SMALL_SCALE = Number(process.env.BENCH_DATA_SMALL_SCALE ?? 0.002);
@@ -115,6 +122,8 @@ async function runSeed(
       STATUS_LIMIT_PER_MINUTE: '100000000',
       // The rollup sweeper rolls a seeded year in a few sweeps (see waitForRollups).
       SWEEP_INTERVAL_MS: '1000',
+      // A verification of the whole large program takes longer than a report's default limit.
+      ...(SELECTED.includes('ledger-verify') ? { REPORT_TIMEOUT_MS: '3600000' } : {}),
       NODE_OPTIONS: [SERVICE_NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS].filter(Boolean).join(' '),
     });
     const counts = countsAt(scale);

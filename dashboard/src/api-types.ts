@@ -6,7 +6,6 @@
 // Type-only imports: nothing of the server reaches the bundle, and those files import no Node
 // modules (this config has no Node types). test/api/dashboard-routes.test.ts checks every path
 // here against the routes the server registers.
-
 import type { z } from 'zod';
 import type { ListableKind } from '../../src/core/reporting/listable.ts';
 import type { OutboundEventType, WebhookProvider } from '../../src/core/shared/vocabulary.ts';
@@ -27,6 +26,7 @@ import type {
 import type { PayoutMethodBody, PayoutRunBody } from '../../src/http/wire/payouts.ts';
 import type { CommissionSummaryBody } from '../../src/http/wire/commission-summary.ts';
 import type { PayoutPreviewBody } from '../../src/http/wire/payout-preview.ts';
+import type { LedgerVerificationBody } from '../../src/http/wire/ledger-verification.ts';
 import type { ReviewResultsBody } from '../../src/http/wire/commission-reviews.ts';
 import type { PartnerPayoutBody } from '../../src/http/wire/partner-payouts.ts';
 import type { payoutMethodSchema } from '../../src/core/payouts/payout-methods.ts';
@@ -169,6 +169,7 @@ export type ApiRoutes = {
       | Route<Program, ProgramBody>
       | Route<Query<`${Program}/stats`>, SeriesBody>
       | Route<Query<`${Program}/stats/commissions`>, CommissionSummaryBody>
+      | Route<`${Program}/ledger/verification`, LedgerVerificationBody>
       | ListRoutes
       | Route<`${Program}/partners/${number}/statement`, StatementBody>
       | Route<`${Program}/webhook-events/${number}`, WebhookEventBody>

@@ -59,6 +59,8 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
   secrets:reseal                                re-seals every stored secret (API keys, event endpoint secrets)
                                                 with the first key of DATA_ENCRYPTION_KEYS, after a key
                                                 rotation; seals event endpoint secrets stored before sealing
+  ledger:verify PROGRAM [--json]                recomputes the ledger from sales, refunds and payouts; the first
+                                                difference per partner (exit 0 clean, 1 differences, 2 error)
   statement-keys:rotate                         a new key signs statement checkpoints; the old one is retired
                                                 and stays published (/.well-known/statement-keys.json)
   secrets:add PROGRAM PROVIDER --label live|test [--expires-at ISO] --secret-env VAR   (or on stdin)

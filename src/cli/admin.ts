@@ -8,6 +8,7 @@ import { render } from './admin-output.ts';
 import { HELP } from './admin-help.ts';
 import { parseArgv } from './parse-argv.ts';
 import { readSecret } from './read-secret.ts';
+import { printLedgerReport } from './ledger-verify-output.ts';
 
 const { values, positionals } = parseArgv(process.argv.slice(2));
 const [command, ...args] = positionals;
@@ -225,6 +226,7 @@ const commands: Record<string, () => Promise<unknown>> = {
   },
   'secrets:reseal': () => call('POST', '/sealed-secrets/reseal', {}),
   'statement-keys:rotate': () => call('POST', '/statement-keys/rotate', {}),
+  'ledger:verify': () => call('POST', `/programs/${need(1)[0]}/ledger/verify`, {}),
   'rollups:check': () =>
     call('GET', `/programs/${need(1)[0]}/stats/check?${new URLSearchParams(flags() as Record<string, string>)}`),
   'secrets:add': async () => {
@@ -281,8 +283,9 @@ try {
   const answer = await run();
   const field = typeof values.field === 'string' ? values.field : undefined;
   const json = values.json === true || !process.stdout.isTTY;
+  if (command === 'ledger:verify') process.exit(printLedgerReport(answer, values.json === true));
   console.log(typeof answer === 'string' ? answer : render(answer, { json, field }));
 } catch (err) {
   console.error(`error: ${(err as Error).message}`);
-  process.exit(1);
+  process.exit(command === 'ledger:verify' ? 2 : 1);
 }

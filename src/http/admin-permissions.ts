@@ -24,6 +24,8 @@ export const ADMIN_ROUTE_PERMISSIONS = {
   'put /programs/:id/partners/:partnerId/group': 'manage',
   'post /programs/:id/partner-codes/:codeId/disable': 'manage',
   'post /programs/:id/rules/preview': 'read',
+  'post /programs/:id/ledger/verify': 'read',
+  'get /programs/:id/ledger/verification': 'read',
   'get /programs/:id/exports/:kind': 'read',
   'post /programs/:id/customers/:cid/resolve-dispute': 'manage',
   'post /programs/:id/commissions/:cid/approve': 'manage',

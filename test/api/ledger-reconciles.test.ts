@@ -245,6 +245,10 @@ async function expectReconciled(world: World): Promise<void> {
     );
     expect(open, cur).toBeLessThanOrEqual(Math.max(0, line.balance_cents));
   }
+  // The independent recomputation of the whole program's ledger agrees (ledger:verify).
+  const verified = await h.admin('POST', `/programs/${f.programId}/ledger/verify`, {});
+  expect(verified.first_differences).toEqual([]);
+  expect(verified.clean).toBe(true);
 }
 
 test('the statement reconciles after any sequence of money-moving use-cases', { timeout: 600_000 }, async () => {

@@ -28,6 +28,7 @@ import { EventDelivery } from './event-delivery.ts';
 import { PayoutMethod } from './payout-method.ts';
 import { PayoutRun } from './payout-run.ts';
 import { PayoutRunSkip } from './payout-run-skip.ts';
+import { LedgerVerification } from './ledger-verification.ts';
 import { ClickPruned, DailyRollup, RollupDirty, RollupState } from './daily-rollup.ts';
 import { OrderRegistration } from './order-registration.ts';
 import { McpToken } from './mcp-token.ts';
@@ -75,6 +76,7 @@ export const ENTITIES = [
   PayoutMethod,
   PayoutRun,
   PayoutRunSkip,
+  LedgerVerification,
   DailyRollup,
   RollupDirty,
   RollupState,

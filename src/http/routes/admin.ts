@@ -22,6 +22,7 @@ import { meOperations, registerMeRoutes } from './admin-me.ts';
 import { auditLogOperations, registerAuditLogRoutes } from './admin-audit-log.ts';
 import { applicationAdminOperations, registerApplicationAdminRoutes } from './admin-applications.ts';
 import { currencyOperations, registerCurrencyRoutes } from './admin-currencies.ts';
+import { ledgerVerifyOperations, registerLedgerVerifyRoutes } from './admin-ledger-verify.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer, a staff token or the dashboard's session, each
@@ -35,6 +36,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerApiKeyRoutes(ctx, helpers);
   registerPartnerAdminRoutes(ctx, helpers);
   registerRulesPreviewRoute(ctx, helpers);
+  registerLedgerVerifyRoutes(ctx, helpers);
   registerExportRoutes(ctx, helpers);
   registerCustomerAdminRoutes(ctx, helpers);
   registerCommissionAdminRoutes(ctx, helpers);
@@ -60,6 +62,7 @@ export const adminOperations = [
   ...apiKeyOperations,
   ...partnerAdminOperations,
   ...rulesPreviewOperations,
+  ...ledgerVerifyOperations,
   ...exportOperations,
   ...customerAdminOperations,
   ...commissionAdminOperations,

@@ -23,6 +23,7 @@ import { Migration20261127124659_sale_customer_index } from './Migration20261127
 import { Migration20261127124830_mcp_tokens } from './Migration20261127124830_mcp_tokens.ts';
 import { Migration20261127124759_statement_checkpoints } from './Migration20261127124759_statement_checkpoints.ts';
 import { Migration20261127125242_payout_run_skips } from './Migration20261127125242_payout_run_skips.ts';
+import { Migration20261206050000_ledger_verification } from './Migration20261206050000_ledger_verification.ts';
 import { Migration20261126062338_read_path_indexes } from './Migration20261126062338_read_path_indexes.ts';
 import { Migration20261126040154_partner_notification_index } from './Migration20261126040154_partner_notification_index.ts';
 import { Migration20261126034301_click_retention } from './Migration20261126034301_click_retention.ts';
@@ -64,4 +65,5 @@ export const MIGRATIONS = [
   Migration20261127125109_applications_email,
   Migration20261127125242_payout_run_skips,
   Migration20261206050000_landing_url,
+  Migration20261206050000_ledger_verification,
 ];
