@@ -40,20 +40,23 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdef';
 /**
  * `notificationSender` replaces the recording one (then `sent` stays empty); `lookup` replaces the
  * system resolver of the outbound URL guard (names resolve where the test says); `databaseUrl`
- * the address the service reaches its database at.
+ * the address the service reaches the database the harness created at (a test puts a proxy in front).
  */
 export type HarnessOptions = {
   notificationSender?: NotificationSender;
   lookup?: LookupHost;
-  /** The URL the service uses for the database the harness created (a test puts a proxy in front). */
   databaseUrl?: (created: string) => string;
+  /** The server the database is created on (default: DATABASE_URL); `readUrl`: its DATABASE_READ_URL. */
+  server?: string;
+  readUrl?: (created: string) => string;
 };
 
 export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const id = randomBytes(5).toString('hex');
-  const baseUrl = process.env.DATABASE_URL;
+  const baseUrl = opts.server ?? process.env.DATABASE_URL;
   let dbName: string | null = null;
   let databaseUrl: string | undefined;
+  let readUrl = '';
   if (baseUrl) {
     dbName = `t_${id}`;
     const admin = new pg.Client({ connectionString: baseUrl });
@@ -63,9 +66,11 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     const u = new URL(baseUrl);
     u.pathname = `/${dbName}`;
     databaseUrl = opts.databaseUrl ? opts.databaseUrl(u.toString()) : u.toString();
+    readUrl = opts.readUrl?.(u.toString()) ?? '';
   }
   const config: Config = loadConfig({
     DATABASE_URL: databaseUrl ?? '',
+    DATABASE_READ_URL: readUrl,
     REDIS_URL: process.env.REDIS_URL ?? '',
     DATA_DIR: 'memory://',
     ADMIN_TOKEN,

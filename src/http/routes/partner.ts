@@ -46,6 +46,7 @@ import {
 } from '../../core/payouts/payout-methods.ts';
 import { payoutMethodBody, payoutMethodToWire } from '../wire/payouts.ts';
 import { partnerPayoutBody, partnerPayoutToWire, type PartnerPayoutBody } from '../wire/partner-payouts.ts';
+import { partnerKey, programKey } from '../../read-routing.ts';
 
 const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -82,7 +83,8 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   on('get', '/stats', async (e, partnerId) => {
     const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
     const range = seriesRange(ctx, validate(seriesQuery, query(e)));
-    return seriesToWire(await getActivitySeries(ctx.deps(), { programId, partnerId, ...range }));
+    const keys = [programKey(programId), partnerKey(partnerId)];
+    return seriesToWire(await ctx.reads.read(keys, (d) => getActivitySeries(d, { programId, partnerId, ...range })));
   });
   on('get', '/commissions', async (e, partnerId) =>
     partnerCommissionsToWire(
