@@ -25,9 +25,11 @@ export type ReadRouting = {
   close(): Promise<void>;
 };
 
-/** The read-routing key of a program's data, and of a partner's own (the partner portal's writes). */
+/** The read-routing key of a program's data (the dashboard's writes), and of a partner's own (the portal's). */
 export const programKey = (programId: number) => `program:${programId}`;
 export const partnerKey = (partnerId: number) => `partner:${partnerId}`;
+/** The key of an API key's own writes (tracking calls): read back by the status route. */
+export const apiKeyKey = (keyId: number) => `key:${keyId}`;
 
 /** Errors the replica cannot be blamed for: answered as they are, never retried on the primary. */
 const isAnswer = (err: unknown) => err instanceof AppError;

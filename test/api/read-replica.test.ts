@@ -10,6 +10,7 @@ import pg from 'pg';
 import {
   ADMIN_TOKEN,
   bearer,
+  clickAndLead,
   createHarness,
   createProgramFixture,
   type Fixture,
@@ -109,6 +110,28 @@ describe.runIf(production)('read replica (production mode only: PGlite has no re
       await primary.query('update partner set name = $1 where id = $2', ['Only on the primary', other.partnerId]);
       expect(await partnerNames(h, other.programId)).toEqual(['Partner One']);
       expect(await partnerNames()).toContain(partner.name);
+    } finally {
+      await pair.resumeReplay();
+    }
+  });
+
+  test("a tracked sale pins the status route of its API key, not the program's dashboard", async () => {
+    await clickAndLead(h, f, 'cust-ryw');
+    await pair.waitForReplay();
+    await until(h, 'serving');
+    const sales = async () => (await adminGet(`/programs/${f.programId}/sales`)).body.sales.length;
+    const before = await sales();
+    await pair.pauseReplay();
+    try {
+      const sale = await h.request('/api/v1/track/sale', {
+        body: { transaction_id: 'tx-ryw-1', amount_cents: 5_000, customer_key: 'cust-ryw' },
+        headers: bearer(f.liveKey),
+      });
+      expect(sale.status).toBe(200);
+      const status = await h.request('/api/v1/cli/status', { headers: bearer(f.liveKey) });
+      expect(status.body.activity.sales.count).toBe(before + 1);
+      // The dashboard's list is still read from the paused replica.
+      expect(await sales()).toBe(before);
     } finally {
       await pair.resumeReplay();
     }

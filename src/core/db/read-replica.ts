@@ -143,6 +143,8 @@ export function createReadReplica(o: {
         });
         await running;
       }
+      // The lag grows between checks too: a read may be the first to find it over the limit.
+      report();
       if (status() !== 'serving') return 'primary';
       for (const key of keys) {
         const writtenAt = pins.get(key);
