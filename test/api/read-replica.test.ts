@@ -16,6 +16,7 @@ import {
   type Fixture,
   type Harness,
 } from '../helpers/harness.ts';
+import { createFreezableProxy } from '../helpers/freezable-proxy.ts';
 import { createPgReplicaPair, type PgReplicaPair } from '../helpers/pg-replica.ts';
 
 const production = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
@@ -192,6 +193,40 @@ describe.runIf(production)('read replica (production mode only: PGlite has no re
     } finally {
       await pair.resumeReplay();
       await lagging.close();
+    }
+  });
+
+  test('a hung replica: reads answer from the primary within the request bound', async () => {
+    const proxy = await createFreezableProxy(pair.replicaUrl());
+    const hung = await createHarness(
+      { DB_QUERY_TIMEOUT_MS: '1000', DATABASE_READ_MAX_LAG_MS: '60000' },
+      {
+        server: pair.primaryUrl(),
+        readUrl: (url) => {
+          const u = new URL(pair.replicaUrl(new URL(url).pathname.slice(1)));
+          u.port = new URL(proxy.url).port;
+          return u.toString();
+        },
+      },
+    );
+    try {
+      const g = await createProgramFixture(hung);
+      await pair.waitForReplay();
+      await until(hung, 'serving', g.programId);
+      proxy.freeze();
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        expect(await partnerNames(hung, g.programId)).toEqual(['Partner One']);
+        expect(performance.now() - t0).toBeLessThan(3_000);
+        await sleep(300);
+      }
+      expect(hung.ctx.reads.replica!.state().status).toBe('down');
+      proxy.thaw();
+      await until(hung, 'serving', g.programId);
+    } finally {
+      proxy.thaw();
+      await hung.close();
+      await proxy.close();
     }
   });
 });

@@ -7,7 +7,7 @@ import { withDatabaseBound } from './db-bound.ts';
  * (a program, a partner) written to since the replica was last known to be current.
  *
  * How far behind is measured with WAL positions only, never clocks: each check (at most one per
- * `checkEveryMs`, awaited by the read that finds the last one stale) reads the primary's
+ * `checkEveryMs`, started by the read that finds the last one stale) reads the primary's
  * `pg_current_wal_lsn()` then the replica's `pg_last_wal_replay_lsn()`. The replica is current as of
  * the start of the latest check whose primary position it has replayed (`freshAsOf`); the lag is
  * the time since. A write answered at time `w` pins its keys to the primary until `freshAsOf >= w`:
@@ -137,11 +137,13 @@ export function createReadReplica(o: {
 
   return {
     async choose(keys) {
-      if (now() - checkedAt >= every) {
-        running ??= check().finally(() => {
+      if (now() - checkedAt >= every && !running) {
+        running = check().finally(() => {
           running = null;
         });
-        await running;
+        // Only the first check is waited for: later ones run beside the reads, which take the state
+        // as it was (a hung replica costs no read the check's bound).
+        if (checkedAt === Number.NEGATIVE_INFINITY) await running;
       }
       // The lag grows between checks too: a read may be the first to find it over the limit.
       report();
