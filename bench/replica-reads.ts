@@ -21,7 +21,8 @@ const SEED_SALES = Number(process.env.BENCH_SEED_SALES ?? 3000);
 const CUSTOMERS = 50;
 const METRICS_TOKEN = `bench-${randomBytes(8).toString('hex')}`;
 
-type Json = Record<string, any>;
+/** The fields of the answers this script reads. */
+type Json = { program?: { id: number }; key?: string; partners?: Array<{ code: string }>; click_id?: string };
 const call = async (
   base: string,
   path: string,
@@ -37,7 +38,7 @@ const call = async (
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : {} };
+  return { status: res.status, body: text.startsWith('{') ? (JSON.parse(text) as Json) : {} };
 };
 
 const pair = await createPgReplicaPair();
@@ -60,14 +61,16 @@ try {
   const svc = await startService('serve', env(`brs${randomBytes(3).toString('hex')}`));
   processes.push(svc);
   const admin = (path: string, body?: unknown) => call(svc.url, `/api/v1/admin${path}`, ADMIN_TOKEN, body);
-  const { program } = (
+  const created = (
     await admin('/programs', {
       name: 'Bench',
       hold_period_days: 30,
       commission_rate_bps: 1000,
       rate_limit_per_minute: 1_000_000,
     })
-  ).body;
+  ).body.program;
+  if (!created) throw new Error('the program was not created');
+  const program = created;
   const key = (await admin(`/programs/${program.id}/keys`, { mode: 'live' })).body.key as string;
   await admin(`/programs/${program.id}/partners`, { code: `bench${randomBytes(3).toString('hex')}`, name: 'P' });
   const code = (await admin(`/programs/${program.id}/partners?limit=1`)).body.partners?.[0]?.code;
