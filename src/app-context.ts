@@ -9,6 +9,8 @@ import { parseAcceptedCurrencies } from './core/shared/currencies.ts';
 import { createLogger } from './create-logger.ts';
 import type { Clock, CoreDeps } from './core/deps.ts';
 import { createDb, migrate, type Db } from './core/db/orm.ts';
+import { registerReplicaGauges } from './metrics/replica-gauges.ts';
+import { openReadReplica, type ReadRouting } from './read-routing.ts';
 import { createCoreCaches } from './core/core-caches.ts';
 import type { NotificationSender } from './core/notifications/deliver-notification.ts';
 import type { EventPoster } from './core/outbound/deliver-event.ts';
@@ -64,6 +66,8 @@ export type AppContext = {
   lifecycle: Lifecycle;
   /** Fresh core dependencies with their own EntityManager fork. */
   deps(): CoreDeps;
+  /** Reads that may go to the read replica (DATABASE_READ_URL); every read on the primary without one. */
+  reads: ReadRouting;
   close(): Promise<void>;
 };
 
@@ -162,6 +166,25 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
         linkKey: createHmac('sha256', emailKey.secret).update('email-links').digest(),
       }
     : undefined;
+  const deps = (): CoreDeps => ({
+    em: db.em.fork(),
+    clock,
+    log,
+    events,
+    caches,
+    hashEmail,
+    sealer,
+    currencies,
+    lookupDiscountCodes,
+    lookupPaymentAlias,
+    lookupPaidSale,
+    sendTransfer,
+    listTransfers,
+    checkOutboundUrl: guard.checkUrl,
+    mail,
+  });
+  const reads = await openReadReplica(config, db, deps, log);
+  if (reads.replica) registerReplicaGauges(metrics.registry, reads.replica);
   const ctx: AppContext = {
     config,
     db,
@@ -178,29 +201,15 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     lifecycle: { draining: false },
     hashEmail,
     providers: createProviderAdapters(),
-    deps: () => ({
-      em: db.em.fork(),
-      clock,
-      log,
-      events,
-      caches,
-      hashEmail,
-      sealer,
-      currencies,
-      lookupDiscountCodes,
-      lookupPaymentAlias,
-      lookupPaidSale,
-      sendTransfer,
-      listTransfers,
-      checkOutboundUrl: guard.checkUrl,
-      mail,
-    }),
+    deps,
+    reads,
     async close() {
       await ctx.background.settled();
       await queue.close();
       await egress.close();
       smtp?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
+      await reads.close();
       await db.orm.close();
     },
   };

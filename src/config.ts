@@ -22,6 +22,13 @@ export const configSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     /** PostgreSQL URL; unset = embedded PGlite under DATA_DIR. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /**
+     * A streaming read replica of DATABASE_URL (production mode only): dashboard lists and series,
+     * CSV exports, statements and the status route read there while it is current (read-routing.ts).
+     */
+    DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** Past this lag (or not answering) the replica serves no read: they go to the primary. */
+    DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
     /** Redis URL; unset = in-process queue. */
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     /**

@@ -106,7 +106,6 @@ import type { AuditListBody } from '../../src/http/routes/admin-audit-log.ts';
 import type { PasswordResetBody, resetSchema, StaffInviteBody } from '../../src/http/routes/staff-sessions.ts';
 
 export type { ProgramWire } from '../../src/http/wire/program-config.ts';
-export type { MeBody, StaffInviteBody };
 export type { StaffMemberWire } from '../../src/http/routes/admin-staff.ts';
 export type { StaffTokenWire } from '../../src/http/routes/admin-me.ts';
 export type { AuditEntryWire } from '../../src/http/routes/admin-audit-log.ts';
@@ -115,7 +114,7 @@ export type { ProviderSecretWire } from '../../src/http/wire/responses.ts';
 export type EventEndpointWire = EndpointsBody['endpoints'][number];
 export type EventDeliveryWire = DeliveriesBody['deliveries'][number];
 export type { EndpointWithSecretBody, OutboundEventType, PayoutMethodBody, PayoutPreviewBody, PayoutRunBody };
-export type { ReviewResultsBody };
+export type { ReviewResultsBody, MeBody, StaffInviteBody };
 export type {
   InviteDescriptionBody,
   IssuedKeyBody,

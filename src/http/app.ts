@@ -1,3 +1,4 @@
+import { writeKeys } from './write-keys.ts';
 import { randomUUID } from 'node:crypto';
 import { H3 } from 'h3';
 import type { HttpContext, RouteContext } from './http-context.ts';
@@ -53,6 +54,9 @@ export function createHttpApp(http: HttpContext): H3 {
     },
     onResponse(response, event) {
       response.headers.set('x-request-id', event.context.requestId);
+      // Read-your-writes: what this request changed is read from the primary until the replica has it.
+      const written = writeKeys(event, response.status);
+      if (written.length) ctx.reads.noteWrite(written);
       const elapsed = performance.now() - event.context.startedAt;
       // The route pattern, never the raw path: ids in paths would make a series per request.
       const pattern = event.context.matchedRoute?.route ?? 'unmatched';

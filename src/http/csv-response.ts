@@ -10,6 +10,7 @@ import {
   type ExportScope,
 } from '../core/reporting/exports.ts';
 import { CsvEncoder } from './csv-encoder.ts';
+import { partnerKey, programKey } from '../read-routing.ts';
 import { createTimeSlice } from '../core/shared/time-slice.ts';
 
 export const exportQuerySchema = z.strictObject({
@@ -53,15 +54,27 @@ export async function csvResponse(
   gate: { key: string; label: string },
 ): Promise<Response> {
   const columns = EXPORT_COLUMNS[kind];
+  // On the read replica when it may serve this program (read-routing.ts).
+  const keys = [programKey(programId), ...(scope.partnerId ? [partnerKey(scope.partnerId)] : [])];
+  const source = await ctx.reads.depsFor(keys);
   const slot = ctx.reports.acquire(gate.key, gate.label, ctx.config.EXPORT_TIMEOUT_MS);
-  const pages = exportRows(ctx.deps(), programId, kind, scope);
+  let pages = exportRows(source.deps, programId, kind, scope);
   const end = () => {
     slot.release();
     void pages.return(undefined);
   };
   let first: Awaited<ReturnType<typeof pages.next>>;
   try {
-    first = await pages.next();
+    try {
+      first = await pages.next();
+    } catch (err) {
+      if (!source.onReplica || err instanceof AppError) throw err;
+      // The replica failed before the download began: the primary serves it instead.
+      ctx.reads.failed(err);
+      void pages.return(undefined);
+      pages = exportRows(ctx.deps(), programId, kind, scope);
+      first = await pages.next();
+    }
     slot.signal.throwIfAborted();
   } catch (err) {
     end();

@@ -9,6 +9,7 @@ import type { JobQueue } from '../queue/job-queue.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { ReportGate } from './report-gate.ts';
+import type { ReadRouting } from '../read-routing.ts';
 import type { ActiveSession } from '../core/programs/sessions.ts';
 import type { StaffRoleName } from '../core/shared/staff-roles.ts';
 
@@ -39,6 +40,8 @@ export type HttpContext = {
   /** Lead email → keyed hash; the address itself is never stored. */
   hashEmail(email: string | null | undefined): string | null;
   deps(): CoreDeps;
+  /** Dashboard, export, statement and status reads: on the read replica when it may serve them. */
+  reads: ReadRouting;
   /** Random per database: part of queue job ids (outbound event deliveries enqueued by admin calls). */
   instanceNonce: string;
 };

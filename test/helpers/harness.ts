@@ -40,20 +40,23 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdef';
 /**
  * `notificationSender` replaces the recording one (then `sent` stays empty); `lookup` replaces the
  * system resolver of the outbound URL guard (names resolve where the test says); `databaseUrl`
- * the address the service reaches its database at.
+ * the address the service reaches the database the harness created at (a test puts a proxy in front).
  */
 export type HarnessOptions = {
   notificationSender?: NotificationSender;
   lookup?: LookupHost;
-  /** The URL the service uses for the database the harness created (a test puts a proxy in front). */
   databaseUrl?: (created: string) => string;
+  /** The server the database is created on (default: DATABASE_URL); `readUrl`: its DATABASE_READ_URL. */
+  server?: string;
+  readUrl?: (created: string) => string;
 };
 
 export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const id = randomBytes(5).toString('hex');
-  const baseUrl = process.env.DATABASE_URL;
+  const baseUrl = opts.server ?? process.env.DATABASE_URL;
   let dbName: string | null = null;
   let databaseUrl: string | undefined;
+  let readUrl = '';
   if (baseUrl) {
     dbName = `t_${id}`;
     const admin = new pg.Client({ connectionString: baseUrl });
@@ -63,9 +66,11 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     const u = new URL(baseUrl);
     u.pathname = `/${dbName}`;
     databaseUrl = opts.databaseUrl ? opts.databaseUrl(u.toString()) : u.toString();
+    readUrl = opts.readUrl?.(u.toString()) ?? '';
   }
   const config: Config = loadConfig({
     DATABASE_URL: databaseUrl ?? '',
+    DATABASE_READ_URL: readUrl,
     REDIS_URL: process.env.REDIS_URL ?? '',
     DATA_DIR: 'memory://',
     ADMIN_TOKEN,
@@ -253,47 +258,4 @@ export function useHarness(env: Record<string, string> = {}, opts: HarnessOption
   };
 }
 
-export type Fixture = {
-  programId: number;
-  liveKey: string;
-  testKey: string;
-  liveKeyId: number;
-  partnerId: number;
-  partnerCode: string;
-};
-
-/** A program (created through the admin API) with live and test keys and one partner. */
-export async function createProgramFixture(
-  h: Harness,
-  config: Record<string, unknown> = {},
-  code = `p${randomBytes(4).toString('hex')}`,
-): Promise<Fixture> {
-  const { program } = await h.admin('POST', '/programs', { name: 'Acme', hold_period_days: 30, ...config });
-  const live = await h.admin('POST', `/programs/${program.id}/keys`, { mode: 'live' });
-  const test = await h.admin('POST', `/programs/${program.id}/keys`, { mode: 'test' });
-  const { partner } = await h.admin('POST', `/programs/${program.id}/partners`, { code, name: 'Partner One' });
-  return {
-    programId: program.id,
-    liveKey: live.key,
-    testKey: test.key,
-    liveKeyId: live.id,
-    partnerId: partner.id,
-    partnerCode: partner.code,
-  };
-}
-
-export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-
-/** Records a click through the API and binds a lead to it; returns the click id. */
-export async function clickAndLead(h: Harness, f: Fixture, customerKey: string, code = f.partnerCode): Promise<string> {
-  const click = await h.request('/api/v1/track/click', {
-    body: { affiliate_url: `https://shop.example/?aff=${code}` },
-  });
-  if (click.status !== 200) throw new Error(`click → ${click.status} ${JSON.stringify(click.body)}`);
-  const lead = await h.request('/api/v1/track/lead', {
-    body: { customer_key: customerKey, click_id: click.body.click_id, email: 'a@b.example' },
-    headers: bearer(f.liveKey),
-  });
-  if (lead.status !== 200) throw new Error(`lead → ${lead.status} ${JSON.stringify(lead.body)}`);
-  return click.body.click_id;
-}
+export { bearer, clickAndLead, createProgramFixture, type Fixture } from './program-fixture.ts';

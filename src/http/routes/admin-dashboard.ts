@@ -15,6 +15,7 @@ import { DAY_MS } from '../../core/deps.ts';
 import { commissionSummaryBody, type CommissionSummaryBody } from '../wire/commission-summary.ts';
 import { partnerInviteBody, seriesWire, type PartnerInviteBody, type WebhookEventBody } from '../wire/responses.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
+import { programKey } from '../../read-routing.ts';
 import { webhookEventRow } from '../openapi/entity-rows.ts';
 
 /** Admin routes the dashboard needs beyond the CLI's: overview series, invites, one webhook event. */
@@ -24,13 +25,19 @@ export function registerAdminDashboardRoutes(app: H3, ctx: RouteContext): void {
 
   on('get', `${P}/stats`, async (e) => {
     const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
-    return seriesToWire(await getActivitySeries(ctx.deps(), { programId: num(e, 'id'), ...range }));
+    const programId = num(e, 'id');
+    return seriesToWire(
+      await ctx.reads.read([programKey(programId)], (d) => getActivitySeries(d, { programId, ...range })),
+    );
   });
   on('get', `${P}/stats/commissions`, async (e): Promise<CommissionSummaryBody> => {
     const range = seriesRange(ctx, validate(seriesQuery, Object.fromEntries(e.url.searchParams)));
     // Whole UTC days, as the series counts them.
     const from = new Date(Math.floor(range.from.getTime() / DAY_MS) * DAY_MS);
-    const rows = await summariseCommissions(ctx.deps(), { programId: num(e, 'id'), from, to: range.to });
+    const programId = num(e, 'id');
+    const rows = await ctx.reads.read([programKey(programId)], (d) =>
+      summariseCommissions(d, { programId, from, to: range.to }),
+    );
     return {
       commissions: rows.map((r) => ({
         currency: r.currency,

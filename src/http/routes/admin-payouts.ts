@@ -13,6 +13,7 @@ import { rowToWire } from '../wire/records.ts';
 import { paidPayoutBody, payoutBody, statementBody, type PayoutBody } from '../wire/responses.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 import { openPayoutSchema } from '../wire/requests.ts';
+import { partnerKey, programKey } from '../../read-routing.ts';
 
 /**
  * Payouts: a payout pays whole credited commissions (oldest first, netting what the partner owes
@@ -62,7 +63,9 @@ export function registerPayoutAdminRoutes(ctx: RouteContext, { on, num, body, em
     const limits = { limitMs: ctx.config.REPORT_TIMEOUT_MS, wait: true };
     return statementToWire(
       await ctx.reports.run(`statement:${programId}`, 'A partner statement of this program', limits, () =>
-        getPartnerStatement(ctx.deps(), programId, partnerId),
+        ctx.reads.read([programKey(programId), partnerKey(partnerId)], (d) =>
+          getPartnerStatement(d, programId, partnerId),
+        ),
       ),
     );
   };

@@ -5,6 +5,7 @@ import { listRecords } from '../../core/reporting/list-records.ts';
 import { LISTABLE_KINDS, isListableKind, type ListableKind, type ListedRecord } from '../../core/reporting/listable.ts';
 import { keysetBefore, MAX_ROW_ID, validatePage } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
+import { programKey } from '../../read-routing.ts';
 import { recordToWire, row, type RecordListWire } from '../wire/records.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
 
@@ -38,15 +39,18 @@ export function registerRecordListRoute(ctx: RouteContext, { on, num }: AdminHel
     const q = validatePage(listQuerySchema, Object.fromEntries(e.url.searchParams));
     if (typeof q.before === 'string' && kind !== 'clicks')
       throw new AppError('invalid_request', 'before is the id of the previous page’s last row', { field: 'before' });
-    const records = await listRecords(ctx.deps(), num(e, 'id'), kind, {
-      limit: q.limit,
-      offset: q.offset,
-      status: q.status,
-      provider: q.provider,
-      partnerId: q.partner_id,
-      before: q.before,
-      held: q.held === undefined ? undefined : q.held === 'true',
-    });
+    const programId = num(e, 'id');
+    const records = await ctx.reads.read([programKey(programId)], (d) =>
+      listRecords(d, programId, kind, {
+        limit: q.limit,
+        offset: q.offset,
+        status: q.status,
+        provider: q.provider,
+        partnerId: q.partner_id,
+        before: q.before,
+        held: q.held === undefined ? undefined : q.held === 'true',
+      }),
+    );
     return listBody(kind, records);
   });
 }

@@ -5,12 +5,15 @@ import { keyWarnings, keyWarningsSchema, requireApiKey } from '../auth.ts';
 import { route } from '../route.ts';
 import { z } from 'zod';
 import { defineOperation } from '../openapi/operation.ts';
+import { apiKeyKey, programKey } from '../../read-routing.ts';
 
 /** GET /api/v1/cli/status: program health for the merchant CLI. */
 export function cliStatusRoute(ctx: RouteContext) {
   return route([requireApiKey(ctx, { budget: 'status' })], async (event) => {
     const auth = event.context.apiKey!;
-    const status = await getProgramStatus(ctx.deps(), auth.programId, auth.mode);
+    const status = await ctx.reads.read([programKey(auth.programId), apiKeyKey(auth.keyId)], (d) =>
+      getProgramStatus(d, auth.programId, auth.mode),
+    );
     return { success: true, ...programStatusToWire(status), ...keyWarnings(auth) };
   });
 }

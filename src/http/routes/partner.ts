@@ -48,6 +48,7 @@ import { payoutMethodBody, payoutMethodToWire } from '../wire/payouts.ts';
 import { partnerPayoutBody, partnerPayoutToWire, type PartnerPayoutBody } from '../wire/partner-payouts.ts';
 import { publicOrigin } from '../../public-origin.ts';
 import { demoPageEnabled } from './demo-page.ts';
+import { partnerKey, programKey } from '../../read-routing.ts';
 
 const page = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -86,7 +87,8 @@ export function registerPartnerRoutes(app: H3, ctx: RouteContext): void {
   on('get', '/stats', async (e, partnerId) => {
     const programId = (await getPartnerProfile(ctx.deps(), partnerId)).program.id;
     const range = seriesRange(ctx, validate(seriesQuery, query(e)));
-    return seriesToWire(await getActivitySeries(ctx.deps(), { programId, partnerId, ...range }));
+    const keys = [programKey(programId), partnerKey(partnerId)];
+    return seriesToWire(await ctx.reads.read(keys, (d) => getActivitySeries(d, { programId, partnerId, ...range })));
   });
   on('get', '/commissions', async (e, partnerId) =>
     partnerCommissionsToWire(
