@@ -99,7 +99,8 @@ export async function applyCommission(deps: CoreDeps, s: ImportScope, r: Importe
     heldForReview: false,
     hold: null,
     payout: null,
-    createdAt: at,
+    // A pending commission waits the program's hold period from the import (its sale keeps the date).
+    createdAt: status === 'pending' ? s.now : at,
   });
   await em.flush();
   if (credited && r.amountMinor > 0)

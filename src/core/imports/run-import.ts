@@ -122,7 +122,11 @@ function totals(report: ImportReport) {
 
 type InTx = (apply: (d: CoreDeps) => Promise<Applied>) => Promise<Applied>;
 
-function applyRecord(d: CoreDeps, s: ImportScope, record: Exclude<ImportRecord, { kind: 'problem' }>): Promise<Applied> {
+function applyRecord(
+  d: CoreDeps,
+  s: ImportScope,
+  record: Exclude<ImportRecord, { kind: 'problem' }>,
+): Promise<Applied> {
   switch (record.kind) {
     case 'partner':
       return applyPartner(d, s, record);
@@ -181,7 +185,8 @@ async function compareBalances(
   due: Map<string, number>,
 ): Promise<ImportBalanceCheck[]> {
   const source = new Map<string, number>();
-  if (stated) for (const b of stated) source.set(`${b.partnerSourceId}\u0000${b.currency.toUpperCase()}`, b.amountMinor);
+  if (stated)
+    for (const b of stated) source.set(`${b.partnerSourceId}\u0000${b.currency.toUpperCase()}`, b.amountMinor);
   else for (const [k, v] of due) source.set(k, v);
   const partners = await mappedRows(deps.em, s, 'partner');
   const ours = new Map<string, number>();

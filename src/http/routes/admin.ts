@@ -22,6 +22,7 @@ import { meOperations, registerMeRoutes } from './admin-me.ts';
 import { auditLogOperations, registerAuditLogRoutes } from './admin-audit-log.ts';
 import { applicationAdminOperations, registerApplicationAdminRoutes } from './admin-applications.ts';
 import { currencyOperations, registerCurrencyRoutes } from './admin-currencies.ts';
+import { importOperations, registerImportRoutes } from './admin-imports.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer, a staff token or the dashboard's session, each
@@ -50,6 +51,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerMeRoutes(ctx, helpers);
   registerAuditLogRoutes(ctx, helpers);
   registerApplicationAdminRoutes(ctx, helpers);
+  registerImportRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -72,5 +74,6 @@ export const adminOperations = [
   ...meOperations,
   ...auditLogOperations,
   ...applicationAdminOperations,
+  ...importOperations,
   ...recordListOperations,
 ];
