@@ -66,7 +66,7 @@ test('the commands of the Rewardful page import through the admin CLI, the dry r
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
   });
   expect(download.headers.get('content-disposition')).toContain(`import-${real.id}.json`);
-  expect((await download.json()).import.id).toBe(real.id);
+  expect(((await download.json()) as { import: { id: number } }).import.id).toBe(real.id);
   const everything = JSON.stringify([outputs, list, h.logs]);
   expect(everything).not.toContain(fake.apiKey);
 });

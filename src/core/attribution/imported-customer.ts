@@ -23,3 +23,25 @@ export async function findImportedBinding(
   );
   return c?.partner ? { customerId: c.id, partnerId: c.partner } : null;
 }
+
+/** `findImportedBinding` as an attribution of the sale (no click: no window, no fraud timing). */
+export async function attributeByImport(
+  deps: CoreDeps,
+  programId: number,
+  providerCustomerId: string | null | undefined,
+) {
+  const bound = await findImportedBinding(deps, programId, providerCustomerId);
+  if (!bound) return null;
+  return {
+    kind: 'attributed',
+    customerId: bound.customerId,
+    partnerId: bound.partnerId,
+    clickId: null,
+    clickAt: null,
+    firstSaleAt: null,
+    held: false,
+    conflict: null,
+    via: 'customer_key',
+    partnerCodeId: null,
+  } as const;
+}

@@ -12,7 +12,7 @@ import { compileStatement, dateFromMs, epochMs } from '../db/sql.ts';
 import { findCodeOwner } from './partner-codes.ts';
 import { lookUpCouponCodes } from './discount-lookup.ts';
 import type { AttributionSource } from '../shared/vocabulary.ts';
-import { findImportedBinding } from './imported-customer.ts';
+import { attributeByImport } from './imported-customer.ts';
 
 export type Attribution =
   | {
@@ -56,8 +56,7 @@ export type Attribution =
  * 4. When that finds no partner, or the click is older than the window: the referral code the
  *    payment came with binds the customer (bind-referral.ts), else a partner's code the sale
  *    carries (`couponCodes`), else one its provider names when asked (`couponLookup`: an API call,
- *    made only here), else the partner of a customer an import bound to the payment's provider
- *    customer id (`providerCustomerId`, imported-customer.ts); otherwise `no_attribution` (saying why a referral bound nothing) or `window_expired`.
+ *    made only here), else an imported customer's partner; otherwise `no_attribution` (saying why a referral bound nothing) or `window_expired`.
  * @throws AppError `no_attribution` when neither a customer, click and partner nor a code is found in this program.
  */
 export async function resolveAttribution(
@@ -75,10 +74,7 @@ export async function resolveAttribution(
     const found = job.couponLookup ? await lookUpCouponCodes(deps, program.id, job.couponLookup) : [];
     return found.length ? attributeByCode(deps, program.id, found) : null;
   };
-  const byImport = async (): Promise<Attribution | null> => {
-    const bound = await findImportedBinding(deps, program.id, job.providerCustomerId);
-    return bound && { ...UNCLICKED, customerId: bound.customerId, partnerId: bound.partnerId, via: 'customer_key' };
-  };
+  const byImport = () => attributeByImport(deps, program.id, job.providerCustomerId);
   if (program.couponPrecedence === 'coupon') {
     const coupon = await byCode();
     if (coupon) return coupon;
@@ -97,17 +93,6 @@ export async function resolveAttribution(
   if (byClick.kind === 'window_expired') return (await byCode()) ?? (await byLookup()) ?? (await byImport()) ?? byClick;
   return byClick;
 }
-
-/** An attribution no click made (its partner and customer filled in). */
-const UNCLICKED = {
-  kind: 'attributed',
-  clickId: null,
-  clickAt: null,
-  firstSaleAt: null,
-  held: false,
-  conflict: null,
-  partnerCodeId: null,
-} as const;
 
 /** Step 1 of `resolveAttribution`: a renewal follows its subscription's (or customer's) first attributed sale. */
 async function followSubscription(deps: CoreDeps, program: IProgram, job: SaleJob): Promise<Attribution | null> {
