@@ -3,7 +3,16 @@
  * guide page is run by a test, or marked `<!-- not run by a test: why -->` (test/docs/pages.test.ts).
  */
 /** The guide: read in this order by someone setting the service up. */
-export const GUIDE = ['first-program', 'configuration', 'deployment', 'operations', 'security', 'cli', 'dashboard'];
+export const GUIDE = [
+  'first-program',
+  'configuration',
+  'deployment',
+  'operations',
+  'security',
+  'cli',
+  'dashboard',
+  'moving-from-rewardful',
+];
 
 /** The reference: looked up. Slots for the pages of other topics go here (link text from their heading). */
 export const REFERENCE = [

@@ -27,6 +27,8 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
        KIND: clicks customers sales commissions refunds partners api-keys notifications webhook-events test-events platform-fees
              provider-connections attribution-conflicts payouts parked-refunds partner-codes
              partner-groups
+  import:SOURCE --program ID --api-key-env VAR [--base-url URL] [--dry-run]   brings partners, customers,
+                                                commissions and payouts from SOURCE (rewardful); prints the report
   commissions:approve PROGRAM ID                credits it to the partner balance
   commissions:release PROGRAM ID | commissions:reject PROGRAM ID   a commission held by fraud rules:
                                                 credit it (once), or reverse it (nothing was credited)

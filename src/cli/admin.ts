@@ -9,6 +9,7 @@ import { HELP } from './admin-help.ts';
 import { parseArgv } from './parse-argv.ts';
 import { readSecret } from './read-secret.ts';
 import { printLedgerReport } from './ledger-verify-output.ts';
+import { importCommand } from './admin-import.ts';
 
 const { values, positionals } = parseArgv(process.argv.slice(2));
 const [command, ...args] = positionals;
@@ -274,7 +275,7 @@ const commands: Record<string, () => Promise<unknown>> = {
     call('POST', `/programs/${need(1)[0]}/webhook-events/replay`, values.id ? { id: Number(values.id) } : {}),
 };
 
-const run = commands[command];
+const run = command.startsWith('import:') ? () => importCommand(command.slice(7), values, call) : commands[command];
 if (!run) {
   console.error(`Unknown command "${command}"\n\n${HELP}`);
   process.exit(2);

@@ -81,6 +81,7 @@ export type ProviderSaleFields = Pick<SaleJobInput, 'transactionId' | 'providerP
       | 'couponLookup'
       | 'aliasLookup'
       | 'orderLookup'
+      | 'providerCustomerId'
     >
   >;
 

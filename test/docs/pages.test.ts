@@ -55,7 +55,10 @@ test('the configuration page names every configuration variable', async () => {
 });
 
 /** Guide pages whose every ```sh block a test runs as written. */
-const RUN_BY_TEST: Record<string, string> = { 'first-program': 'test/docs/first-program.test.ts' };
+const RUN_BY_TEST: Record<string, string> = {
+  'first-program': 'test/docs/first-program.test.ts',
+  'moving-from-rewardful': 'test/importers/import-cli.test.ts',
+};
 
 test.each(GUIDE)('every shell block of the guide page %s is run by a test, or says why not', (name) => {
   const page = docPage(name);

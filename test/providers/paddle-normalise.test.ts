@@ -24,6 +24,7 @@ describe('paddle normalise: transaction.completed', () => {
       occurredAt: new Date(NOW.getTime() - 3000).toISOString(),
       provider: 'paddle',
       providerPaymentId: 'txn_01hv8wptq8987qeep44cyrewp9',
+      providerCustomerId: 'ctm_01hv6y1jedq4p1n0yqn5ba3ky4',
       customerKey: 'user_1234',
       clickId: 'clk_7Hq2x',
       visitorId: 'vis_9f8e',

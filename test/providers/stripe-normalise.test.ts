@@ -25,6 +25,7 @@ describe('stripe normalise: sales', () => {
       occurredAt: new Date((NOW_SECONDS - 2) * 1000).toISOString(),
       provider: 'stripe',
       providerPaymentId: 'pi_3QxUnitPaymentIntent01',
+      providerCustomerId: 'cus_RqUnit01',
       customerKey: 'user_1234',
       clickId: 'clk_7Hq2x',
       visitorId: 'vis_9f8e',

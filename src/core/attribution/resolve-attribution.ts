@@ -12,6 +12,7 @@ import { compileStatement, dateFromMs, epochMs } from '../db/sql.ts';
 import { findCodeOwner } from './partner-codes.ts';
 import { lookUpCouponCodes } from './discount-lookup.ts';
 import type { AttributionSource } from '../shared/vocabulary.ts';
+import { attributeByImport } from './imported-customer.ts';
 
 export type Attribution =
   | {
@@ -55,7 +56,7 @@ export type Attribution =
  * 4. When that finds no partner, or the click is older than the window: the referral code the
  *    payment came with binds the customer (bind-referral.ts), else a partner's code the sale
  *    carries (`couponCodes`), else one its provider names when asked (`couponLookup`: an API call,
- *    made only here); otherwise `no_attribution` (saying why a referral bound nothing) or `window_expired`.
+ *    made only here), else an imported customer's partner; otherwise `no_attribution` (saying why a referral bound nothing) or `window_expired`.
  * @throws AppError `no_attribution` when neither a customer, click and partner nor a code is found in this program.
  */
 export async function resolveAttribution(
@@ -73,6 +74,7 @@ export async function resolveAttribution(
     const found = job.couponLookup ? await lookUpCouponCodes(deps, program.id, job.couponLookup) : [];
     return found.length ? attributeByCode(deps, program.id, found) : null;
   };
+  const byImport = () => attributeByImport(deps, program.id, job.providerCustomerId);
   if (program.couponPrecedence === 'coupon') {
     const coupon = await byCode();
     if (coupon) return coupon;
@@ -82,13 +84,13 @@ export async function resolveAttribution(
   const referral = unbound ? await bindReferral(deps, program.id, job, o) : null;
   if (referral && referral.kind !== 'not_referred') return referral;
   if (byClick.kind === 'unattributed') {
-    const coupon = (await byCode()) ?? (await byLookup());
+    const coupon = (await byCode()) ?? (await byLookup()) ?? (await byImport());
     if (coupon) return coupon;
     if (!referral) throw new AppError('no_attribution', byClick.message, byClick.details);
     const details = { ...byClick.details, referral_code: job.referralCode, referral: referral.reason };
     throw new AppError('no_attribution', `${byClick.message}; ${referral.reason}`, details);
   }
-  if (byClick.kind === 'window_expired') return (await byCode()) ?? (await byLookup()) ?? byClick;
+  if (byClick.kind === 'window_expired') return (await byCode()) ?? (await byLookup()) ?? (await byImport()) ?? byClick;
   return byClick;
 }
 

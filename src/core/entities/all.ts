@@ -1,3 +1,5 @@
+import { ImportRun } from './import-run.ts';
+import { ImportSourceRow } from './import-source-row.ts';
 import { Program } from './program.ts';
 import { ApiKey } from './api-key.ts';
 import { Partner } from './partner.ts';
@@ -95,4 +97,6 @@ export const ENTITIES = [
   EmailMessage,
   EmailSettings,
   PartnerEmailPrefs,
+  ImportRun,
+  ImportSourceRow,
 ];

@@ -9,7 +9,14 @@ export const Customer = defineEntity({
   name: 'Customer',
   triggers: rollupTriggers('customer'),
   uniques: [{ properties: ['program', 'customerKey'] }],
-  indexes: [{ properties: ['program', 'createdAt'] }],
+  indexes: [
+    { properties: ['program', 'createdAt'] },
+    {
+      name: 'customer_provider_customer_id_index',
+      properties: ['program', 'providerCustomerId'],
+      where: 'provider_customer_id is not null',
+    },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     program: () => p.manyToOne(Program).mapToPk(),
@@ -34,6 +41,11 @@ export const Customer = defineEntity({
      * its sales are held from automatic approval until the advertiser resolves the dispute.
      */
     disputedAt: p.datetime().nullable(),
+    /**
+     * The payment provider's own customer id (Stripe `cus_…`, Paddle `ctm_…`), kept for a customer
+     * brought by an import: the provider's later payments of that customer attribute to its partner.
+     */
+    providerCustomerId: p.string().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

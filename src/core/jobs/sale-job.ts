@@ -87,6 +87,12 @@ export const saleJobSchema = z.object({
   referralCode: z.string().optional(),
   /** Where the referred request was made: the referral's click records it as its link. */
   referralUrl: z.string().optional(),
+  /**
+   * The payment provider's customer id (Stripe `cus_…`, Paddle `ctm_…`): a sale nothing else
+   * attributes goes to the partner of a customer an import bound to it (resolve-attribution.ts).
+   * Absent when the payment names none (and in jobs queued before it).
+   */
+  providerCustomerId: z.string().optional(),
   /** Free-form data sent with the sale (API `additional_data`). */
   additionalData: z.record(z.string(), z.unknown()).nullable(),
   /** ISO time the call/event was received; commissions, windows and holds use this time. */
@@ -127,6 +133,7 @@ export function buildSaleJob(input: SaleJobInput): SaleJob {
     orderLookup: input.orderLookup ?? null,
     ...(input.referralCode ? { referralCode: input.referralCode } : {}),
     ...(input.referralCode && input.referralUrl ? { referralUrl: input.referralUrl } : {}),
+    ...(input.providerCustomerId ? { providerCustomerId: input.providerCustomerId } : {}),
     additionalData: input.additionalData ?? null,
     receivedAt: input.receivedAt,
   };

@@ -23,6 +23,7 @@ import { auditLogOperations, registerAuditLogRoutes } from './admin-audit-log.ts
 import { applicationAdminOperations, registerApplicationAdminRoutes } from './admin-applications.ts';
 import { currencyOperations, registerCurrencyRoutes } from './admin-currencies.ts';
 import { ledgerVerifyOperations, registerLedgerVerifyRoutes } from './admin-ledger-verify.ts';
+import { importOperations, registerImportRoutes } from './admin-imports.ts';
 
 /**
  * The admin API, guarded by the ADMIN_TOKEN bearer, a staff token or the dashboard's session, each
@@ -52,6 +53,7 @@ export function registerAdminRoutes(app: H3, ctx: RouteContext): void {
   registerMeRoutes(ctx, helpers);
   registerAuditLogRoutes(ctx, helpers);
   registerApplicationAdminRoutes(ctx, helpers);
+  registerImportRoutes(ctx, helpers);
   registerRecordListRoute(ctx, helpers);
 }
 
@@ -75,5 +77,6 @@ export const adminOperations = [
   ...meOperations,
   ...auditLogOperations,
   ...applicationAdminOperations,
+  ...importOperations,
   ...recordListOperations,
 ];

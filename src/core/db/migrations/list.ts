@@ -30,6 +30,7 @@ import { Migration20261126034301_click_retention } from './Migration202611260343
 import { Migration20261126032532_daily_rollups } from './Migration20261126032532_daily_rollups.ts';
 import { Migration20261126000102_payout_rails } from './Migration20261126000102_payout_rails.ts';
 import { Migration20261126032534_order_registrations } from './Migration20261126032534_order_registrations.ts';
+import { Migration20261206050814_import_runs } from './Migration20261206050814_import_runs.ts';
 import { Migration20261127125109_applications_email } from './Migration20261127125109_applications_email.ts';
 import { Migration20261206050000_landing_url } from './Migration20261206050000_landing_url.ts';
 
@@ -66,4 +67,5 @@ export const MIGRATIONS = [
   Migration20261127125242_payout_run_skips,
   Migration20261206050000_landing_url,
   Migration20261206050000_ledger_verification,
+  Migration20261206050814_import_runs,
 ];

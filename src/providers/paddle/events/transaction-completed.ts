@@ -48,6 +48,7 @@ export const transactionCompleted: EventHandler = (transaction, ctx) => {
       // Notifications name the discount by id (`dsc_…`); an API transaction with
       // `include=discount` carries the discount itself, with its `code`.
       couponCodes: readDiscountCodes(transaction.discount_id, transaction.discount),
+      providerCustomerId: readId(transaction.customer_id) ?? undefined,
     }),
   );
 };

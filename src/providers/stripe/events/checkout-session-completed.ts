@@ -32,6 +32,7 @@ export const checkoutSessionCompleted: EventHandler = (session, ctx) => {
       providerPaymentId: paymentIntentId,
       taxCents: tax,
       couponCodes: readStripeDiscountCodes(session.discounts),
+      providerCustomerId: readId(session.customer) ?? undefined,
     }),
   );
 };

@@ -54,6 +54,7 @@ export const invoicePaid: EventHandler = (invoice, ctx) => {
         ? (readId(at(line, 'price', 'product')) ?? readId(at(line, 'pricing', 'price_details', 'product')))
         : null,
       couponCodes: readStripeDiscountCodes(invoice.discounts, invoice.discount),
+      providerCustomerId: readId(invoice.customer) ?? undefined,
       // Recorded under the invoice id: core may ask Stripe which PaymentIntent paid it (alias-lookup.ts).
       aliasLookup: paymentIntentId ? null : { provider: 'stripe', invoiceId },
     }),

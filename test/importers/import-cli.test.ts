@@ -1,0 +1,102 @@
+/**
+ * The commands of docs/moving-from-rewardful.md, run as written against a service and a fake
+ * Rewardful API (the program id is the one created here; `--base-url` points at the fake): the dry
+ * run reports what would be created and writes nothing, the import brings it, the report is
+ * listed and downloadable, and the key appears nowhere in the output or the stored runs.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ADMIN_TOKEN, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
+import { docPage, shellBlocks } from '../helpers/doc-pages.ts';
+import { run } from '../cli/admin-cli-target.ts';
+import { startRewardfulFake } from './fakes/rewardful.ts';
+import { rewardfulExpected } from './fixtures/rewardful/expected.ts';
+import type { FakeSource } from './source-expectation.ts';
+
+let h: Harness;
+let url: string;
+let fake: FakeSource;
+let f: Fixture;
+beforeAll(async () => {
+  h = await createHarness({ DATA_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
+  url = await h.listen();
+  fake = await startRewardfulFake();
+  f = await createProgramFixture(h);
+  await rewardfulExpected.prepare!(h, f);
+}, 240_000);
+afterAll(async () => {
+  await fake.close();
+  await h.close();
+});
+
+test('the commands of the Rewardful page import through the admin CLI, the dry run first', async () => {
+  const [block] = shellBlocks(docPage('moving-from-rewardful'));
+  const env: Record<string, string> = { ...process.env, ADMIN_TOKEN } as Record<string, string>;
+  const outputs: Array<{ stdout: string; stderr: string }> = [];
+  for (const line of block!.trim().split('\n')) {
+    const exported = /^export (\w+)=/.exec(line);
+    if (exported) {
+      env[exported[1]!] = fake.apiKey;
+      continue;
+    }
+    expect(line).toMatch(/^npm run admin -- /);
+    const args = line
+      .replace(/^npm run admin -- /, '')
+      .split(' ')
+      .map((a) => (a === '2' ? String(f.programId) : a));
+    outputs.push(
+      await run(process.execPath, ['src/cli/admin.ts', ...args, '--base-url', fake.baseUrl, '--url', url], { env }),
+    );
+  }
+  const [dry, real] = outputs.map((o) => JSON.parse(o.stdout).import);
+  expect(dry.dry_run).toBe(true);
+  expect(dry.report.counts).toEqual(rewardfulExpected.counts);
+  expect(real.dry_run).toBe(false);
+  expect(real.status).toBe('finished');
+  expect(real.report.counts).toEqual(rewardfulExpected.counts);
+  expect(outputs[1]!.stderr).toContain('partners 3 created');
+  // The dry run wrote nothing: the import created every partner.
+  const { partners } = await h.admin('GET', `/programs/${f.programId}/partners`);
+  expect(partners.map((p: { email: string | null }) => p.email).sort()).toEqual(
+    [...rewardfulExpected.partners.map((p) => p.email), null].sort(),
+  );
+  const list = await h.admin('GET', `/programs/${f.programId}/imports`);
+  expect(list.imports.map((i: { id: number }) => i.id)).toEqual([real.id, dry.id]);
+  const download = await fetch(`${url}/api/v1/admin/programs/${f.programId}/imports/${real.id}?download=1`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  expect(download.headers.get('content-disposition')).toContain(`import-${real.id}.json`);
+  expect(((await download.json()) as { import: { id: number } }).import.id).toBe(real.id);
+  const everything = JSON.stringify([outputs, list, h.logs]);
+  expect(everything).not.toContain(fake.apiKey);
+});
+
+test('an unknown source or a missing key variable is refused before anything runs', async () => {
+  await expect(
+    run(
+      process.execPath,
+      ['src/cli/admin.ts', 'import:nowhere', '--program', String(f.programId), '--api-key-env', 'HOME', '--url', url],
+      {
+        env: { ...process.env, ADMIN_TOKEN },
+      },
+    ),
+  ).rejects.toMatchObject({ stderr: expect.stringContaining('400') });
+  await expect(
+    run(
+      process.execPath,
+      [
+        'src/cli/admin.ts',
+        'import:rewardful',
+        '--program',
+        String(f.programId),
+        '--api-key-env',
+        'NO_SUCH_VAR_I39',
+        '--url',
+        url,
+      ],
+      {
+        env: { ...process.env, ADMIN_TOKEN },
+      },
+    ),
+  ).rejects.toMatchObject({ stderr: expect.stringContaining('NO_SUCH_VAR_I39 is not set') });
+});
