@@ -10,6 +10,15 @@ import { createTempDatabase, type TempDatabase } from '../helpers/temp-database.
 import { SHARED_REDIS_URL, deleteRedisPrefix } from '../helpers/throwaway-redis.ts';
 import { seedLoadFixture, type LoadFixture } from '../helpers/load-fixture.ts';
 
+/** Per-client limits out of reach: all the load of a scenario comes from one address. */
+export const UNLIMITED_CLIENTS = {
+  CLICK_LIMIT_PER_MINUTE: '100000000',
+  BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
+  WEBHOOK_LIMIT_PER_MINUTE: '100000000',
+  STATUS_LIMIT_PER_MINUTE: '100000000',
+  API_KEY_FAILURES_PER_MINUTE: '100000000',
+};
+
 export type FaultEnv = {
   db: TempDatabase;
   redisUrl: string;
@@ -46,11 +55,7 @@ export async function createFaultEnv(o: {
     DEMO_SEED: 'false',
     // info: the worker's readiness is its "workers started" line.
     // One test process is one client: per-client limits are out of reach unless a scenario sets them.
-    CLICK_LIMIT_PER_MINUTE: '100000000',
-    BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
-    WEBHOOK_LIMIT_PER_MINUTE: '100000000',
-    STATUS_LIMIT_PER_MINUTE: '100000000',
-    API_KEY_FAILURES_PER_MINUTE: '100000000',
+    ...UNLIMITED_CLIENTS,
     // Scenarios stop processes often: no drain period unless one sets it (sigterm.test.ts does).
     SHUTDOWN_DRAIN_MS: '0',
     LOG_LEVEL: 'info',

@@ -15,6 +15,7 @@ import { createPgBouncer, type PgBouncer } from '../helpers/pgbouncer.ts';
 import { createSentinelGroup, SENTINEL_NAME, type SentinelGroup } from '../helpers/redis-sentinel.ts';
 import { seedLoadFixture, type LoadFixture } from '../helpers/load-fixture.ts';
 import { createHaproxy, type Haproxy } from './haproxy.ts';
+import { UNLIMITED_CLIENTS } from '../faults/fault-env.ts';
 
 export type Topology = {
   db: TempDatabase;
@@ -69,11 +70,7 @@ export async function createTopology(): Promise<Topology> {
       ADMIN_TOKEN: adminToken,
       DEMO_SEED: 'false',
       // All load comes from one address (HAProxy's): per-client limits are out of scope here.
-      CLICK_LIMIT_PER_MINUTE: '100000000',
-      BROWSER_LEAD_LIMIT_PER_MINUTE: '100000000',
-      WEBHOOK_LIMIT_PER_MINUTE: '100000000',
-      STATUS_LIMIT_PER_MINUTE: '100000000',
-      API_KEY_FAILURES_PER_MINUTE: '100000000',
+      ...UNLIMITED_CLIENTS,
       SHUTDOWN_DRAIN_MS: '0',
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: '8',

@@ -21,10 +21,11 @@ import {
   text,
   type Row,
 } from '../rows.ts';
+import type { ReaderOptions } from '../reader-options.ts';
 
 export const DUB_BASE_URL = 'https://api.dub.co';
 
-export type DubReaderOptions = { apiKey?: string; baseUrl?: string; csv?: Record<string, string> };
+export type DubReaderOptions = ReaderOptions;
 
 /** Dub's commission statuses: processed is in a payout not yet paid; the rest of the unpaid never pay. */
 const STATUS: Record<string, ImportedCommission['status']> = {

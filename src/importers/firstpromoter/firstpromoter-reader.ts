@@ -22,10 +22,11 @@ import {
   text,
   type Row,
 } from '../rows.ts';
+import type { ReaderOptions } from '../reader-options.ts';
 
 export const FIRSTPROMOTER_BASE_URL = 'https://api.firstpromoter.com/api/v2/company';
 
-export type FirstPromoterReaderOptions = { apiKey?: string; baseUrl?: string; csv?: Record<string, string> };
+export type FirstPromoterReaderOptions = ReaderOptions;
 
 export function splitFirstPromoterKey(apiKey: string | undefined): {
   accountId: string;

@@ -22,10 +22,11 @@ import {
   text,
   type Row,
 } from '../rows.ts';
+import type { ReaderOptions } from '../reader-options.ts';
 
 export const PARTNERSTACK_BASE_URL = 'https://api.partnerstack.com/api/v2';
 
-export type PartnerStackReaderOptions = { apiKey?: string; baseUrl?: string; csv?: Record<string, string> };
+export type PartnerStackReaderOptions = ReaderOptions;
 
 /** A reward's payment state once approved: paid out (or on its way), owed, or gone. */
 const PAID = new Set(['withdrawn', 'in_transit', 'paid_externally', 'paid_and_refunded']);

@@ -26,10 +26,11 @@ import {
   text,
   type Row,
 } from '../rows.ts';
+import type { ReaderOptions } from '../reader-options.ts';
 
 export const TOLT_BASE_URL = 'https://api.tolt.com';
 
-export type ToltReaderOptions = { apiKey?: string; baseUrl?: string; csv?: Record<string, string> };
+export type ToltReaderOptions = ReaderOptions;
 
 /** Tolt's commission statuses: approved is owed and unpaid; rejected and refunded never pay. */
 const STATUS: Record<string, ImportedCommission['status']> = {
