@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { exactText, type DB } from '../db/sql.ts';
 import type { RewardApplied } from '../entities/program-rules.ts';
 import {
@@ -11,6 +11,13 @@ import {
 
 type CommissionRow = Awaited<ReturnType<typeof commissionPage>>[number];
 type RefundRow = Awaited<ReturnType<typeof refundsOf>>[number];
+
+const importedCommission = (eb: ExpressionBuilder<DB & { c: DB['commission'] }, 'c'>) =>
+  eb
+    .selectFrom('import_source_row as i')
+    .select('i.id')
+    .where('i.kind', '=', 'commission')
+    .whereRef('i.row_id', '=', 'c.id');
 
 function commissionPage(db: Kysely<DB>, programId: number, after: number, limit: number) {
   return db
@@ -29,6 +36,10 @@ function commissionPage(db: Kysely<DB>, programId: number, after: number, limit:
       'c.status',
       eb('c.credited_at', 'is not', null).as('credited'),
       'c.hold',
+      // Voided at the tool it was imported from: reversed whole on import, no refund rows.
+      eb('c.status', '=', 'reversed')
+        .and(eb.exists(importedCommission(eb)))
+        .as('voided_at_import'),
       exactText(eb.ref('s.amount_cents')).as('sale_amount'),
       exactText(eb.ref('s.refunded_cents')).as('sale_refunded'),
       's.currency as sale_currency',
@@ -223,13 +234,15 @@ function salePostings(check: LedgerCheck, c: CommissionRow, refunds: RefundRow[]
     field: 'refunded_cents',
     why: 'the sum of its refunds',
   });
-  const rejected = !!(c.hold as { rejected_at?: string } | null)?.rejected_at && !c.credited && c.status === 'reversed';
-  const wantReversed = rejected ? amount : reversed;
+  const whole = !c.credited && c.status === 'reversed';
+  const rejected = whole && !!(c.hold as { rejected_at?: string } | null)?.rejected_at;
+  const voided = whole && !!c.voided_at_import && refunded === 0n;
+  const wantReversed = rejected || voided ? amount : reversed;
   if (
     !check.same(wantReversed, BigInt(c.reversed), {
       ...at,
       field: 'reversed_cents',
-      why: rejected ? 'rejected as fraud' : 'its refunds',
+      why: rejected ? 'rejected as fraud' : voided ? 'voided at the source it was imported from' : 'its refunds',
     })
   )
     return out;
