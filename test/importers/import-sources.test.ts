@@ -16,10 +16,20 @@ import { useWebhookHarness } from '../webhooks/webhook-harness.ts';
 import { stripeKit } from '../webhooks/kits/stripe-kit.ts';
 import { legacyInvoice, stripeEvent } from '../providers/fixtures/stripe.ts';
 import { rewardfulExpected } from './fixtures/rewardful/expected.ts';
+import { toltExpected } from './fixtures/tolt/e2e-expected.ts';
+import { firstPromoterExpected } from './fixtures/firstpromoter/e2e-expected.ts';
+import { partnerStackExpected } from './fixtures/partnerstack/e2e-expected.ts';
+import { dubExpected } from './fixtures/dub/e2e-expected.ts';
 import type { FakeSource, SourceExpectation } from './source-expectation.ts';
 import { snapshotPartners } from './snapshot.ts';
 
-const SOURCES: SourceExpectation[] = [rewardfulExpected];
+const SOURCES: SourceExpectation[] = [
+  rewardfulExpected,
+  toltExpected,
+  firstPromoterExpected,
+  partnerStackExpected,
+  dubExpected,
+];
 
 /** The same records, but the reading fails after `n` of them (a run killed midway). */
 function failingAfter(reader: ImportReader, n: number): ImportReader {
@@ -100,7 +110,7 @@ describe.each(SOURCES)('import from $source', (x) => {
     expect(await snapshotPartners(h.ctx.deps(), f.programId, f.partnerId)).toEqual([]);
   });
 
-  test.runIf(rewardfulExpected.stripeCustomer)(
+  test.runIf(x.stripeCustomer)(
     'a later Stripe renewal of an imported customer, without tracker metadata, attributes to the imported partner',
     async () => {
       const f = await program();
