@@ -19,6 +19,9 @@ import { rewardfulExpected } from './fixtures/rewardful/expected.ts';
 import type { FakeSource, SourceExpectation } from './source-expectation.ts';
 import { snapshotPartners } from './snapshot.ts';
 
+// Tolt, FirstPromoter, PartnerStack and Dub have theirs in fixtures/<source>/e2e-expected.ts. Every
+// test here passes with them, but the ledger check after the file (as for Rewardful) finds their
+// imported voided commissions stored as reversed without a refund: they join once that is settled.
 const SOURCES: SourceExpectation[] = [rewardfulExpected];
 
 /** The same records, but the reading fails after `n` of them (a run killed midway). */
@@ -100,7 +103,7 @@ describe.each(SOURCES)('import from $source', (x) => {
     expect(await snapshotPartners(h.ctx.deps(), f.programId, f.partnerId)).toEqual([]);
   });
 
-  test.runIf(rewardfulExpected.stripeCustomer)(
+  test.runIf(x.stripeCustomer)(
     'a later Stripe renewal of an imported customer, without tracker metadata, attributes to the imported partner',
     async () => {
       const f = await program();
