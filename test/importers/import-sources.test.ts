@@ -16,13 +16,20 @@ import { useWebhookHarness } from '../webhooks/webhook-harness.ts';
 import { stripeKit } from '../webhooks/kits/stripe-kit.ts';
 import { legacyInvoice, stripeEvent } from '../providers/fixtures/stripe.ts';
 import { rewardfulExpected } from './fixtures/rewardful/expected.ts';
+import { toltExpected } from './fixtures/tolt/e2e-expected.ts';
+import { firstPromoterExpected } from './fixtures/firstpromoter/e2e-expected.ts';
+import { partnerStackExpected } from './fixtures/partnerstack/e2e-expected.ts';
+import { dubExpected } from './fixtures/dub/e2e-expected.ts';
 import type { FakeSource, SourceExpectation } from './source-expectation.ts';
 import { snapshotPartners } from './snapshot.ts';
 
-// Tolt, FirstPromoter, PartnerStack and Dub have theirs in fixtures/<source>/e2e-expected.ts. Every
-// test here passes with them, but the ledger check after the file (as for Rewardful) finds their
-// imported voided commissions stored as reversed without a refund: they join once that is settled.
-const SOURCES: SourceExpectation[] = [rewardfulExpected];
+const SOURCES: SourceExpectation[] = [
+  rewardfulExpected,
+  toltExpected,
+  firstPromoterExpected,
+  partnerStackExpected,
+  dubExpected,
+];
 
 /** The same records, but the reading fails after `n` of them (a run killed midway). */
 function failingAfter(reader: ImportReader, n: number): ImportReader {
