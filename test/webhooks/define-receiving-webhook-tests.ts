@@ -24,7 +24,8 @@ export function defineReceivingWebhookTests(w: WebhookHarness): void {
         connected: true,
         provider: kit.provider,
         program_id: programId,
-        webhook_url: `/api/v1/webhooks/${kit.provider}/${programId}`,
+        // Absolute under PUBLIC_BASE_URL (a listening harness sets it to its own address), else a path.
+        webhook_url: `${w.h.ctx.config.PUBLIC_BASE_URL ?? ''}/api/v1/webhooks/${kit.provider}/${programId}`,
         api_key_set: false,
         api_key_hint: null,
       });
