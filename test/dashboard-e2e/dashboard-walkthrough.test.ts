@@ -207,7 +207,7 @@ describe.runIf(enabled)('dashboard and partner portal in Chromium', () => {
     await op.getByRole('status').filter({ hasText: 'Commission approved' }).waitFor();
     await pp.reload();
     await pp.locator('[data-balance="USD"]').filter({ hasText: '7.50 USD' }).waitFor();
-    await op.getByLabel('Amount (minor units)').fill('750');
+    await op.getByLabel('Amount in USD').fill('7.50');
     await op.getByRole('button', { name: 'Open payout for Jane Partner' }).click();
     await op.getByRole('button', { name: /^Mark payout paid/ }).click();
     await op.getByRole('status').filter({ hasText: 'Payout marked paid' }).waitFor();
