@@ -163,6 +163,8 @@ describe.runIf(browserTestsEnabled())('rule editors in Chromium', () => {
       const advanced = op.locator('details', { hasText: 'Fraud rules as JSON' });
       await advanced.locator('summary').click();
       const json = advanced.getByRole('textbox', { name: 'Fraud rules as JSON' });
+      // Filled when the details open (the toggle event comes after the click).
+      await expect.poll(() => json.inputValue()).not.toBe('');
       expect(JSON.parse(await json.inputValue())).toEqual({ disposable_email: true });
       await json.fill('{"self_referral": true, "fast_conversion_seconds": 0}');
       await advanced.getByRole('button', { name: 'Apply to the form' }).click();
