@@ -9,3 +9,7 @@ import type { Config } from './config.ts';
 export function publicOrigin(config: Pick<Config, 'PUBLIC_BASE_URL' | 'PORT'>): string {
   return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 }
+
+/** The dashboard page where a staff invite or password-reset token sets a password. */
+export const staffInviteLink = (config: Pick<Config, 'PUBLIC_BASE_URL' | 'PORT'>, token: string): string =>
+  `${publicOrigin(config)}/dashboard/invite/${token}`;

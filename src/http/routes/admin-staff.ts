@@ -13,7 +13,7 @@ import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
 import type { AdminHelpers } from './admin-helpers.ts';
-import { publicOrigin } from '../../public-origin.ts';
+import { staffInviteLink } from '../../public-origin.ts';
 
 const role = z.enum(STAFF_ROLES);
 export const staffAddSchema = z.strictObject({ email: z.email().max(254), role });
@@ -57,7 +57,7 @@ export function registerStaffRoutes(ctx: RouteContext, { on, num, body }: AdminH
   }));
   on('post', '/programs/:id/staff', async (e) => {
     const input = validate(staffAddSchema, await body(e));
-    const link = (token: string) => `${publicOrigin(ctx.config)}/dashboard/invite/${token}`;
+    const link = (token: string) => staffInviteLink(ctx.config, token);
     const r = await addStaffMember(ctx.deps(), num(e, 'id'), {
       ...input,
       inviteTtlMs: ctx.config.INVITE_TTL_HOURS * 3_600_000,

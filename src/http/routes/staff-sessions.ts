@@ -8,7 +8,7 @@ import {
   verifyStaffSignIn,
 } from '../../core/staff/staff-sign-in.ts';
 import { enforceClientLimit } from '../client-limit.ts';
-import { publicOrigin } from '../../public-origin.ts';
+import { staffInviteLink } from '../../public-origin.ts';
 import { withPartnerSignInLimits } from '../partner-sign-in-limit.ts';
 import { bcryptHasher } from '../password-hasher.ts';
 import { otpauthTotp } from '../totp.ts';
@@ -64,7 +64,7 @@ export function registerStaffSessionRoutes(app: H3, ctx: RouteContext): void {
       await requestStaffPasswordReset(ctx.deps(), {
         email,
         ttlMs: ctx.config.INVITE_TTL_HOURS * 3_600_000,
-        link: (t) => `${publicOrigin(ctx.config)}/dashboard/invite/${t}`,
+        link: (t) => staffInviteLink(ctx.config, t),
       });
       return json({ status: 'requested' } satisfies z.infer<typeof resetBody>, 202);
     }),
