@@ -2,8 +2,8 @@ import type { H3Event, HTTPError } from 'h3';
 import type { HttpContext } from './http-context.ts';
 import type { ErrorCode } from '../core/shared/errors.ts';
 import { AppError } from '../core/shared/errors.ts';
-import { isDatabaseTimeout } from '../core/db/data-error.ts';
-import { EnqueueError, JobTimeoutError } from '../queue/job-queue.ts';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../core/db/data-error.ts';
+import { EnqueueError, JobTimeoutError, JobUnavailableError } from '../queue/job-queue.ts';
 
 type Render = { status: number; name: string; envelope: 'platform' | 'typed' };
 
@@ -41,7 +41,8 @@ export function errorHook(ctx: HttpContext): (error: HTTPError, event: H3Event) 
 
 /**
  * AppErrors render from the table; a queue that cannot take or answer the job, or a database that
- * does not answer within the request's bound (DB_QUERY_TIMEOUT_MS), becomes a retryable 503; a
+ * does not answer within the request's bound (DB_QUERY_TIMEOUT_MS) or cannot be reached (a
+ * restarting server or pooler), becomes a retryable 503; a
  * path or method without a route is `not_found`; h3's own 400 is `invalid_request`; anything else
  * is logged and answered with the fixed `internal_error`.
  */
@@ -49,7 +50,7 @@ function toAppError(ctx: HttpContext, error: HTTPError, event: H3Event): AppErro
   const err = error.unhandled ? error.cause : error;
   if (err instanceof AppError) return err;
   const log = ctx.log.child({ reqId: event.context.requestId, path: event.url.pathname });
-  if (err instanceof EnqueueError || err instanceof JobTimeoutError) {
+  if (err instanceof EnqueueError || err instanceof JobTimeoutError || err instanceof JobUnavailableError) {
     log.warn({ err: err.message }, 'queue unavailable or slow; answered 503');
     return new AppError(
       'service_unavailable',
@@ -63,6 +64,15 @@ function toAppError(ctx: HttpContext, error: HTTPError, event: H3Event): AppErro
     return new AppError(
       'service_unavailable',
       'The database did not answer in time; retry later.',
+      {},
+      { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS },
+    );
+  }
+  if (isDatabaseUnavailable(err)) {
+    log.warn({ err: (err as Error).message }, 'database unreachable or connection lost; answered 503');
+    return new AppError(
+      'service_unavailable',
+      'The database could not be reached; retry later.',
       {},
       { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS },
     );

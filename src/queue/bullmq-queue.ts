@@ -9,6 +9,7 @@ import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type JobOptions } from './job-opt
 import {
   EnqueueError,
   JobTimeoutError,
+  JobUnavailableError,
   QUEUE_NAMES,
   UnrecoverableJobError,
   type JobHandler,
@@ -16,6 +17,7 @@ import {
   type QueueName,
 } from './job-queue.ts';
 import { createMicroBatcher } from '../core/shared/micro-batch.ts';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../core/db/data-error.ts';
 
 /** Id of a job a process waits for (`addAndWait`): `<that process's instance>.<uuid>`. */
 const REPLY_ID = /^([0-9a-f]{32})\./;
@@ -100,11 +102,12 @@ export function createBullQueue(opts: BullOptions): JobQueue {
     }
     return w;
   };
-  type Reply = { id: string; ok: true; value: unknown } | { id: string; ok: false; reason: string };
+  type Reply =
+    { id: string; ok: true; value: unknown } | { id: string; ok: false; reason: string; temporary?: boolean };
   const settleWaiter = (r: Reply) => {
     const w = takeWaiter(r.id);
     if (r.ok) w?.resolve(r.value);
-    else w?.reject(new Error(r.reason));
+    else w?.reject(r.temporary ? new JobUnavailableError(r.reason) : new Error(r.reason));
   };
   let subscribed: Promise<void> | undefined;
   const subscribe = () => {
@@ -235,7 +238,13 @@ export function createBullQueue(opts: BullOptions): JobQueue {
       });
       w.on('failed', (j, err) => {
         opts.log.warn({ queue: name, jobId: j?.id, attempt: j?.attemptsMade, err: err.message }, 'job attempt failed');
-        if (j?.id && j.finishedOn) reply({ id: j.id, ok: false, reason: err.message });
+        if (j?.id && j.finishedOn)
+          reply({
+            id: j.id,
+            ok: false,
+            reason: err.message,
+            temporary: isDatabaseUnavailable(err) || isDatabaseTimeout(err),
+          });
       });
       workers.push(w);
     },

@@ -38,6 +38,17 @@ export class EnqueueError extends Error {
   }
 }
 
+/**
+ * Thrown by `addAndWait` when the job failed for good on a temporary failure (the database could not
+ * be reached or did not answer in time): the caller may retry the call with the same idempotency key.
+ */
+export class JobUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`job failed on a temporary failure: ${reason}`);
+    this.name = 'JobUnavailableError';
+  }
+}
+
 /** Thrown by a handler for a job that can never succeed (it does not parse): failed at once, no retry. */
 export class UnrecoverableJobError extends Error {
   constructor(message: string) {

@@ -38,3 +38,21 @@ export function isUniqueViolation(err: unknown): boolean {
 export function isDatabaseTimeout(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === DATABASE_TIMEOUT || sqlState(err) === '57014';
 }
+
+/** Node's codes for a connection that could not be made or was cut (the pooler or server gone). */
+const CONNECTION_LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * The database could not be reached or dropped the connection: refused or reset (the server or a
+ * pooler in front of it restarting), a connection exception (SQLSTATE class 08, which PgBouncer
+ * also sends when it cannot reach the server), or the server shutting down (57P01–57P03).
+ * Temporary: a retry may succeed. A statement whose connection was cut may have committed, so
+ * callers retry with the same idempotency key (transaction id, event id).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const state = sqlState(err);
+  if (state.startsWith('08') || /^57P0[123]$/.test(state)) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && CONNECTION_LOST.has(code)) return true;
+  return err instanceof Error && /^Connection terminated/.test(err.message);
+}
