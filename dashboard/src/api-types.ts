@@ -5,8 +5,10 @@
 // `z.input` of the schema the route validates its request with (src/http/wire/requests.ts...).
 // Type-only imports: nothing of the server reaches the bundle, and those files import no Node
 // modules (this config has no Node types). test/api/dashboard-routes.test.ts checks every path
-// here against the routes the server registers.
-import type { z } from 'zod';
+// here against the routes the server registers. The shared building blocks are in api-types-base.ts,
+// the routes of some areas in files of their own (api-types-imports.ts), joined here.
+import type { In, Program, Query, Route } from './api-types-base.ts';
+import type { ImportLinks, ImportRoutes } from './api-types-imports.ts';
 import type { ListableKind } from '../../src/core/reporting/listable.ts';
 import type { OutboundEventType, WebhookProvider } from '../../src/core/shared/vocabulary.ts';
 import type {
@@ -115,6 +117,8 @@ export type EventEndpointWire = EndpointsBody['endpoints'][number];
 export type EventDeliveryWire = DeliveriesBody['deliveries'][number];
 export type { EndpointWithSecretBody, OutboundEventType, PayoutMethodBody, PayoutPreviewBody, PayoutRunBody };
 export type { ReviewResultsBody, MeBody, StaffInviteBody };
+export type { BodyOf, InputOf, PathOf } from './api-types-base.ts';
+export type { ImportRunWire } from './api-types-imports.ts';
 export type {
   InviteDescriptionBody,
   IssuedKeyBody,
@@ -135,20 +139,8 @@ export type {
   CommissionSummaryBody,
 };
 
-/**
- * A route: its path pattern (`${number}` for an id), the body it answers with and, for a write,
- * the body it takes (`NoBody`: it reads none; the client sends `{}`).
- */
-type Route<Path extends string, Body, Input = NoBody> = { path: Path; body: Body; input: Input };
-type NoBody = Record<string, never>;
-/** What a request schema accepts. */
-type In<S extends z.ZodType> = z.input<S>;
 /** Reward rules as a program or a group takes them (the Rewards page's JSON). */
 export type RewardRulesInput = NonNullable<In<typeof programUpdateSchema>['reward_rules']>;
-/** The path with or without a query string. */
-type Query<P extends string> = P | `${P}?${string}`;
-
-type Program = `/api/v1/admin/programs/${number}`;
 type EventEndpoint = `${Program}/event-endpoints/${number}`;
 type Provider = `${Program}/providers/${WebhookProvider}`;
 /** `GET /programs/:id/:list`, one route per list. */
@@ -184,7 +176,8 @@ export type ApiRoutes = {
       | Route<`/api/v1/dashboard/invites/${string}`, StaffInviteBody>
       | Route<`${Program}/application-form`, ApplicationFormBody>
       | Route<Query<`${Program}/applications`>, ApplicationListBody>
-      | Route<`${Program}/email-settings`, EmailSettingsBody>;
+      | Route<`${Program}/email-settings`, EmailSettingsBody>
+      | ImportRoutes['GET'];
     POST:
       | Route<OperatorSession, SessionBody, In<typeof requests.operatorSignInSchema>>
       | Route<'/api/v1/admin/programs', ProgramBody, In<typeof programCreateSchema>>
@@ -222,7 +215,8 @@ export type ApiRoutes = {
       | Route<`/api/v1/dashboard/invites/${string}`, SessionBody, In<typeof requests.acceptInviteSchema>>
       | Route<'/api/v1/dashboard/password-reset', PasswordResetBody, In<typeof resetSchema>>
       | Route<`${Program}/applications/approve`, DecisionsBody, In<typeof approveSchema>>
-      | Route<`${Program}/applications/reject`, DecisionsBody, In<typeof rejectSchema>>;
+      | Route<`${Program}/applications/reject`, DecisionsBody, In<typeof rejectSchema>>
+      | ImportRoutes['POST'];
     PATCH:
       | Route<`${Program}/staff/${number}`, StaffMemberBody, In<typeof staffRoleSchema>>
       | Route<Program, ProgramBody, In<typeof programUpdateSchema>>
@@ -273,28 +267,10 @@ export type ApiLinks = {
     GET:
       | `${Program}/exports/${'commissions' | 'sales' | 'refunds' | 'payouts'}.csv`
       | `${Program}/payout-runs/${number}/file?format=${PayoutFileFormat}`
-      | Query<`${Program}/audit/export`>;
+      | Query<`${Program}/audit/export`>
+      | ImportLinks;
     POST: `/api/v1/webhooks/${WebhookProvider}/${number}`;
   };
   partner: { GET: `${Partner}/exports/${'commissions' | 'statement'}.csv`; POST: never };
 };
 export type Method = keyof ApiRoutes['operator'];
-
-/** The paths a set of routes answers. */
-export type PathOf<R> = R extends Route<infer P, unknown, unknown> ? P : never;
-/** The body of the route a path (or each of a union of paths) matches. */
-export type BodyOf<R, P extends string> = P extends unknown
-  ? R extends Route<infer Path, infer Body, unknown>
-    ? P extends Path
-      ? Body
-      : never
-    : never
-  : never;
-/** What the route a path (or each of a union of paths) matches takes. */
-export type InputOf<R, P extends string> = P extends unknown
-  ? R extends Route<infer Path, unknown, infer Input>
-    ? P extends Path
-      ? Input
-      : never
-    : never
-  : never;

@@ -110,6 +110,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Audit log', permission: 'audit' },
       },
       {
+        path: 'programs/:id/import',
+        name: 'import',
+        component: () => import('./pages/merchant/Imports.vue'),
+        meta: { title: 'Import', permission: 'manage' },
+      },
+      {
         path: 'programs/:id/notifications',
         name: 'notifications',
         component: () => import('./pages/merchant/Notifications.vue'),

@@ -12,6 +12,16 @@ const summary = (counts: Counts) =>
     .map(([kind, c]) => `${kind}s ${c.created} created, ${c.skipped} skipped, ${c.problems} problems`)
     .join('; ');
 
+/** The server's 400 `url_not_allowed` for `--base-url`, said plainly (null: another error). */
+function refusedBaseUrl(err: Error, baseUrl: string | undefined): Error | null {
+  const refused = /^400 url_not_allowed: base_url is refused: (.*) \((?:POST|GET) [^)]*\)$/.exec(err.message);
+  if (!refused || !baseUrl) return null;
+  return new Error(
+    `--base-url ${baseUrl} is not allowed: ${refused[1]}. The server reaches only public https:// addresses ` +
+      'unless its OUTBOUND_ALLOW_HOSTS setting lists the host (docs/configuration.md).',
+  );
+}
+
 export async function importCommand(source: string, values: Record<string, string | true>, call: Call) {
   const program = values.program;
   const envName = values['api-key-env'];
@@ -19,11 +29,14 @@ export async function importCommand(source: string, values: Record<string, strin
   if (typeof envName !== 'string') throw new Error('--api-key-env VAR (the variable holding the API key) is required');
   const apiKey = process.env[envName];
   if (!apiKey) throw new Error(`${envName} is not set: export the ${source} API key in it first`);
+  const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : undefined;
   const started = (await call('POST', `/programs/${program}/imports`, {
     source,
     api_key: apiKey,
-    ...(typeof values['base-url'] === 'string' ? { base_url: values['base-url'] } : {}),
+    ...(baseUrl ? { base_url: baseUrl } : {}),
     dry_run: values['dry-run'] === true,
+  }).catch((err: Error) => {
+    throw refusedBaseUrl(err, baseUrl) ?? err;
   })) as { import: Run };
   const path = `/programs/${program}/imports/${started.import.id}`;
   console.error(`import ${started.import.id} from ${source} started${values['dry-run'] === true ? ' (dry run)' : ''}`);

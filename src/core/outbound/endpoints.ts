@@ -11,24 +11,29 @@ import { OutboundTargetRefused } from './outbound-target.ts';
 /**
  * An endpoint URL is `https://` (plain `http://` only to a host on `OUTBOUND_ALLOW_HOSTS`), without
  * credentials, and its host must not be or resolve to a non-public address (the URL guard,
- * outbound-target.ts); every delivery checks again.
+ * outbound-target.ts); every delivery checks again. Any other URL the service is given to call
+ * (an importer's `base_url`) is checked the same way, under its own `field` name.
  * @throws AppError `invalid_request` (not an http(s) URL, credentials) or `url_not_allowed`
- * (refused by the guard), both naming the field `url`.
+ * (refused by the guard), both naming the field (`url` unless told).
  */
-export async function checkEndpointUrl(deps: Pick<CoreDeps, 'checkOutboundUrl'>, url: string): Promise<string> {
+export async function checkEndpointUrl(
+  deps: Pick<CoreDeps, 'checkOutboundUrl'>,
+  url: string,
+  field = 'url',
+): Promise<string> {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new AppError('invalid_request', 'url is not a valid URL', { field: 'url' });
+    throw new AppError('invalid_request', `${field} is not a valid URL`, { field });
   }
   if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password)
-    throw new AppError('invalid_request', 'url must be an https:// URL without credentials', { field: 'url' });
+    throw new AppError('invalid_request', `${field} must be an https:// URL without credentials`, { field });
   try {
     await deps.checkOutboundUrl(u);
   } catch (err) {
     if (!(err instanceof OutboundTargetRefused)) throw err;
-    throw new AppError('url_not_allowed', `url is refused: ${err.reason}`, { field: 'url', reason: err.reason });
+    throw new AppError('url_not_allowed', `${field} is refused: ${err.reason}`, { field, reason: err.reason });
   }
   return u.toString();
 }

@@ -4,6 +4,7 @@ import { getImportRun, listImportRuns } from '../../core/imports/import-runs.ts'
 import { runImport, startImportRun } from '../../core/imports/run-import.ts';
 import { createReader } from '../../importers/registry.ts';
 import { AppError } from '../../core/shared/errors.ts';
+import { checkEndpointUrl } from '../../core/outbound/endpoints.ts';
 import { json } from '../route.ts';
 import { validate } from '../validate.ts';
 import { adminOperation } from '../openapi/admin-operation.ts';
@@ -13,7 +14,8 @@ import type { AdminHelpers } from './admin-helpers.ts';
 /**
  * Imports from another tool (docs/moving-from-rewardful.md): start one (it runs in the background
  * of this process, the API key held in memory only, never stored or logged), list them, read one's
- * report (a JSON download with `?download=1`).
+ * report (a JSON download with `?download=1`). A `base_url` (the source's API elsewhere than its
+ * public address) passes the outbound URL guard first, as an event endpoint's URL does.
  *   POST /programs/:id/imports  {source, api_key, base_url?, dry_run?} → 202 {import}
  *   GET  /programs/:id/imports                                         → {imports}
  *   GET  /programs/:id/imports/:importId                               → {import}
@@ -22,6 +24,8 @@ export function registerImportRoutes(ctx: RouteContext, { on, num, body }: Admin
   on('post', '/programs/:id/imports', async (e) => {
     const b = validate(importStartSchema, await body(e));
     const programId = num(e, 'id');
+    // The source's address is one more outbound URL: the guard of event endpoints checks it.
+    if (b.base_url) await checkEndpointUrl(ctx.deps(), b.base_url, 'base_url');
     let reader;
     try {
       reader = createReader(b.source, { apiKey: b.api_key, ...(b.base_url && { baseUrl: b.base_url }) });
@@ -54,8 +58,8 @@ export const importOperations = [
     params: { id },
     body: importStartSchema,
     description:
-      'Starts reading the source with the API key (kept in memory while the import runs, never stored) and applying what it reads; poll the import for its report. A dry run writes nothing and reports what would be created.',
-    errors: ['not_found', 'invalid_request'],
+      'Starts reading the source with the API key (kept in memory while the import runs, never stored) and applying what it reads; poll the import for its report. A dry run writes nothing and reports what would be created. A `base_url` goes through the outbound URL guard of event endpoints: it must be `https://` and reach a public address unless OUTBOUND_ALLOW_HOSTS lists its host; otherwise 400 url_not_allowed with details.field base_url and details.reason.',
+    errors: ['not_found', 'invalid_request', 'url_not_allowed'],
     responses: { 202: { description: 'Started', schema: importRunBody } },
   }),
   adminOperation('get', '/programs/:id/imports', 'listImports', "A program's imports, newest first", {
