@@ -109,7 +109,7 @@ test('an unknown source or a missing key variable is refused before anything run
 test.each([
   ['plain http to a loopback address not on the list', 'http://127.0.0.2:4000/v1', /plain http:\/\/ goes only to hosts/],
   ['a private address', 'https://10.0.0.1/v1', /10\.0\.0\.1 is a private address/],
-  ['the cloud metadata address', 'https://169.254.169.254/latest', /169\.254\.169\.254 is a link-local address/],
+  ['the cloud metadata address', 'https://169.254.169.254/latest', /169\.254\.169\.254 is a cloud metadata address/],
 ])('a base URL the outbound guard refuses (%s): 400 url_not_allowed, a plain CLI error, no run', async (_l, base, why) => {
   const before = (await h.admin('GET', `/programs/${f.programId}/imports`)).imports.length;
   const r = await h.request(`/api/v1/admin/programs/${f.programId}/imports`, {
