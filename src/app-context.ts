@@ -20,6 +20,7 @@ import type { EmailTransport } from './core/email/deliver-emails.ts';
 import { createSmtpTransport } from './workers/smtp-transport.ts';
 import { createOutboundGuard, type LookupHost } from './egress/outbound-guard.ts';
 import { createGuardedDispatcher } from './egress/guarded-dispatcher.ts';
+import { createGuardedFetch, type GuardedFetch } from './egress/guarded-fetch.ts';
 import { createBackgroundWork, type BackgroundWork } from './workers/background-work.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
@@ -52,6 +53,8 @@ export type AppContext = {
   notificationSender: NotificationSender;
   /** Sends outbound events to merchants' endpoints (through the URL guard, with a timeout). */
   postEvent: EventPoster;
+  /** GETs an import source's API (through the URL guard, as postEvent). */
+  sourceFetch: GuardedFetch;
   /** Sends the email outbox (SMTP_URL); null: email off. */
   emailTransport: EmailTransport | null;
   /** This context's Prometheus registry and metrics (served at /metrics). */
@@ -193,6 +196,7 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     clock,
     notificationSender,
     postEvent: o.postEvent ?? createEventPoster(egress),
+    sourceFetch: createGuardedFetch(egress),
     emailTransport,
     metrics,
     background: createBackgroundWork(),

@@ -2,7 +2,12 @@
 // the real thing), list a program's runs, read one while it runs, and download its report. Joined
 // into the route table by api-types.ts; the types are the server's own (src/http/wire/imports.ts).
 import type { z } from 'zod';
-import type { importRunBody, importRunListBody, importStartSchema, ImportRunWire } from '../../src/http/wire/imports.ts';
+import type {
+  importRunBody,
+  importRunListBody,
+  importStartSchema,
+  ImportRunWire,
+} from '../../src/http/wire/imports.ts';
 import type { In, Program, Route } from './api-types-base.ts';
 
 export type { ImportRunWire };

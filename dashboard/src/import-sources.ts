@@ -58,5 +58,4 @@ export const IMPORT_KIND_LABELS: Record<string, string> = {
   payout: 'Payouts',
 };
 
-export const sourceLabel = (source: string): string =>
-  IMPORT_SOURCE_HELP[source as ImportSourceName]?.label ?? source;
+export const sourceLabel = (source: string): string => IMPORT_SOURCE_HELP[source as ImportSourceName]?.label ?? source;

@@ -2,8 +2,9 @@
  * The HTTP side every source reader shares: a JSON GET against the source's API with its auth
  * headers, a 429 answered by waiting as long as the source's `Retry-After` says (seconds or an
  * HTTP date, capped) and asking again, and errors that say which source refused what and why
- * (the key itself is never part of a message). Global fetch only.
+ * (the key itself is never part of a message). Global fetch unless given another client.
  */
+import type { SourceFetch } from './reader-options.ts';
 
 /** A source refused or failed a request: the message names the source, the path and the status. */
 export class ImportSourceError extends Error {
@@ -16,6 +17,8 @@ export class ImportSourceError extends Error {
 }
 
 export type SourceHttpOptions = {
+  /** The HTTP client (reader-options.ts; default: global fetch). */
+  fetch?: SourceFetch | undefined;
   /** The source's name for messages (`Tolt`, `Dub`). */
   label: string;
   baseUrl: string;
@@ -61,6 +64,7 @@ function describeError(body: string): string {
 export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
   const base = options.baseUrl.replace(/\/+$/, '');
   const maxRetries = options.maxRetries ?? 5;
+  const send: SourceFetch = options.fetch ?? fetch;
   const maxWaitMs = options.maxWaitMs ?? 60_000;
   return {
     async get(path, query = {}) {
@@ -70,7 +74,7 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
       for (let attempt = 0; ; attempt++) {
         let res: Response;
         try {
-          res = await fetch(url, { headers: { accept: 'application/json', ...options.headers } });
+          res = await send(url, { headers: { accept: 'application/json', ...options.headers } });
         } catch (err) {
           throw new ImportSourceError(`${where}: could not reach ${url.origin} (${(err as Error).message})`, null);
         }

@@ -106,7 +106,10 @@ describe.runIf(browserTestsEnabled())('the Import page', () => {
     const [real] = (await h.admin('GET', `/programs/${program.id}/imports`)).imports;
     expect(real).toMatchObject({ dry_run: false, status: 'finished', created_count: 17 });
     expect(await countsOf(op, real.id)).toEqual(counts);
-    await op.locator(`section[data-import-id="${real.id}"]`).getByRole('row', { name: /Michael Scott/ }).waitFor();
+    await op
+      .locator(`section[data-import-id="${real.id}"]`)
+      .getByRole('row', { name: /Michael Scott/ })
+      .waitFor();
     const listed = op.getByRole('region', { name: 'Past imports' }).locator('tbody tr');
     expect(await listed.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-import-id')))).toEqual([
       String(real.id),

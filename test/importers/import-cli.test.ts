@@ -107,28 +107,35 @@ test('an unknown source or a missing key variable is refused before anything run
 });
 
 test.each([
-  ['plain http to a loopback address not on the list', 'http://127.0.0.2:4000/v1', /plain http:\/\/ goes only to hosts/],
+  [
+    'plain http to a loopback address not on the list',
+    'http://127.0.0.2:4000/v1',
+    /plain http:\/\/ goes only to hosts/,
+  ],
   ['a private address', 'https://10.0.0.1/v1', /10\.0\.0\.1 is a private address/],
   ['the cloud metadata address', 'https://169.254.169.254/latest', /169\.254\.169\.254 is a cloud metadata address/],
-])('a base URL the outbound guard refuses (%s): 400 url_not_allowed, a plain CLI error, no run', async (_l, base, why) => {
-  const before = (await h.admin('GET', `/programs/${f.programId}/imports`)).imports.length;
-  const r = await h.request(`/api/v1/admin/programs/${f.programId}/imports`, {
-    body: { source: 'rewardful', api_key: fake.apiKey, base_url: base, dry_run: true },
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-  });
-  expect(r.status).toBe(400);
-  expect(r.body.error).toMatchObject({ code: 'url_not_allowed', details: { field: 'base_url' } });
-  expect(r.body.error.details.reason).toMatch(why);
-  const env = { ...process.env, ADMIN_TOKEN, RW_KEY_I39: fake.apiKey } as Record<string, string>;
-  const args = ['import:rewardful', '--program', String(f.programId), '--api-key-env', 'RW_KEY_I39', '--dry-run'];
-  const cli = run(process.execPath, ['src/cli/admin.ts', ...args, '--base-url', base, '--url', url], { env });
-  await expect(cli).rejects.toMatchObject({
-    stderr: expect.stringMatching(new RegExp(`^error: --base-url ${base.replace(/[.]/g, '\\.')} is not allowed: `)),
-  });
-  await cli.catch((err: { stderr: string }) => {
-    expect(err.stderr).toMatch(why);
-    expect(err.stderr).toContain('OUTBOUND_ALLOW_HOSTS');
-    expect(err.stderr).not.toContain('url_not_allowed');
-  });
-  expect((await h.admin('GET', `/programs/${f.programId}/imports`)).imports).toHaveLength(before);
-});
+])(
+  'a base URL the outbound guard refuses (%s): 400 url_not_allowed, a plain CLI error, no run',
+  async (_l, base, why) => {
+    const before = (await h.admin('GET', `/programs/${f.programId}/imports`)).imports.length;
+    const r = await h.request(`/api/v1/admin/programs/${f.programId}/imports`, {
+      body: { source: 'rewardful', api_key: fake.apiKey, base_url: base, dry_run: true },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'url_not_allowed', details: { field: 'base_url' } });
+    expect(r.body.error.details.reason).toMatch(why);
+    const env = { ...process.env, ADMIN_TOKEN, RW_KEY_I39: fake.apiKey } as Record<string, string>;
+    const args = ['import:rewardful', '--program', String(f.programId), '--api-key-env', 'RW_KEY_I39', '--dry-run'];
+    const cli = run(process.execPath, ['src/cli/admin.ts', ...args, '--base-url', base, '--url', url], { env });
+    await expect(cli).rejects.toMatchObject({
+      stderr: expect.stringMatching(new RegExp(`^error: --base-url ${base.replace(/[.]/g, '\\.')} is not allowed: `)),
+    });
+    await cli.catch((err: { stderr: string }) => {
+      expect(err.stderr).toMatch(why);
+      expect(err.stderr).toContain('OUTBOUND_ALLOW_HOSTS');
+      expect(err.stderr).not.toContain('url_not_allowed');
+    });
+    expect((await h.admin('GET', `/programs/${f.programId}/imports`)).imports).toHaveLength(before);
+  },
+);

@@ -24,11 +24,16 @@ export function registerImportRoutes(ctx: RouteContext, { on, num, body }: Admin
   on('post', '/programs/:id/imports', async (e) => {
     const b = validate(importStartSchema, await body(e));
     const programId = num(e, 'id');
-    // The source's address is one more outbound URL: the guard of event endpoints checks it.
+    // The source's address is one more outbound URL: the guard of event endpoints checks it now,
+    // and again at every connection the reader opens (ctx.sourceFetch).
     if (b.base_url) await checkEndpointUrl(ctx.deps(), b.base_url, 'base_url');
     let reader;
     try {
-      reader = createReader(b.source, { apiKey: b.api_key, ...(b.base_url && { baseUrl: b.base_url }) });
+      reader = createReader(b.source, {
+        apiKey: b.api_key,
+        ...(b.base_url && { baseUrl: b.base_url }),
+        fetch: ctx.sourceFetch,
+      });
     } catch (err) {
       throw new AppError('invalid_request', (err as Error).message, { field: 'source' });
     }

@@ -151,6 +151,7 @@ export function createDubReader(options: DubReaderOptions): ImportReader {
   refuseCsv('Dub', options.csv);
   if (!options.apiKey) throw new Error('Dub needs an API key (dub_…)');
   const http = createSourceHttp({
+    fetch: options.fetch,
     label: 'Dub',
     baseUrl: options.baseUrl ?? DUB_BASE_URL,
     headers: { authorization: `Bearer ${options.apiKey}` },

@@ -168,6 +168,7 @@ export function createFirstPromoterReader(options: FirstPromoterReaderOptions): 
   refuseCsv('FirstPromoter', options.csv);
   const { accountId, key, currency } = splitFirstPromoterKey(options.apiKey);
   const http = createSourceHttp({
+    fetch: options.fetch,
     label: 'FirstPromoter',
     baseUrl: options.baseUrl ?? FIRSTPROMOTER_BASE_URL,
     headers: { authorization: `Bearer ${key}`, 'account-id': accountId },

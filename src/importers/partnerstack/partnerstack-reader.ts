@@ -168,6 +168,7 @@ async function readPartnerStack(http: SourceHttp): Promise<ImportRecord[]> {
 export function createPartnerStackReader(options: PartnerStackReaderOptions): ImportReader {
   refuseCsv('PartnerStack', options.csv);
   const http = createSourceHttp({
+    fetch: options.fetch,
     label: 'PartnerStack',
     baseUrl: options.baseUrl ?? PARTNERSTACK_BASE_URL,
     headers: { authorization: authorization(options.apiKey) },

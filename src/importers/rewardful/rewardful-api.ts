@@ -3,6 +3,8 @@
  * Basic auth with the API secret as the user name and no password, JSON answers, page-numbered
  * lists (`?page=&limit=`, at most 100 a page) answered as `{ pagination: { next_page, … }, data }`.
  */
+import type { SourceFetch } from '../reader-options.ts';
+
 export const REWARDFUL_API = 'https://api.getrewardful.com/v1';
 
 const PAGE_LIMIT = 100;
@@ -20,6 +22,7 @@ export async function* listAll(
   baseUrl: string,
   resource: string,
   expand: string[] = [],
+  send: SourceFetch = fetch,
 ): AsyncGenerator<Record<string, unknown>> {
   let page: number | null = 1;
   while (page !== null) {
@@ -27,17 +30,17 @@ export async function* listAll(
     url.searchParams.set('page', String(page));
     url.searchParams.set('limit', String(PAGE_LIMIT));
     for (const e of expand) url.searchParams.append('expand[]', e);
-    const body = await getJson(url, apiKey);
+    const body = await getJson(url, apiKey, send);
     for (const item of body.data ?? []) if (item && typeof item === 'object') yield item as Record<string, unknown>;
     const next = body.pagination?.next_page;
     page = typeof next === 'number' && next > page ? next : null;
   }
 }
 
-async function getJson(url: URL, apiKey: string): Promise<RewardfulPage> {
+async function getJson(url: URL, apiKey: string, send: SourceFetch): Promise<RewardfulPage> {
   const auth = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(url, {
+    const res = await send(url, {
       headers: { authorization: auth, accept: 'application/json' },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

@@ -23,13 +23,13 @@ export function createRewardfulReader(options: ReaderOptions): ImportReader {
   return {
     source: 'rewardful',
     async *records(): AsyncGenerator<ImportRecord> {
-      for await (const a of listAll(apiKey, baseUrl, 'affiliates')) yield affiliate(a);
-      for await (const r of listAll(apiKey, baseUrl, 'referrals', ['affiliate'])) {
+      for await (const a of listAll(apiKey, baseUrl, 'affiliates', [], options.fetch)) yield affiliate(a);
+      for await (const r of listAll(apiKey, baseUrl, 'referrals', ['affiliate'], options.fetch)) {
         const record = referral(r);
         if (record) yield record;
       }
-      for await (const c of listAll(apiKey, baseUrl, 'commissions', ['sale'])) yield commission(c);
-      for await (const p of listAll(apiKey, baseUrl, 'payouts', ['affiliate'])) {
+      for await (const c of listAll(apiKey, baseUrl, 'commissions', ['sale'], options.fetch)) yield commission(c);
+      for await (const p of listAll(apiKey, baseUrl, 'payouts', ['affiliate'], options.fetch)) {
         const record = payout(p);
         if (record) yield record;
       }

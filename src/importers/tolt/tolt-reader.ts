@@ -189,6 +189,7 @@ export function createToltReader(options: ToltReaderOptions): ImportReader {
   refuseCsv('Tolt', options.csv);
   const { programId, key } = splitToltKey(options.apiKey);
   const http = createSourceHttp({
+    fetch: options.fetch,
     label: 'Tolt',
     baseUrl: options.baseUrl ?? TOLT_BASE_URL,
     headers: { authorization: `Bearer ${key}` },
