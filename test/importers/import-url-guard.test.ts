@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ADMIN_TOKEN, createProgramFixture, useHarness } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { ResolvedAddress } from '../../src/egress/outbound-guard.ts';
+import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { toltExpected } from './fixtures/tolt/e2e-expected.ts';
 import type { FakeSource } from './source-expectation.ts';
 
@@ -25,7 +26,11 @@ async function lookup(hostname: string): Promise<ResolvedAddress[]> {
   return now.map((address) => ({ address, family: 4 }));
 }
 
-const h = useHarness({ OUTBOUND_ALLOW_HOSTS: 'source.test' }, { lookup });
+// A sealing key: the imported PayPal email is stored sealed (production mode has none by default).
+const h = useHarness(
+  { OUTBOUND_ALLOW_HOSTS: 'source.test', DATA_ENCRYPTION_KEYS: generateSealingKey('k1') },
+  { lookup },
+);
 let fake: FakeSource;
 let port: string;
 beforeAll(async () => {
