@@ -4,7 +4,8 @@
  * where its shapes come from; OUTBOUND_ALLOW_HOSTS lets the URL guard reach it): the operator
  * picks Tolt, pastes the key in its `<program id>:<key>` form, points the advanced base URL at the
  * fake, runs a dry run (counts, the row not brought and why, the balances beside Tolt's; nothing
- * written), then the import (created, the partners on the Partners page), downloads the stored
+ * written), then the import (its progress while it runs, then what it created, the partners on
+ * the Partners page), downloads the stored
  * report and sees both runs listed. A refused base URL is said plainly; an analyst has no Import
  * tab. axe-core finds no violation of any impact on the page.
  */
@@ -17,7 +18,9 @@ import { addStaff, STAFF_PASSWORD } from '../helpers/staff.ts';
 import { browserTestsEnabled, launchChromium } from '../tracker/browser-harness.ts';
 import { generateSealingKey } from '../../src/core/shared/sealed-secrets.ts';
 import { toltExpected } from '../importers/fixtures/tolt/e2e-expected.ts';
-import type { FakeSource } from '../importers/source-expectation.ts';
+import { startFakeTolt } from '../importers/fakes/tolt.ts';
+import type { FakeSource } from '../importers/fakes/fake-server.ts';
+import { PROGRAM, toltFixture } from '../importers/fixtures/tolt/api.ts';
 import { expectAccessible, openPage, shot } from './page-checks.ts';
 import { tab } from './webhook-log-journey.ts';
 
@@ -27,6 +30,8 @@ let h: Harness;
 let base: string;
 let browser: Browser;
 let fake: FakeSource;
+/** Tolt's key as the page asks for it: the program id, a colon, the API key. */
+const KEY = `${PROGRAM}:tolt_page_key`;
 const problems: string[] = [];
 
 /** The cells of the counts table of the report shown for `runId`, by kind: [created, skipped, not brought]. */
@@ -45,7 +50,7 @@ describe.runIf(browserTestsEnabled())('the Import page', () => {
     h = await createHarness({ DATA_ENCRYPTION_KEYS: generateSealingKey('e2e'), OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
     base = await h.listen();
     browser = await launchChromium();
-    fake = await toltExpected.start();
+    fake = await startFakeTolt(toltFixture, { key: 'tolt_page_key' });
   });
   afterAll(async () => {
     await fake?.close();
@@ -69,18 +74,18 @@ describe.runIf(browserTestsEnabled())('the Import page', () => {
     await op.getByText('Your Tolt program id, a colon, then a Tolt API key').waitFor();
     expect(await op.getByLabel('Tolt API key').getAttribute('type')).toBe('password');
     expect(await op.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
-    await op.getByLabel('Tolt API key').fill(fake.apiKey);
+    await op.getByLabel('Tolt API key').fill(KEY);
     await op.getByText('Advanced').click();
 
     // A base URL the outbound guard refuses is said plainly, and nothing runs.
     await op.getByLabel(/^Address of the Tolt API/).fill('http://127.0.0.2:9/v1');
-    await op.getByRole('button', { name: 'Dry run' }).click();
+    await op.getByRole('button', { name: 'Dry run', exact: true }).click();
     await op.getByText(/^That API address is not allowed: plain http:\/\/ goes only to hosts/).waitFor();
     expect((await h.admin('GET', `/programs/${program.id}/imports`)).imports).toEqual([]);
     await expectAccessible(op, 'import page, refused address', { strict: true });
 
-    await op.getByLabel(/^Address of the Tolt API/).fill(fake.baseUrl);
-    await op.getByRole('button', { name: 'Dry run' }).click();
+    await op.getByLabel(/^Address of the Tolt API/).fill(fake.url);
+    await op.getByRole('button', { name: 'Dry run', exact: true }).click();
     await op.getByText(/^Dry run finished: 17 records would be created, 0 skipped, 1 not brought\.$/).waitFor();
     const [dry] = (await h.admin('GET', `/programs/${program.id}/imports`)).imports;
     expect(dry).toMatchObject({ dry_run: true, status: 'finished' });
@@ -100,8 +105,16 @@ describe.runIf(browserTestsEnabled())('the Import page', () => {
     await expectAccessible(op, 'import page, dry run report', { strict: true });
     await shot(SHOTS, op, 'import-dry-run');
 
-    // The import itself: progress, then what it created; the partners are there.
+    // The import itself: its progress while Tolt makes it wait (a 429, Retry-After 2 s), then what
+    // it created; the partners are there.
+    fake.rateLimitOnce('/v1/commissions', 2);
     await op.getByRole('button', { name: 'Import', exact: true }).click();
+    const progress = op.getByRole('status').filter({ hasText: 'Reading Tolt…' });
+    await progress.waitFor();
+    expect(await progress.textContent()).toMatch(
+      /Reading Tolt… \d+ created, \d+ skipped and\s+\d+ not brought so far\./,
+    );
+    expect(await op.getByRole('button', { name: 'Dry run', exact: true }).isDisabled()).toBe(true);
     await op.getByText(/^Import finished: 17 records created, 0 skipped, 1 not brought\.$/).waitFor();
     const [real] = (await h.admin('GET', `/programs/${program.id}/imports`)).imports;
     expect(real).toMatchObject({ dry_run: false, status: 'finished', created_count: 17 });
