@@ -61,6 +61,8 @@ describe.runIf(browserTestsEnabled())('the Import page', () => {
   test('a dry run shows what Tolt would bring, the import brings it', { timeout: 180_000 }, async () => {
     const { program } = await h.admin('POST', '/programs', { name: 'Dunder Mifflin' });
     const op = await openPage(browser, 1440, 900, problems);
+    // A dry run and an import each read the whole fake: room for a loaded machine.
+    op.setDefaultTimeout(30_000);
     await op.goto(`${base}/dashboard`);
     await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await op.getByRole('button', { name: 'Sign in' }).click();
