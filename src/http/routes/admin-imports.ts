@@ -12,9 +12,10 @@ import type { AdminHelpers } from './admin-helpers.ts';
 
 /**
  * Imports from another tool (docs/moving-from-rewardful.md): start one (it runs in the background
- * of this process, the API key held in memory only, never stored or logged), list them, read one's
- * report (a JSON download with `?download=1`).
- *   POST /programs/:id/imports  {source, api_key, base_url?, dry_run?} → 202 {import}
+ * of this process, the API key held in memory only, never stored or logged; or from the source's
+ * CSV files, where it documents their layout), list them, read one's report (a JSON download with
+ * `?download=1`).
+ *   POST /programs/:id/imports  {source, api_key | csv, base_url?, dry_run?} → 202 {import}
  *   GET  /programs/:id/imports                                         → {imports}
  *   GET  /programs/:id/imports/:importId                               → {import}
  */
@@ -22,11 +23,19 @@ export function registerImportRoutes(ctx: RouteContext, { on, num, body }: Admin
   on('post', '/programs/:id/imports', async (e) => {
     const b = validate(importStartSchema, await body(e));
     const programId = num(e, 'id');
+    if (!b.api_key === !b.csv)
+      throw new AppError('invalid_request', 'Give api_key or csv (the CSV files by name), one of the two', {
+        field: 'api_key',
+      });
     let reader;
     try {
-      reader = createReader(b.source, { apiKey: b.api_key, ...(b.base_url && { baseUrl: b.base_url }) });
+      reader = createReader(b.source, {
+        ...(b.api_key && { apiKey: b.api_key }),
+        ...(b.csv && { csv: b.csv }),
+        ...(b.base_url && { baseUrl: b.base_url }),
+      });
     } catch (err) {
-      throw new AppError('invalid_request', (err as Error).message, { field: 'source' });
+      throw new AppError('invalid_request', (err as Error).message, { field: b.csv ? 'csv' : 'source' });
     }
     const dryRun = b.dry_run ?? false;
     const run = await startImportRun(ctx.deps(), programId, b.source, dryRun);
@@ -54,7 +63,7 @@ export const importOperations = [
     params: { id },
     body: importStartSchema,
     description:
-      'Starts reading the source with the API key (kept in memory while the import runs, never stored) and applying what it reads; poll the import for its report. A dry run writes nothing and reports what would be created.',
+      "Starts reading the source with the API key (kept in memory while the import runs, never stored), or its CSV files where the source documents their layout (Rewardful's import sheet: `csv.affiliates`; an unreadable file is refused here), and applying what it reads; poll the import for its report. A dry run writes nothing and reports what would be created.",
     errors: ['not_found', 'invalid_request'],
     responses: { 202: { description: 'Started', schema: importRunBody } },
   }),
