@@ -22,7 +22,7 @@ function csvFiles(dir: string): Record<string, string> {
   try {
     names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.csv'));
   } catch (err) {
-    throw new Error(`--csv-dir ${dir}: ${(err as Error).message}`);
+    throw new Error(`--csv-dir ${dir}: ${(err as Error).message}`, { cause: err });
   }
   if (!names.length) throw new Error(`--csv-dir ${dir} holds no .csv file`);
   return Object.fromEntries(names.map((n) => [basename(n, n.slice(-4)), readFileSync(join(dir, n), 'utf8')]));

@@ -57,7 +57,9 @@ export function readSheet(file: string, textOfFile: string): SheetRow[] {
       info: true,
     }) as unknown as typeof parsed;
   } catch (err) {
-    throw new Error(`${file}.csv is not a CSV file this import can read: ${(err as Error).message}`);
+    throw new Error(`${file}.csv is not a CSV file this import can read: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const header = (parsed[0]?.record ?? []).map(normalise);
   const index = (field: Field) => header.findIndex((h) => (COLUMNS[field] as readonly string[]).includes(h));
