@@ -3,7 +3,7 @@
 // variable `--api-key-env` names, sent once, and never printed; or, with `--csv-dir DIR`, every
 // `*.csv` file of DIR is sent by name (where the source documents its CSV layout).
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 
 type Call = (method: string, path: string, body?: unknown) => Promise<unknown>;
 type Counts = Record<string, { created: number; skipped: number; problems: number }>;
@@ -16,7 +16,7 @@ const summary = (counts: Counts) =>
     .map(([kind, c]) => `${kind}s ${c.created} created, ${c.skipped} skipped, ${c.problems} problems`)
     .join('; ');
 
-/** The `*.csv` files of `dir` by name without `.csv` (`affiliates.csv` → `affiliates`). */
+/** The `*.csv` files of `dir` by name without `.csv`, lower-cased (`Affiliates.CSV` → `affiliates`). */
 function csvFiles(dir: string): Record<string, string> {
   let names: string[];
   try {
@@ -25,7 +25,7 @@ function csvFiles(dir: string): Record<string, string> {
     throw new Error(`--csv-dir ${dir}: ${(err as Error).message}`, { cause: err });
   }
   if (!names.length) throw new Error(`--csv-dir ${dir} holds no .csv file`);
-  return Object.fromEntries(names.map((n) => [basename(n, n.slice(-4)), readFileSync(join(dir, n), 'utf8')]));
+  return Object.fromEntries(names.map((n) => [n.slice(0, -4).toLowerCase(), readFileSync(join(dir, n), 'utf8')]));
 }
 
 /** What identifies the source: the API key (from the variable `--api-key-env` names) or the CSV files. */
