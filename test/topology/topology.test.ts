@@ -29,6 +29,8 @@ beforeAll(async () => {
   process.setMaxListeners(100);
   versions = ensureBinaries();
   t = await createTopology();
+  // Failure reasons name ports (`connect ECONNREFUSED 127.0.0.1:…`): which part each one was.
+  versions.ports = `PgBouncer ${t.bouncer.port}, PostgreSQL primary ${t.pg.primaryPort} and replica ${t.pg.replicaPort}, Redis primary ${t.redis.primaryPort} and replica ${t.redis.replicaPort}`;
 });
 afterAll(async () => {
   await t?.close();
