@@ -56,7 +56,18 @@ test('kills and failovers under load: every acknowledged event applied once, bal
     await sleep(5_000);
     const from = Date.now();
     await inject();
-    await t.haproxy.waitUntilUp(['http1', 'http2']);
+    await t.haproxy.waitUntilUp(['http1', 'http2']).catch(async (err: Error) => {
+      // Say why: each process's own /readyz answer and its last log lines.
+      const why = await Promise.all(
+        t.http.map(async (p, i) => {
+          const ready = await fetch(`${p?.url}/readyz`, { signal: AbortSignal.timeout(3_000) })
+            .then(async (r) => `${r.status} ${await r.text()}`)
+            .catch((e: Error) => e.message);
+          return `http${i + 1} /readyz: ${ready}\n${p?.output().split('\n').slice(-15).join('\n')}`;
+        }),
+      );
+      throw new Error(`${name}: ${err.message}\n${why.join('\n')}`);
+    });
     const recovered = Date.now();
     windows.push({ name, from, recovered, to: recovered + 5_000 });
   };
