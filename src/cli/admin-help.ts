@@ -28,9 +28,12 @@ export const HELP = `Usage: npm run admin -- <command> [arguments] [--url URL] [
              provider-connections attribution-conflicts payouts parked-refunds partner-codes
              partner-groups
   import:SOURCE --program ID --api-key-env VAR [--base-url URL] [--dry-run]   brings partners, customers,
-                                                commissions and payouts from SOURCE (rewardful, tolt, firstpromoter,
-                                                partnerstack, dub); prints the report. --base-url must pass the
-                                                outbound URL guard (public https, or a host on OUTBOUND_ALLOW_HOSTS)
+                                                commissions and payouts from SOURCE (rewardful, tolt,
+                                                firstpromoter, partnerstack, dub); prints the report. --base-url must
+                                                pass the outbound URL guard (public https, or a host on
+                                                OUTBOUND_ALLOW_HOSTS)
+  import:rewardful --program ID --csv-dir DIR [--dry-run]   from Rewardful's import sheet DIR/affiliates.csv:
+                                                affiliates, tokens, payout emails, customers
   commissions:approve PROGRAM ID                credits it to the partner balance
   commissions:release PROGRAM ID | commissions:reject PROGRAM ID   a commission held by fraud rules:
                                                 credit it (once), or reverse it (nothing was credited)

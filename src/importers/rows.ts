@@ -82,8 +82,9 @@ export function inDependencyOrder(records: ImportRecord[]): ImportRecord[] {
 }
 
 /**
- * Readers take the API only: none of these sources publishes the column layout of its CSV
- * exports, so a file is refused with a clear message rather than guessed at.
+ * Tolt, FirstPromoter, PartnerStack and Dub publish no column layout for their CSV exports, so
+ * their readers take the API only and refuse a file with a clear message rather than guess at it
+ * (Rewardful's reader also reads the one layout Rewardful publishes: rewardful/rewardful-csv.ts).
  */
 export function refuseCsv(source: string, csv: Record<string, string> | undefined): void {
   if (csv && Object.keys(csv).length) {

@@ -2,17 +2,20 @@
  * The commands of docs/moving-from-rewardful.md, run as written against a service and a fake
  * Rewardful API (the program id is the one created here; `--base-url` points at the fake): the dry
  * run reports what would be created and writes nothing, the import brings it, the report is
- * listed and downloadable, and the key appears nowhere in the output or the stored runs. The fake
- * is on 127.0.0.1, which OUTBOUND_ALLOW_HOSTS lets the outbound URL guard reach; any other
+ * listed and downloadable, and the key appears nowhere in the output or the stored runs. The page's
+ * second block does the same from Rewardful's import sheet (fixtures/rewardful/csv, `--csv-dir`).
+ * The fake is on 127.0.0.1, which OUTBOUND_ALLOW_HOSTS lets the outbound URL guard reach; any other
  * private or plain-http base URL is refused (400 url_not_allowed) before anything runs.
  */
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ADMIN_TOKEN, createHarness, createProgramFixture, type Fixture, type Harness } from '../helpers/harness.ts';
 import { docPage, shellBlocks } from '../helpers/doc-pages.ts';
 import { run } from '../cli/admin-cli-target.ts';
 import { startRewardfulFake } from './fakes/rewardful.ts';
 import { rewardfulExpected } from './fixtures/rewardful/expected.ts';
+import { rewardfulCsvExpected } from './fixtures/rewardful/csv/expected.ts';
 import type { FakeSource } from './source-expectation.ts';
 
 let h: Harness;
@@ -75,6 +78,70 @@ test('the commands of the Rewardful page import through the admin CLI, the dry r
   const everything = JSON.stringify([outputs, list, h.logs]);
   expect(everything).not.toContain(fake.apiKey);
 });
+
+test('the CSV commands of the Rewardful page import the sheet of a folder, the dry run first', async () => {
+  const g = await createProgramFixture(h);
+  await rewardfulCsvExpected.prepare(h, g);
+  const block = shellBlocks(docPage('moving-from-rewardful'))[1]!;
+  const dir = fileURLToPath(new URL('./fixtures/rewardful/csv/', import.meta.url));
+  const outputs: Array<{ stdout: string; stderr: string }> = [];
+  for (const line of block.trim().split('\n')) {
+    expect(line).toMatch(/^npm run admin -- import:rewardful .*--csv-dir \.\/rewardful-sheet/);
+    const args = line
+      .replace(/^npm run admin -- /, '')
+      .split(' ')
+      .map((a) => (a === '2' ? String(g.programId) : a === './rewardful-sheet' ? dir : a));
+    outputs.push(await run(process.execPath, ['src/cli/admin.ts', ...args, '--url', url], { env: cliEnv() }));
+  }
+  const [dry, real] = outputs.map((o) => JSON.parse(o.stdout).import);
+  expect(dry.dry_run).toBe(true);
+  expect(dry.report.counts).toEqual(rewardfulCsvExpected.counts);
+  expect(real.status).toBe('finished');
+  expect(real.report.counts).toEqual(rewardfulCsvExpected.counts);
+  expect(real.report.problems.map((p: { reason: string }) => p.reason)[0]).toMatch(/^line 5: no affiliate email/);
+  const { partners } = await h.admin('GET', `/programs/${g.programId}/partners`);
+  expect(partners.map((p: { email: string | null }) => p.email).sort()).toEqual(
+    [...rewardfulCsvExpected.partners.map((p) => p.email), null].sort(),
+  );
+  // Key and files together, or a folder without a CSV file: refused before a request is made.
+  await expect(
+    run(
+      process.execPath,
+      [
+        'src/cli/admin.ts',
+        'import:rewardful',
+        '--program',
+        String(g.programId),
+        '--csv-dir',
+        dir,
+        '--api-key-env',
+        'HOME',
+        '--url',
+        url,
+      ],
+      { env: cliEnv() },
+    ),
+  ).rejects.toMatchObject({ stderr: expect.stringContaining('not both') });
+  await expect(
+    run(
+      process.execPath,
+      [
+        'src/cli/admin.ts',
+        'import:rewardful',
+        '--program',
+        String(g.programId),
+        '--csv-dir',
+        fileURLToPath(new URL('./fakes/', import.meta.url)),
+        '--url',
+        url,
+      ],
+      { env: cliEnv() },
+    ),
+  ).rejects.toMatchObject({ stderr: expect.stringContaining('holds no .csv file') });
+  expect((await h.admin('GET', `/programs/${g.programId}/imports`)).imports).toHaveLength(2);
+});
+
+const cliEnv = () => ({ ...process.env, ADMIN_TOKEN }) as Record<string, string>;
 
 test('an unknown source or a missing key variable is refused before anything runs', async () => {
   await expect(

@@ -3,6 +3,7 @@
  * one is missing and we are root, else a clear failure naming the package.
  */
 import { execFileSync } from 'node:child_process';
+import { hasPostgresBinaries } from '../helpers/pg-replica.ts';
 
 const NEEDED: Array<{ bin: string; pkg: string }> = [
   { bin: 'haproxy', pkg: 'haproxy' },
@@ -32,7 +33,10 @@ export function ensureBinaries(): Record<string, string> {
     // Debian starts packaged daemons on install: ours run on their own ports, theirs are left alone.
   }
   const version = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0]!.trim();
+  // The private primary and replica (test/helpers/pg-replica.ts) run PostgreSQL 15's server binaries.
+  if (!hasPostgresBinaries()) throw new Error('missing PostgreSQL 15 server binaries: apt-get install postgresql-15');
   return {
+    postgresql: version('/usr/lib/postgresql/15/bin/postgres', ['--version']),
     haproxy: version('haproxy', ['-v']),
     pgbouncer: version('pgbouncer', ['--version']),
     redis: version('redis-server', ['--version']),

@@ -52,6 +52,8 @@ export type RunResult = {
   throughput: { twoWorkers: [number, number]; oneWorker: number };
   faults: FaultFigures[];
   totals: Record<string, string>;
+  /** The PostgreSQL read replica's fault, as the test words it. */
+  replica: Record<string, string>;
   checks: Record<string, string>;
 };
 
@@ -88,6 +90,10 @@ export function renderResult(r: RunResult): string {
       (f) =>
         `| ${f.name} | ${f.recoveredSeconds.toFixed(1)} | ${f.requests} | ${f.longestNoAckSeconds.toFixed(2)} | ${fmtErrors(f.errors)} |`,
     ),
+    '',
+    '| Read replica stopped and restarted | Value |',
+    '|---|---|',
+    ...Object.entries(r.replica).map(([k, v]) => `| ${k} | ${v} |`),
     '',
     '| Check | Result |',
     '|---|---|',

@@ -1,29 +1,38 @@
 /**
  * The tested topology on one machine, every part started by us on free ports and stopped by pid:
  *
- *   load ─▶ HAProxy ─┬─▶ http1 ─┐            ┌─▶ PgBouncer (transaction) ─▶ PostgreSQL (throwaway db)
- *                    └─▶ http2 ─┼────────────┤
+ *   load ─▶ HAProxy ─┬─▶ http1 ─┐            ┌─▶ PgBouncer (transaction) ─▶ PostgreSQL primary (private)
+ *                    └─▶ http2 ─┼────────────┤      http only: DATABASE_READ_URL ─▶ its streaming replica
  *             worker1, worker2 ─┘            └─▶ Redis primary + replica, 3 sentinels
  *
- * Migrations run against PostgreSQL directly; the service processes go through PgBouncer with
- * DB_PREPARED_STATEMENTS=false and find the Redis primary through the sentinels.
+ * PostgreSQL is a private primary with a streaming replica (test/helpers/pg-replica.ts), not the
+ * shared server: a replica copies a whole cluster. Migrations run against the primary directly; the
+ * service processes go through PgBouncer with DB_PREPARED_STATEMENTS=false and find the Redis
+ * primary through the sentinels. The http processes read from the replica directly, not through
+ * PgBouncer (docs/scaling.md, "Tested topology", says why).
  */
 import { randomBytes } from 'node:crypto';
 import { freePort, startService, type ServiceProcess } from '../helpers/service-process.ts';
-import { createTempDatabase, BASE_DATABASE_URL, type TempDatabase } from '../helpers/temp-database.ts';
+import type { TempDatabase } from '../helpers/temp-database.ts';
+import { createPgReplicaPair, type PgReplicaPair } from '../helpers/pg-replica.ts';
 import { createPgBouncer, type PgBouncer } from '../helpers/pgbouncer.ts';
 import { createSentinelGroup, SENTINEL_NAME, type SentinelGroup } from '../helpers/redis-sentinel.ts';
 import { seedLoadFixture, type LoadFixture } from '../helpers/load-fixture.ts';
 import { createHaproxy, type Haproxy } from './haproxy.ts';
+import { createReplicatedDatabase } from './replica.ts';
 import { UNLIMITED_CLIENTS } from '../faults/fault-env.ts';
 
 export type Topology = {
+  /** The private PostgreSQL primary and its streaming replica (`stopReplica`, `startReplica`). */
+  pg: PgReplicaPair;
   db: TempDatabase;
   bouncer: PgBouncer;
   redis: SentinelGroup;
   haproxy: Haproxy;
   prefix: string;
   adminToken: string;
+  /** Bearer token of each http process's `/metrics` (only the scrape-time gauges are collected). */
+  metricsToken: string;
   fixture: LoadFixture;
   http: Array<ServiceProcess | null>;
   workers: Array<ServiceProcess | null>;
@@ -43,22 +52,21 @@ export async function createTopology(): Promise<Topology> {
     for (const c of closers.reverse()) await c().catch(() => {});
   };
   try {
-    const db = await createTempDatabase('topology');
+    const pair = await createPgReplicaPair();
+    closers.push(() => pair.close());
+    const db = await createReplicatedDatabase(pair, 'topology');
     closers.push(() => db.drop());
-    const u = new URL(BASE_DATABASE_URL);
     const bouncer = await createPgBouncer({
-      target: { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username) || 'postgres' },
+      target: { host: '127.0.0.1', port: pair.primaryPort, user: 'postgres' },
       poolMode: 'transaction',
       poolSize: 10,
     });
     closers.push(() => bouncer.close());
     const redis = await createSentinelGroup();
     closers.push(() => redis.close());
-    // ── PostgreSQL streaming replica: not built here. Branch i40-replica adds a standby of the
-    // throwaway database and sets DATABASE_READ_URL (through its own PgBouncer entry) in `env`
-    // below; the replica's restart then joins the faults in topology.test.ts. ──
     const prefix = `topo${randomBytes(4).toString('hex')}`;
     const adminToken = `topo-admin-${randomBytes(16).toString('hex')}`;
+    const metricsToken = `topo-metrics-${randomBytes(16).toString('hex')}`;
     const env: Record<string, string> = {
       DATABASE_URL: bouncer.urlFor(db.name),
       DB_PREPARED_STATEMENTS: 'false',
@@ -79,6 +87,14 @@ export async function createTopology(): Promise<Topology> {
       WEBHOOK_RETRY_BASE_MS: '200',
       JOB_WAIT_TIMEOUT_MS: '4000',
     };
+    // Only the http processes serve the reads a replica may take (workers make none).
+    const httpEnv = {
+      ...env,
+      DATABASE_READ_URL: pair.replicaUrl(db.name),
+      DATABASE_READ_MAX_LAG_MS: '5000',
+      METRICS_TOKEN: metricsToken,
+      METRICS_ENABLED: 'false',
+    };
     const workers: Array<ServiceProcess | null> = [null, null];
     const http: Array<ServiceProcess | null> = [null, null];
     closers.push(() => Promise.all([...http, ...workers].map((p) => p?.stop(5_000))));
@@ -90,7 +106,7 @@ export async function createTopology(): Promise<Topology> {
     await startWorker(1);
     const ports = [await freePort(), await freePort()];
     const startHttpProc = async (i: number) => {
-      http[i] = await startService('http', env, { port: ports[i] });
+      http[i] = await startService('http', httpEnv, { port: ports[i] });
     };
     await Promise.all([startHttpProc(0), startHttpProc(1)]);
     const haproxy = await createHaproxy(ports.map((port, i) => ({ name: `http${i + 1}`, port })));
@@ -105,12 +121,14 @@ export async function createTopology(): Promise<Topology> {
       tag: 't',
     });
     return {
+      pg: pair,
       db,
       bouncer,
       redis,
       haproxy,
       prefix,
       adminToken,
+      metricsToken,
       fixture,
       http,
       workers,

@@ -13,10 +13,11 @@ import type { AdminHelpers } from './admin-helpers.ts';
 
 /**
  * Imports from another tool (docs/moving-from-rewardful.md): start one (it runs in the background
- * of this process, the API key held in memory only, never stored or logged), list them, read one's
- * report (a JSON download with `?download=1`). A `base_url` (the source's API elsewhere than its
- * public address) passes the outbound URL guard first, as an event endpoint's URL does.
- *   POST /programs/:id/imports  {source, api_key, base_url?, dry_run?} → 202 {import}
+ * of this process, the API key held in memory only, never stored or logged; or from the source's
+ * CSV files, where it documents their layout), list them, read one's report (a JSON download with
+ * `?download=1`). A `base_url` (the source's API elsewhere than its public address) passes the
+ * outbound URL guard first, as an event endpoint's URL does.
+ *   POST /programs/:id/imports  {source, api_key | csv, base_url?, dry_run?} → 202 {import}
  *   GET  /programs/:id/imports                                         → {imports}
  *   GET  /programs/:id/imports/:importId                               → {import}
  */
@@ -24,18 +25,23 @@ export function registerImportRoutes(ctx: RouteContext, { on, num, body }: Admin
   on('post', '/programs/:id/imports', async (e) => {
     const b = validate(importStartSchema, await body(e));
     const programId = num(e, 'id');
+    if (!b.api_key === !b.csv)
+      throw new AppError('invalid_request', 'Give api_key or csv (the CSV files by name), one of the two', {
+        field: 'api_key',
+      });
     // The source's address is one more outbound URL: the guard of event endpoints checks it now,
     // and again at every connection the reader opens (ctx.sourceFetch).
     if (b.base_url) await checkEndpointUrl(ctx.deps(), b.base_url, 'base_url');
     let reader;
     try {
       reader = createReader(b.source, {
-        apiKey: b.api_key,
+        ...(b.api_key && { apiKey: b.api_key }),
+        ...(b.csv && { csv: b.csv }),
         ...(b.base_url && { baseUrl: b.base_url }),
         fetch: ctx.sourceFetch,
       });
     } catch (err) {
-      throw new AppError('invalid_request', (err as Error).message, { field: 'source' });
+      throw new AppError('invalid_request', (err as Error).message, { field: b.csv ? 'csv' : 'source' });
     }
     const dryRun = b.dry_run ?? false;
     const run = await startImportRun(ctx.deps(), programId, b.source, dryRun);
@@ -63,7 +69,7 @@ export const importOperations = [
     params: { id },
     body: importStartSchema,
     description:
-      'Starts reading the source with the API key (kept in memory while the import runs, never stored) and applying what it reads; poll the import for its report. A dry run writes nothing and reports what would be created. A `base_url` goes through the outbound URL guard of event endpoints: it must be `https://` and reach a public address unless OUTBOUND_ALLOW_HOSTS lists its host; otherwise 400 url_not_allowed with details.field base_url and details.reason.',
+      "Starts reading the source with the API key (kept in memory while the import runs, never stored), or its CSV files where the source documents their layout (Rewardful's import sheet: `csv.affiliates`; an unreadable file is refused here), and applying what it reads; poll the import for its report. A dry run writes nothing and reports what would be created. A `base_url` goes through the outbound URL guard of event endpoints: it must be `https://` and reach a public address unless OUTBOUND_ALLOW_HOSTS lists its host; otherwise 400 url_not_allowed with details.field base_url and details.reason.",
     errors: ['not_found', 'invalid_request', 'url_not_allowed'],
     responses: { 202: { description: 'Started', schema: importRunBody } },
   }),

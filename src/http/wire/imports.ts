@@ -2,10 +2,19 @@ import { z } from 'zod';
 import type { IImportRun } from '../../core/entities/import-run.ts';
 import { IMPORT_SOURCES } from '../../core/imports/import-records.ts';
 
-/** `POST /programs/:id/imports`: the source, the merchant's API key there (never stored), a dry run. */
+/**
+ * `POST /programs/:id/imports`: the source, the merchant's API key there (never stored) or the
+ * text of its CSV files by name (where the source documents a layout), a dry run.
+ */
 export const importStartSchema = z.strictObject({
   source: z.enum(IMPORT_SOURCES),
-  api_key: z.string().min(1).max(500),
+  api_key: z.string().min(1).max(500).optional(),
+  csv: z
+    .record(z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/), z.string().max(10_485_760))
+    .optional()
+    .describe(
+      "The source's CSV files by name without `.csv` (Rewardful: `affiliates`, its import sheet), instead of `api_key`; the body limit is `BODY_LIMIT_BYTES`",
+    ),
   base_url: z
     .url({ protocol: /^https?$/ })
     .max(500)

@@ -1,6 +1,7 @@
 import type { ImportReader, ImportRecord, ImportedCommission } from '../../core/imports/import-records.ts';
 import type { ReaderOptions } from '../reader-options.ts';
 import { listAll, REWARDFUL_API } from './rewardful-api.ts';
+import { createRewardfulCsvReader } from './rewardful-csv.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
@@ -14,9 +15,14 @@ const STATES = new Set<ImportedCommission['status']>(['pending', 'due', 'paid', 
  * Reads a Rewardful account through its REST API: affiliates (their links' tokens as codes, their
  * campaign as group, their PayPal email), referrals that carry a Stripe customer (the customers),
  * commissions with their sale, and paid payouts. Balances are not stated by the API: the import
- * compares with the due commissions.
+ * compares with the due commissions. Given `csv` instead, reads Rewardful's import sheet
+ * (rewardful-csv.ts): affiliates, their tokens and payout emails, and their customers only.
  */
 export function createRewardfulReader(options: ReaderOptions): ImportReader {
+  if (options.csv && Object.keys(options.csv).length) {
+    if (options.apiKey) throw new Error('Rewardful: give the API secret or the CSV files, not both');
+    return createRewardfulCsvReader(options.csv);
+  }
   const apiKey = options.apiKey;
   if (!apiKey) throw new Error('Rewardful needs the API secret of the account (Company settings)');
   const baseUrl = options.baseUrl ?? REWARDFUL_API;
