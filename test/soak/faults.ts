@@ -8,7 +8,8 @@
 import { Redis } from 'ioredis';
 import type { FaultEnv } from '../faults/fault-env.ts';
 import { sleep } from '../faults/fault-env.ts';
-import { adminQuery } from '../helpers/temp-database.ts';
+import pg from 'pg';
+import { BASE_DATABASE_URL } from '../helpers/temp-database.ts';
 import type { Traffic } from './traffic.ts';
 
 export const FAULT_KINDS = [
@@ -31,6 +32,7 @@ const WEIGHTS: Array<[FaultKind, number]> = [
   ['webhook_reordered', 5],
   ['request_aborted', 20],
 ];
+/** The rare faults' periods in a full run; a short run (`spanMs`) gets at least 4 and 8 of them. */
 const WORKER_KILL_EVERY_MS = 90_000;
 const REDIS_PAUSE_EVERY_MS = 40_000;
 /** Load started by faults (duplicates, reorders, aborted sales) in flight at most. */
@@ -47,25 +49,37 @@ export function injectFaults(o: {
   traffic: Traffic;
   target: number;
   intervalMs: number;
+  /** How long the faults may last (for the rare faults' periods). */
+  spanMs: number;
   stop: () => boolean;
 }): Injector {
+  const killEvery = Math.min(WORKER_KILL_EVERY_MS, o.spanMs / 4);
+  const pauseEvery = Math.min(REDIS_PAUSE_EVERY_MS, o.spanMs / 8);
   const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as FaultCounts;
   const missed: Record<string, number> = {};
   const inFlight = new Set<Promise<unknown>>();
   const total = () => Object.values(counts).reduce((a, b) => a + b, 0);
   const control = new Redis(o.env.redisUrl, { maxRetriesPerRequest: null, connectionName: 'soak-control' });
   control.on('error', () => {});
+  // On the maintenance database: never one of the connections it terminates.
+  const admin = new pg.Client({ connectionString: BASE_DATABASE_URL });
+  admin.on('error', () => {});
   const background = (p: Promise<unknown>) => {
-    const q = p.catch((err: Error) => miss(`background: ${err.message.slice(0, 60)}`)).finally(() => inFlight.delete(q));
+    const q = p
+      .catch((err: Error) => miss(`background: ${err.message.slice(0, 60)}`))
+      .finally(() => inFlight.delete(q));
     inFlight.add(q);
   };
-  const miss = (kind: string) => (missed[kind] = (missed[kind] ?? 0) + 1);
+  const miss = (kind: string) => {
+    const k = kind.replace(/\s+/g, ' ');
+    missed[k] = (missed[k] ?? 0) + 1;
+  };
 
   async function one(kind: FaultKind): Promise<void> {
     switch (kind) {
       case 'pg_terminate_backend': {
         // A busy connection when there is one (the effect is then on a query), else any of them.
-        const r = await adminQuery(
+        const r = await admin.query(
           `select pg_terminate_backend(pid) as ok from pg_stat_activity
             where datname = '${o.env.db.name}' and backend_type = 'client backend' and pid <> pg_backend_pid()
             order by (state <> 'idle') desc, random() limit 1`,
@@ -106,13 +120,30 @@ export function injectFaults(o: {
         o.env.procs.splice(o.env.procs.indexOf(w), 1);
         counts[kind]++;
         // Started again a second later, in the background: the other faults go on meanwhile.
-        background(sleep(1_000).then(() => o.env.start('worker')));
+        background(sleep(1_000).then(restartWorker));
         return;
       }
       case 'redis_pause': {
         await control.client('PAUSE', String(500 + Math.floor(Math.random() * 1_500)), 'ALL');
         counts[kind]++;
         return;
+      }
+    }
+  }
+
+  /**
+   * As a supervisor does: a worker that exits while starting (its connection terminated by another
+   * fault before it was ready) is started again, each such exit noted.
+   */
+  async function restartWorker(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await o.env.start('worker');
+        return;
+      } catch (err) {
+        miss('worker restart failed, started again');
+        if (attempt >= 10) throw err;
+        await sleep(1_000);
       }
     }
   }
@@ -124,21 +155,25 @@ export function injectFaults(o: {
   };
 
   const done = (async () => {
-    let lastKill = Date.now();
-    let lastPause = Date.now();
+    await admin.connect();
+    const start = Date.now();
+    let lastKill = start;
+    let lastPause = start;
     try {
-      while (total() < o.target && !o.stop()) {
+      for (let n = 0; total() < o.target && !o.stop(); n++) {
         const t0 = Date.now();
         let kind = pick();
-        if (t0 - lastKill >= WORKER_KILL_EVERY_MS) [kind, lastKill] = ['worker_sigkill', t0];
-        else if (t0 - lastPause >= REDIS_PAUSE_EVERY_MS) [kind, lastPause] = ['redis_pause', t0];
+        if (t0 - lastKill >= killEvery) [kind, lastKill] = ['worker_sigkill', t0];
+        else if (t0 - lastPause >= pauseEvery) [kind, lastPause] = ['redis_pause', t0];
         await one(kind).catch((err: Error) => miss(`${kind}: ${err.message.slice(0, 60)}`));
-        await sleep(Math.max(0, o.intervalMs - (Date.now() - t0)));
+        // Paced on the clock: a fault that took longer than the interval is caught up on.
+        await sleep(Math.max(0, start + (n + 1) * o.intervalMs - Date.now()));
       }
       await Promise.all(inFlight);
       // A restarted worker still starting is awaited too (it is in inFlight until it is up).
     } finally {
       control.disconnect();
+      await admin.end().catch(() => {});
     }
   })();
   return { counts, missed, done };

@@ -42,7 +42,9 @@ export function renderResult(r: SoakResult): string {
     ...Object.entries(r.faults).map(([k, v]) => `| ${k} | ${v} |`),
     `| **all** | **${total}** |`,
     '',
-    missed ? `Not injected (no target at that moment, or the fault load was busy): ${missed}.\n` : '',
+    missed
+      ? `Notes (a fault not injected: no target at that moment or its load busy; worker restarts): ${missed}.\n`
+      : '',
     '| Figure | Value |',
     '|---|---|',
     ...Object.entries(r.figures).map(([k, v]) => `| ${k} | ${v} |`),

@@ -20,8 +20,8 @@ export const SOAK = {
   minutes,
   /** Clients of the steady load, half API sales and half Stripe checkouts. */
   clients: Math.round(num('SOAK_CLIENTS', 4)),
-  /** A client's pause between two operations. */
-  pauseMs: 50,
+  /** A client's pause between two operations (the load's pace: about 30 requests a second). */
+  pauseMs: Math.round(num('SOAK_PAUSE_MS', 150)),
   /** Faults spread over 90% of the time allowed, so the target is reached inside it. */
   intervalMs: Math.floor((minutes * 60_000 * 0.9) / faults),
 };

@@ -48,7 +48,14 @@ test(`${SOAK.faults} faults under a steady load: nothing lost, nothing doubled`,
     }
   });
   await sleep(2_000);
-  const injector = injectFaults({ env, traffic, target: SOAK.faults, intervalMs: SOAK.intervalMs, stop });
+  const injector = injectFaults({
+    env,
+    traffic,
+    target: SOAK.faults,
+    intervalMs: SOAK.intervalMs,
+    spanMs: SOAK.minutes * 60_000 * 0.9,
+    stop,
+  });
   await injector.done;
   const faultSeconds = (Date.now() - t0) / 1000;
   stopped = true;
@@ -68,6 +75,7 @@ test(`${SOAK.faults} faults under a steady load: nothing lost, nothing doubled`,
         SOAK_FAULTS: SOAK.faults,
         SOAK_MINUTES: SOAK.minutes,
         SOAK_CLIENTS: SOAK.clients,
+        SOAK_PAUSE_MS: SOAK.pauseMs,
         'fault every (ms)': SOAK.intervalMs,
         processes: 'http + 2 workers (WORKER_CONCURRENCY=8, DB_POOL_MAX=10)',
       },
