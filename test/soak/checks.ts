@@ -35,6 +35,23 @@ export async function pendingWork(env: FaultEnv): Promise<Pending> {
   return { ...out, ...r };
 }
 
+/** The reason of each failed job (queue: reason), for the report. */
+export async function failedJobReasons(env: FaultEnv): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const name of QUEUE_NAMES) {
+    const q = new Queue(name, { prefix: env.prefix, connection: { url: env.redisUrl, maxRetriesPerRequest: 1 } });
+    try {
+      for (const j of await q.getFailed(0, 100)) {
+        const k = `${name} ${j.name}: ${(j.failedReason ?? '').slice(0, 100)}`;
+        out[k] = (out[k] ?? 0) + 1;
+      }
+    } finally {
+      await q.close();
+    }
+  }
+  return out;
+}
+
 /** Waits until nothing is pending (failed jobs aside) or `timeoutMs`; returns the last counts. */
 export async function waitDrained(env: FaultEnv, timeoutMs: number): Promise<Pending> {
   const deadline = Date.now() + timeoutMs;
