@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    exclude: ['test/faults/**', 'test/topology/**', 'node_modules/**'],
+    exclude: ['test/faults/**', 'test/topology/**', 'test/soak/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

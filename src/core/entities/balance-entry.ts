@@ -11,7 +11,13 @@ export type BalanceEntryKind = 'commission_credit' | 'refund_deduction' | 'payou
 export const BalanceEntry = defineEntity({
   name: 'BalanceEntry',
   // A partner's sums per currency and kind (the statement) from the index alone.
-  indexes: [{ properties: ['partner', 'currency', 'kind'], include: ['deltaCents'] }],
+  indexes: [
+    { properties: ['partner', 'currency', 'kind'], include: ['deltaCents'] },
+    // A commission's or a payout's postings (ledger verification, statements); each column is set
+    // on some kinds only, so the rows without it stay out of its index.
+    { name: 'balance_entry_commission_id_index', properties: ['commissionId'], where: 'commission_id is not null' },
+    { name: 'balance_entry_payout_id_index', properties: ['payoutId'], where: 'payout_id is not null' },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     partner: () => p.manyToOne(Partner).mapToPk().index(),

@@ -33,6 +33,7 @@ import { Migration20261126032534_order_registrations } from './Migration20261126
 import { Migration20261206050814_import_runs } from './Migration20261206050814_import_runs.ts';
 import { Migration20261127125109_applications_email } from './Migration20261127125109_applications_email.ts';
 import { Migration20261206050000_landing_url } from './Migration20261206050000_landing_url.ts';
+import { Migration20261206082506_balance_entry_lookups } from './Migration20261206082506_balance_entry_lookups.ts';
 
 export const MIGRATIONS = [
   Migration20261122023611_initial,
@@ -68,4 +69,5 @@ export const MIGRATIONS = [
   Migration20261206050000_landing_url,
   Migration20261206050000_ledger_verification,
   Migration20261206050814_import_runs,
+  Migration20261206082506_balance_entry_lookups,
 ];
