@@ -4,65 +4,16 @@
  * not applied; doubled: applied more than once or for more than was sent), the ledger invariants,
  * and `ledger:verify` clean for the program.
  */
-import { Queue } from 'bullmq';
-import { QUEUE_NAMES } from '../../src/queue/job-queue.ts';
-import { ledgerViolations, sleep, type FaultEnv } from '../faults/fault-env.ts';
+import { ledgerViolations, type FaultEnv } from '../faults/fault-env.ts';
 import { runToExit } from '../helpers/run-process.ts';
+import type { WorkPlace } from '../helpers/pending-work.ts';
 import type { Expected } from './traffic.ts';
 
-export type Pending = Record<string, number>;
-
-/** Work not finished, by where it waits; failed jobs apart (`failed_jobs`). */
-export async function pendingWork(env: FaultEnv): Promise<Pending> {
-  const out: Pending = {};
-  for (const name of QUEUE_NAMES) {
-    const q = new Queue(name, { prefix: env.prefix, connection: { url: env.redisUrl, maxRetriesPerRequest: 1 } });
-    try {
-      const c = await q.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed');
-      out[`queue_${name}`] = c.wait! + c.active! + c.delayed! + c.prioritized! + c['waiting-children']!;
-      out.failed_jobs = (out.failed_jobs ?? 0) + c.failed!;
-    } finally {
-      await q.close();
-    }
-  }
-  const {
-    rows: [r],
-  } = await env.db.pool.query(`select
-      (select count(*) from webhook_event where status = 'pending')::int as inbox,
-      (select count(*) from parked_refund where status = 'parked')::int as parked_refunds,
-      (select count(*) from event_delivery where status = 'pending')::int as event_outbox,
-      (select count(*) from email_message where sent_at is null and failed_at is null)::int as email_outbox`);
-  return { ...out, ...r };
-}
-
-/** The reason of each failed job (queue: reason), for the report. */
-export async function failedJobReasons(env: FaultEnv): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const name of QUEUE_NAMES) {
-    const q = new Queue(name, { prefix: env.prefix, connection: { url: env.redisUrl, maxRetriesPerRequest: 1 } });
-    try {
-      for (const j of await q.getFailed(0, 100)) {
-        const k = `${name} ${j.name}: ${(j.failedReason ?? '').slice(0, 100)}`;
-        out[k] = (out[k] ?? 0) + 1;
-      }
-    } finally {
-      await q.close();
-    }
-  }
-  return out;
-}
-
-/** Waits until nothing is pending (failed jobs aside) or `timeoutMs`; returns the last counts. */
-export async function waitDrained(env: FaultEnv, timeoutMs: number): Promise<Pending> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    // The check's own pool lost connections to the faults too: a failed read is tried again.
-    const p = await pendingWork(env).catch((e: Error) => ({ error: 1, [e.message]: 1 }) as Pending);
-    if (Object.entries(p).every(([k, v]) => k === 'failed_jobs' || v === 0)) return p;
-    if (Date.now() > deadline) return p;
-    await sleep(1_000);
-  }
-}
+/** Where the soak's work waits (its queue prefix on its own Redis, its database). */
+export const workPlace = (env: FaultEnv): WorkPlace => {
+  const u = new URL(env.redisUrl);
+  return { prefix: env.prefix, redis: async () => ({ host: u.hostname, port: Number(u.port) }), pool: env.db.pool };
+};
 
 export type Outcome = {
   acknowledged: number;

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createFaultEnv, sleep, type FaultEnv } from '../faults/fault-env.ts';
 import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/throwaway-redis.ts';
 import { FAULT_KINDS, injectFaults } from './faults.ts';
-import { failedJobReasons, ledgerVerify, outcome, waitDrained } from './checks.ts';
+import { ledgerVerify, outcome, workPlace } from './checks.ts';
+import { failedJobReasons, waitDrained } from '../helpers/pending-work.ts';
 import { loadAverage, writeResult } from './report.ts';
 import { SOAK } from './settings.ts';
 import { newExpected, Traffic } from './traffic.ts';
@@ -62,9 +63,9 @@ test(`${SOAK.faults} faults under a steady load: nothing lost, nothing doubled`,
   await Promise.all(clients);
   const loadSeconds = (Date.now() - t0) / 1000;
 
-  const pending = await waitDrained(env, 240_000);
+  const pending = await waitDrained(workPlace(env), 240_000);
   const drainSeconds = (Date.now() - t0) / 1000 - loadSeconds;
-  const failedJobs = await failedJobReasons(env);
+  const failedJobs = await failedJobReasons(workPlace(env));
   const o = await outcome(env, x);
   const verify = await ledgerVerify(env);
   const faults = Object.values(injector.counts).reduce((a, b) => a + b, 0);

@@ -4,68 +4,18 @@
  * outboxes), every acknowledged item applied exactly once, the ledger invariants, and every
  * partner's balance equal to its statement.
  */
-import { Queue } from 'bullmq';
-import { QUEUE_NAMES } from '../../src/queue/job-queue.ts';
-import { ledgerViolations, sleep } from '../faults/fault-env.ts';
+import { ledgerViolations } from '../faults/fault-env.ts';
 import { adminCall } from '../helpers/load-fixture.ts';
 import type { Ledger } from './load.ts';
 import type { Topology } from './topology.ts';
+import type { WorkPlace } from '../helpers/pending-work.ts';
 
-export type Pending = Record<string, number>;
-
-/** Work not finished yet, by where it waits; failed jobs are reported apart (`failed_jobs`). */
-export async function pendingWork(t: Topology): Promise<Pending> {
-  const port = await t.redis.currentPrimaryPort();
-  const out: Pending = {};
-  for (const name of QUEUE_NAMES) {
-    const q = new Queue(name, { prefix: t.prefix, connection: { host: '127.0.0.1', port, maxRetriesPerRequest: 1 } });
-    try {
-      const c = await q.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed');
-      out[`queue_${name}`] = c.wait! + c.active! + c.delayed! + c.prioritized! + c['waiting-children']!;
-      out.failed_jobs = (out.failed_jobs ?? 0) + c.failed!;
-    } finally {
-      await q.close();
-    }
-  }
-  const {
-    rows: [r],
-  } = await t.db.pool.query(`select
-      (select count(*) from webhook_event where status = 'pending')::int as inbox,
-      (select count(*) from parked_refund where status = 'parked')::int as parked_refunds,
-      (select count(*) from event_delivery where status = 'pending')::int as event_outbox,
-      (select count(*) from email_message where sent_at is null and failed_at is null)::int as email_outbox`);
-  return { ...out, ...r };
-}
-
-/** The reason of each failed job (name: reason), for the report. */
-export async function failedJobReasons(t: Topology): Promise<Record<string, number>> {
-  const port = await t.redis.currentPrimaryPort();
-  const out: Record<string, number> = {};
-  for (const name of QUEUE_NAMES) {
-    const q = new Queue(name, { prefix: t.prefix, connection: { host: '127.0.0.1', port, maxRetriesPerRequest: 1 } });
-    try {
-      for (const j of await q.getFailed(0, 100)) {
-        const k = `${name}: ${(j.failedReason ?? '').slice(0, 80)}`;
-        out[k] = (out[k] ?? 0) + 1;
-      }
-    } finally {
-      await q.close();
-    }
-  }
-  return out;
-}
-
-const settled = (p: Pending) => Object.entries(p).every(([k, v]) => k === 'failed_jobs' || v === 0);
-
-/** Waits until nothing is pending; returns the last counts (the caller asserts on them). */
-export async function waitDrained(t: Topology, timeoutMs: number): Promise<Pending> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const p = await pendingWork(t).catch((e: Error) => ({ error: 1, [e.message]: 1 }));
-    if (settled(p) || Date.now() > deadline) return p;
-    await sleep(500);
-  }
-}
+/** Where the topology's work waits: the queue prefix on the current Redis primary, the database. */
+export const workPlace = (t: Topology): WorkPlace => ({
+  prefix: t.prefix,
+  redis: async () => ({ host: '127.0.0.1', port: await t.redis.currentPrimaryPort() }),
+  pool: t.db.pool,
+});
 
 export type Violations = Record<string, string[] | number>;
 

@@ -13,7 +13,8 @@ import { sleep } from '../faults/fault-env.ts';
 import { ensureBinaries } from './binaries.ts';
 import { createTopology, type Topology } from './topology.ts';
 import { Load, newLedger } from './load.ts';
-import { exactlyOnceViolations, failedJobReasons, statementMismatches, waitDrained } from './checks.ts';
+import { exactlyOnceViolations, statementMismatches, workPlace } from './checks.ts';
+import { failedJobReasons, waitDrained } from '../helpers/pending-work.ts';
 import { faultFigures, writeResult, type FaultWindow } from './report.ts';
 import { replicaFault } from './replica.ts';
 
@@ -100,7 +101,7 @@ test('kills and failovers under load: every acknowledged event applied once, bal
   await steady;
 
   // Stalled jobs of the killed worker come back once their lock expires (BullMQ: 30 s).
-  const pending = await waitDrained(t, 150_000);
+  const pending = await waitDrained(workPlace(t), 150_000);
   // Statements are read from the replica: compared once it has replayed everything.
   await t.pg.waitForReplay(60_000);
   await sleep(1_500);
@@ -142,7 +143,7 @@ test('kills and failovers under load: every acknowledged event applied once, bal
     },
     checks: {
       'Pending after the run': JSON.stringify(pending),
-      'Failed jobs by queue and reason': JSON.stringify(await failedJobReasons(t)),
+      'Failed jobs by queue and reason': JSON.stringify(await failedJobReasons(workPlace(t))),
       'Exactly-once and ledger violations': JSON.stringify(violations),
       'Balances differing from statements': String(mismatches.length),
     },
