@@ -15,9 +15,9 @@ import { ADMIN_TOKEN } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { useWebhookHarness } from '../webhooks/webhook-harness.ts';
 import { stripeKit } from '../webhooks/kits/stripe-kit.ts';
-import { legacyInvoice, stripeEvent } from '../providers/fixtures/stripe.ts';
 import { rewardfulCsvExpected as x, rewardfulSheet } from './fixtures/rewardful/csv/expected.ts';
 import { snapshotPartners } from './snapshot.ts';
+import { renewalOfImportedCustomer } from './renewal.ts';
 
 const wh = useWebhookHarness(stripeKit, { DATA_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
 const h = wh.h;
@@ -77,28 +77,14 @@ test('a dry run writes nothing and reports what a run would create', async () =>
 test('a later Stripe renewal of a customer from the sheet attributes to its partner', async () => {
   const f = await program();
   await runImport(h.ctx.deps(), f.programId, reader(), { dryRun: false });
-  const ref = randomBytes(4).toString('hex');
-  const invoice = legacyInvoice({
-    id: `in_${ref}`,
-    payment_intent: `pi_${ref}`,
-    charge: `ch_${ref}`,
-    customer: x.stripeCustomer.id,
-    billing_reason: 'subscription_cycle',
-    subscription: `sub_${ref}`,
-    subscription_details: { metadata: {} },
-    metadata: {},
-    amount_paid: 5000,
-    amount_due: 5000,
-    total: 5000,
-  });
-  const delivery = await wh.send(f.programId, stripeEvent('invoice.paid', invoice, { id: `evt_${ref}` }));
-  expect(delivery.status).toBe(200);
-  const sale = await waitFor(() => wh.sale(f.programId, `pi_${ref}`));
-  const partners = (await h.admin('GET', `/programs/${f.programId}/partners`)).partners as Array<{
-    id: number;
-    email: string;
-  }>;
-  expect(sale!.partner_id ?? sale!.partner).toBe(partners.find((p) => p.email === x.stripeCustomer.partnerEmail)!.id);
+  const { creditedTo, expected } = await renewalOfImportedCustomer(
+    wh,
+    f.programId,
+    x.stripeCustomer.id,
+    x.stripeCustomer.partnerEmail,
+  );
+  expect(creditedTo).toBe(expected);
+  expect(expected).toBeDefined();
 });
 
 test('the admin API imports the files given as csv and refuses what it cannot read', async () => {

@@ -11,10 +11,8 @@ import { runImport } from '../../src/core/imports/run-import.ts';
 import type { IImportRun } from '../../src/core/entities/import-run.ts';
 import type { ImportReader } from '../../src/core/imports/import-records.ts';
 import { createReader } from '../../src/importers/registry.ts';
-import { waitFor } from '../helpers/wait-for.ts';
 import { useWebhookHarness } from '../webhooks/webhook-harness.ts';
 import { stripeKit } from '../webhooks/kits/stripe-kit.ts';
-import { legacyInvoice, stripeEvent } from '../providers/fixtures/stripe.ts';
 import { rewardfulExpected } from './fixtures/rewardful/expected.ts';
 import { toltExpected } from './fixtures/tolt/e2e-expected.ts';
 import { firstPromoterExpected } from './fixtures/firstpromoter/e2e-expected.ts';
@@ -22,6 +20,7 @@ import { partnerStackExpected } from './fixtures/partnerstack/e2e-expected.ts';
 import { dubExpected } from './fixtures/dub/e2e-expected.ts';
 import type { FakeSource, SourceExpectation } from './source-expectation.ts';
 import { snapshotPartners } from './snapshot.ts';
+import { renewalOfImportedCustomer } from './renewal.ts';
 
 const SOURCES: SourceExpectation[] = [
   rewardfulExpected,
@@ -116,28 +115,9 @@ describe.each(SOURCES)('import from $source', (x) => {
       const f = await program();
       await runImport(h.ctx.deps(), f.programId, reader(), { dryRun: false });
       const { id: customerId, partnerEmail } = x.stripeCustomer!;
-      const ref = randomBytes(4).toString('hex');
-      const invoice = legacyInvoice({
-        id: `in_${ref}`,
-        payment_intent: `pi_${ref}`,
-        charge: `ch_${ref}`,
-        customer: customerId,
-        billing_reason: 'subscription_cycle',
-        subscription: `sub_${ref}`,
-        subscription_details: { metadata: {} },
-        metadata: {},
-        amount_paid: 5000,
-        amount_due: 5000,
-        total: 5000,
-      });
-      const delivery = await wh.send(f.programId, stripeEvent('invoice.paid', invoice, { id: `evt_${ref}` }));
-      expect(delivery.status).toBe(200);
-      const sale = await waitFor(() => wh.sale(f.programId, `pi_${ref}`));
-      const partners = (await h.admin('GET', `/programs/${f.programId}/partners`)).partners as Array<{
-        id: number;
-        email: string;
-      }>;
-      expect(sale!.partner_id ?? sale!.partner).toBe(partners.find((p) => p.email === partnerEmail)!.id);
+      const { creditedTo, expected } = await renewalOfImportedCustomer(wh, f.programId, customerId, partnerEmail);
+      expect(creditedTo).toBe(expected);
+      expect(expected).toBeDefined();
     },
   );
 });
