@@ -20,7 +20,8 @@ import type { EmailTransport } from './core/email/deliver-emails.ts';
 import { createSmtpTransport } from './workers/smtp-transport.ts';
 import { createOutboundGuard, type LookupHost } from './egress/outbound-guard.ts';
 import { createGuardedDispatcher } from './egress/guarded-dispatcher.ts';
-import { createGuardedFetch, type GuardedFetch } from './egress/guarded-fetch.ts';
+import { createGuardedFetch } from './egress/guarded-fetch.ts';
+import type { SourceFetch } from './importers/reader-options.ts';
 import { createBackgroundWork, type BackgroundWork } from './workers/background-work.ts';
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
@@ -54,7 +55,7 @@ export type AppContext = {
   /** Sends outbound events to merchants' endpoints (through the URL guard, with a timeout). */
   postEvent: EventPoster;
   /** GETs an import source's API (through the URL guard, as postEvent). */
-  sourceFetch: GuardedFetch;
+  sourceFetch: SourceFetch;
   /** Sends the email outbox (SMTP_URL); null: email off. */
   emailTransport: EmailTransport | null;
   /** This context's Prometheus registry and metrics (served at /metrics). */

@@ -1,11 +1,6 @@
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { OutboundTargetRefused } from '../core/outbound/outbound-target.ts';
-
-/** A GET-style request of a source reader (src/importers/reader-options.ts `SourceFetch`). */
-export type GuardedFetch = (
-  url: URL,
-  init: { headers: Record<string, string>; signal?: AbortSignal },
-) => Promise<Response>;
+import type { SourceFetch } from '../importers/reader-options.ts';
 
 /**
  * `fetch` through `dispatcher` (guarded-dispatcher.ts): every connection goes to an address the
@@ -13,7 +8,7 @@ export type GuardedFetch = (
  * (DNS rebinding) gets no connection. A redirect is followed through the same dispatcher, so
  * its target is checked too. A refusal is thrown as the guard's OutboundTargetRefused.
  */
-export function createGuardedFetch(dispatcher: Dispatcher): GuardedFetch {
+export function createGuardedFetch(dispatcher: Dispatcher): SourceFetch {
   return async (url, init) => {
     try {
       return (await undiciFetch(url, { ...init, dispatcher })) as unknown as Response;

@@ -12,7 +12,7 @@ import type { ReportGate } from './report-gate.ts';
 import type { ReadRouting } from '../read-routing.ts';
 import type { ActiveSession } from '../core/programs/sessions.ts';
 import type { StaffRoleName } from '../core/shared/staff-roles.ts';
-import type { GuardedFetch } from '../egress/guarded-fetch.ts';
+import type { SourceFetch } from '../importers/reader-options.ts';
 
 /**
  * The caller of an admin route: the operator (ADMIN_TOKEN, or its dashboard session), or a staff
@@ -46,7 +46,7 @@ export type HttpContext = {
   /** Random per database: part of queue job ids (outbound event deliveries enqueued by admin calls). */
   instanceNonce: string;
   /** An import source's API is read through the outbound URL guard (every connection checked). */
-  sourceFetch: GuardedFetch;
+  sourceFetch: SourceFetch;
 };
 
 /** What routes use: the HTTP context plus the edge's own per-process state, built by the app. */
