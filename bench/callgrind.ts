@@ -29,6 +29,14 @@ export function callgrindWrapper(): string[] | undefined {
   ];
 }
 
+/**
+ * V8 without background threads under callgrind: garbage collection and optimising compilation
+ * then happen on the main thread at points the allocations and calls decide, not when a helper
+ * thread gets the CPU, so a fixed number of requests (BENCH_AMOUNT) counts nearly the same
+ * instructions run after run, whatever else the host is doing.
+ */
+export const CALLGRIND_NODE_ARGS = CALLGRIND_DIR ? ['--single-threaded'] : [];
+
 /** One callgrind_control command; it exits 0 also when the process did not answer, so its "OK" is checked. */
 function control(pid: number, ...args: string[]): void {
   const out = execFileSync('callgrind_control', [`--vgdb-prefix=${VGDB_PREFIX}`, ...args, String(pid)], {

@@ -8,6 +8,11 @@ import type { LoadFixture } from '../test/helpers/load-fixture.ts';
 import type { Row } from './report.ts';
 
 export const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
+/**
+ * BENCH_AMOUNT: each load run sends this many requests instead of running BENCH_DURATION seconds
+ * (an instruction count compares the same work on both sides; the raw-pg baseline keeps the duration).
+ */
+export const AMOUNT = process.env.BENCH_AMOUNT ? Number(process.env.BENCH_AMOUNT) : null;
 export const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,8,32,128').split(',').map(Number);
 export const TOPOLOGY = (['split', 'http-only'] as const).find((t) => t === process.env.BENCH_TOPOLOGY) ?? 'serve';
 /** No worker runs: webhooks are stored and acknowledged, never processed. */

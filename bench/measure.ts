@@ -2,7 +2,7 @@
 import autocannon, { type Result as CannonResult } from 'autocannon';
 import { readAllProcessCpu, readCpuTimes, readHostCpu, readMemoryKiB } from '../test/helpers/proc-stats.ts';
 import { CALLGRIND_DIR, startCounting, stopCounting } from './callgrind.ts';
-import { type BenchContext, type Extra, type Run, type Target } from './config.ts';
+import { AMOUNT, type BenchContext, type Extra, type Run, type Target } from './config.ts';
 
 /** Adds a run to the results with its ratio to `of` (the sale baseline by default) and prints it. */
 export function record(ctx: BenchContext, r: Run, of: Map<number, number> | null = ctx.baseline.sale): Run {
@@ -122,7 +122,7 @@ export async function cannon(
     const res = await autocannon({
       url: svc.url,
       connections,
-      duration: seconds,
+      ...(AMOUNT ? { amount: AMOUNT } : { duration: seconds }),
       timeout: CALLGRIND_DIR ? 600 : 30,
       requests: [request],
     });

@@ -32,7 +32,9 @@
  * for an idle host before starting; BENCH_DATABASE runs against an existing database (its own program
  * seeded beside what is there; the database is kept); BENCH_CALLGRIND=<dir> runs the service under
  * valgrind's callgrind and adds instructions per request to each run (callgrind.ts: a count that
- * other load on the host hardly moves; rates and latencies of such a run mean nothing).
+ * other load on the host hardly moves; rates and latencies of such a run mean nothing);
+ * BENCH_AMOUNT makes each load run a fixed number of requests instead of BENCH_DURATION seconds
+ * (the same work on both sides of an instruction-count comparison).
  *
  * `--data large` (or BENCH_DATA=large) runs the data-volume bench instead (data-volume.ts): read
  * paths over a year of one large program seeded in SQL, beside the same paths on a small seed.

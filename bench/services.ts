@@ -1,7 +1,7 @@
 /** The service under load: its environment and processes for the chosen topology. */
 import { randomBytes } from 'node:crypto';
 import { startService, type ServiceProcess } from '../test/helpers/service-process.ts';
-import { CALLGRIND_DIR, callgrindWrapper } from './callgrind.ts';
+import { CALLGRIND_DIR, CALLGRIND_NODE_ARGS, callgrindWrapper } from './callgrind.ts';
 import type { TempDatabase } from '../test/helpers/temp-database.ts';
 import { SHARED_REDIS_URL } from '../test/helpers/throwaway-redis.ts';
 import {
@@ -32,7 +32,9 @@ export async function startServices(db: TempDatabase, prefix: string, processes:
     startService(role, env, {
       ...o,
       dir: SERVICE_DIR,
-      ...(CALLGRIND_DIR ? { wrapper: callgrindWrapper(), readyTimeoutMs: 1_200_000 } : {}),
+      ...(CALLGRIND_DIR
+        ? { wrapper: callgrindWrapper(), nodeArgs: CALLGRIND_NODE_ARGS, readyTimeoutMs: 1_200_000 }
+        : {}),
     });
   const env: Record<string, string> = {
     DATABASE_URL: db.url,

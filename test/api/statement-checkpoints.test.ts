@@ -23,12 +23,16 @@ import {
 } from '../helpers/harness.ts';
 
 const HOUR = 3_600_000;
-const h = useHarness({
-  DATA_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-  STATEMENT_CHECKPOINT_INTERVAL_MS: String(HOUR),
-  // The test runs the checkpoint sweep itself.
-  SWEEP_INTERVAL_MS: String(24 * HOUR),
-});
+const h = useHarness(
+  {
+    DATA_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    STATEMENT_CHECKPOINT_INTERVAL_MS: String(HOUR),
+    // The test runs the checkpoint sweep itself.
+    SWEEP_INTERVAL_MS: String(24 * HOUR),
+  },
+  // Two tests edit balance_entry rows on purpose (an edited ledger must fail the statement check).
+  { verifyLedgerOnClose: false },
+);
 const dir = mkdtempSync(join(tmpdir(), 'statement-'));
 
 type WellKnown = { keys: Array<{ key_id: string; algorithm: string; public_key: string; retired_at: string | null }> };

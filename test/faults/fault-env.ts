@@ -9,6 +9,7 @@ import { startService, type Role, type ServiceProcess } from '../helpers/service
 import { createTempDatabase, type TempDatabase } from '../helpers/temp-database.ts';
 import { SHARED_REDIS_URL, deleteRedisPrefix } from '../helpers/throwaway-redis.ts';
 import { seedLoadFixture, type LoadFixture } from '../helpers/load-fixture.ts';
+import { verifyLedgers } from '../helpers/verify-ledgers.ts';
 
 /** Per-client limits out of reach: all the load of a scenario comes from one address. */
 export const UNLIMITED_CLIENTS = {
@@ -92,9 +93,25 @@ export async function createFaultEnv(o: {
       procs,
       start,
       async close() {
+        // Whatever the faults did, every program's ledger rebuilds to the stored one (ledger:verify),
+        // checked by an http process of its own on the database itself and the shared Redis: the
+        // scenario's processes, proxies or Redis may be gone by now.
+        let unclean: Error | null;
+        try {
+          const verifier = await start('http', {
+            DATABASE_URL: db.url,
+            REDIS_URL: SHARED_REDIS_URL,
+            QUEUE_PREFIX: `${prefix}v`,
+          });
+          unclean = await verifyLedgers(verifier.url, adminToken, db);
+        } catch (err) {
+          unclean = err as Error;
+        }
         await Promise.all(procs.map((p) => p.stop(5_000)));
         await db.drop();
         await deleteRedisPrefix(redisUrl, prefix).catch(() => {});
+        await deleteRedisPrefix(SHARED_REDIS_URL, `${prefix}v`).catch(() => {});
+        if (unclean) throw unclean;
       },
     };
   } catch (err) {

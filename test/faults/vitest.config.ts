@@ -10,6 +10,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
+    // The dashboard bundle is built before any service process starts (a process that builds it
+    // at startup on a busy host can miss its readiness deadline).
+    globalSetup: ['test/global-setup.ts'],
     include: ['test/faults/**/*.test.ts'],
     testTimeout: 240_000,
     hookTimeout: 120_000,

@@ -10,6 +10,8 @@ import { startWorkers } from '../../src/workers/start-workers.ts';
 import type { INotification } from '../../src/core/entities/notification.ts';
 import type { NotificationSender } from '../../src/core/notifications/deliver-notification.ts';
 import type { LookupHost } from '../../src/egress/outbound-guard.ts';
+import { Program } from '../../src/core/entities/program.ts';
+import { verifyLedger } from '../../src/core/reporting/verify-ledger.ts';
 import { assertDocumentedResponse } from './contract.ts';
 
 /**
@@ -49,6 +51,11 @@ export type HarnessOptions = {
   /** The server the database is created on (default: DATABASE_URL); `readUrl`: its DATABASE_READ_URL. */
   server?: string;
   readUrl?: (created: string) => string;
+  /**
+   * Off only for a file that corrupts ledger rows on purpose: otherwise `close()` runs ledger:verify
+   * on every program in the database and fails the file on the first difference.
+   */
+  verifyLedgerOnClose?: boolean;
 };
 
 export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
@@ -201,6 +208,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       return url;
     },
     async close() {
+      if (opts.verifyLedgerOnClose !== false) await verifyEveryLedger(ctx);
       await server?.close(true);
       await workers.stop();
       await ctx.close();
@@ -216,6 +224,20 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
         );
     },
   };
+}
+
+/**
+ * Every program's ledger rebuilds from its sales, refunds, disputes and payouts to the stored one
+ * (ledger:verify), whatever the file's tests did to it; throws naming the first differences.
+ */
+async function verifyEveryLedger(ctx: AppContext): Promise<void> {
+  const programs = await ctx.deps().em.find(Program, {}, { fields: ['id'], orderBy: { id: 'asc' } });
+  const unclean: string[] = [];
+  for (const { id } of programs) {
+    const report = await verifyLedger(ctx.deps(), id);
+    if (!report.clean) unclean.push(`program ${id}: ${JSON.stringify(report.firstDifferences.slice(0, 3))}`);
+  }
+  if (unclean.length) throw new Error(`ledger:verify found differences:\n${unclean.join('\n')}`);
 }
 
 /**

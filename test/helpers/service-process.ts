@@ -59,10 +59,12 @@ export async function startService(
     dir?: string;
     /** A command the service runs under, e.g. valgrind and its options (the benchmark's instruction count). */
     wrapper?: string[];
+    /** Options for node itself, before the script (V8 flags NODE_OPTIONS does not accept). */
+    nodeArgs?: string[];
   } = {},
 ): Promise<ServiceProcess> {
   const port = opts.port ?? (role === 'worker' || role === 'migrate' ? 0 : await freePort());
-  const argv = [...(opts.wrapper ?? []), process.execPath, 'src/main.ts', role];
+  const argv = [...(opts.wrapper ?? []), process.execPath, ...(opts.nodeArgs ?? []), 'src/main.ts', role];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: opts.dir ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },

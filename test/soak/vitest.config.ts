@@ -8,6 +8,9 @@ import { SOAK } from './settings.ts';
 export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
+    // The dashboard bundle is built before any service process starts (a process that builds it
+    // at startup on a busy host can miss its readiness deadline).
+    globalSetup: ['test/global-setup.ts'],
     include: ['test/soak/**/*.test.ts'],
     testTimeout: (SOAK.minutes + 15) * 60_000,
     hookTimeout: 300_000,

@@ -1,5 +1,5 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
-import { exactText, type DB } from '../db/sql.ts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/sql.ts';
 import type { RewardApplied } from '../entities/program-rules.ts';
 import {
   matchPostings,
@@ -8,85 +8,10 @@ import {
   type LedgerCheck,
   type StoredPosting,
 } from './ledger-check.ts';
+import { commissionPage, postingsOf, refundsOf } from './ledger-rows.ts';
 
 type CommissionRow = Awaited<ReturnType<typeof commissionPage>>[number];
 type RefundRow = Awaited<ReturnType<typeof refundsOf>>[number];
-
-const importedCommission = (eb: ExpressionBuilder<DB & { c: DB['commission'] }, 'c'>) =>
-  eb
-    .selectFrom('import_source_row as i')
-    .select('i.id')
-    .where('i.kind', '=', 'commission')
-    .whereRef('i.row_id', '=', 'c.id');
-
-function commissionPage(db: Kysely<DB>, programId: number, after: number, limit: number) {
-  return db
-    .selectFrom('commission as c')
-    .leftJoin('sale as s', 's.id', 'c.sale_id')
-    .select((eb) => [
-      'c.id',
-      'c.partner_id',
-      'c.sale_id',
-      'c.lead_customer_id',
-      exactText(eb.ref('c.amount_cents')).as('amount'),
-      exactText(eb.ref('c.reversed_cents')).as('reversed'),
-      'c.currency',
-      'c.rate_bps',
-      'c.reward',
-      'c.status',
-      eb('c.credited_at', 'is not', null).as('credited'),
-      'c.hold',
-      // Voided at the tool it was imported from: reversed whole on import, no refund rows.
-      eb('c.status', '=', 'reversed')
-        .and(eb.exists(importedCommission(eb)))
-        .as('voided_at_import'),
-      exactText(eb.ref('s.amount_cents')).as('sale_amount'),
-      exactText(eb.ref('s.refunded_cents')).as('sale_refunded'),
-      's.currency as sale_currency',
-      's.product_id',
-      's.partner_id as sale_partner_id',
-    ])
-    .where('c.program_id', '=', programId)
-    .where('c.id', '>', after)
-    .orderBy('c.id')
-    .limit(limit)
-    .execute();
-}
-
-function refundsOf(db: Kysely<DB>, programId: number, saleIds: number[]) {
-  return db
-    .selectFrom('refund')
-    .select((eb) => [
-      'id',
-      'sale_id',
-      'commission_id',
-      exactText(eb.ref('applied_cents')).as('applied'),
-      exactText(eb.ref('deduction_cents')).as('deduction'),
-      exactText(eb.ref('balance_deduction_cents')).as('balance_deduction'),
-    ])
-    .where('program_id', '=', programId)
-    .where('sale_id', 'in', saleIds)
-    .orderBy('id')
-    .execute();
-}
-
-export function postingsOf(db: Kysely<DB>, column: 'commission_id' | 'payout_id', ids: number[]) {
-  return db
-    .selectFrom('balance_entry')
-    .select((eb) => [
-      'id',
-      'partner_id',
-      'currency',
-      'kind',
-      exactText(eb.ref('delta_cents')).as('delta_cents'),
-      'commission_id',
-      'refund_id',
-      'payout_id',
-    ])
-    .where(column, 'in', ids)
-    .orderBy('id')
-    .execute() as Promise<StoredPosting[]>;
-}
 
 /**
  * Every commission of the program, a page at a time: its amount from the reward recorded on it and
@@ -237,12 +162,19 @@ function salePostings(check: LedgerCheck, c: CommissionRow, refunds: RefundRow[]
   const whole = !c.credited && c.status === 'reversed';
   const rejected = whole && !!(c.hold as { rejected_at?: string } | null)?.rejected_at;
   const voided = whole && !!c.voided_at_import && refunded === 0n;
-  const wantReversed = rejected || voided ? amount : reversed;
+  const lost = whole && !!c.lost_dispute && refunded === 0n;
+  const wantReversed = rejected || voided || lost ? amount : reversed;
   if (
     !check.same(wantReversed, BigInt(c.reversed), {
       ...at,
       field: 'reversed_cents',
-      why: rejected ? 'rejected as fraud' : voided ? 'voided at the source it was imported from' : 'its refunds',
+      why: rejected
+        ? 'rejected as fraud'
+        : voided
+          ? 'voided at the source it was imported from'
+          : lost
+            ? 'its customer bound to another partner when the attribution dispute was resolved'
+            : 'its refunds',
     })
   )
     return out;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { exactText, isoText, type DB } from '../db/sql.ts';
 import { defuseFormula } from '../shared/csv-formulas.ts';
 import { matchPostings, type ExpectedPosting, type LedgerCheck } from './ledger-check.ts';
-import { postingsOf } from './verify-ledger-commissions.ts';
+import { postingsOf } from './ledger-rows.ts';
 
 type Paging = { pageSize: number; signal?: AbortSignal };
 
