@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { splitDump } from './callgrind-split.ts';
 
 export const CALLGRIND_DIR = process.env.BENCH_CALLGRIND ? resolve(process.env.BENCH_CALLGRIND) : null;
 const VGDB_PREFIX = CALLGRIND_DIR ? join(CALLGRIND_DIR, 'vgdb') : '';
@@ -30,12 +31,12 @@ export function callgrindWrapper(): string[] | undefined {
 }
 
 /**
- * V8 without background threads under callgrind: garbage collection and optimising compilation
- * then happen on the main thread at points the allocations and calls decide, not when a helper
- * thread gets the CPU, so a fixed number of requests (BENCH_AMOUNT) counts nearly the same
- * instructions run after run, whatever else the host is doing.
+ * V8 without background threads and with a fixed garbage-collection schedule under callgrind:
+ * collection and optimising compilation then happen on the main thread at points the allocations
+ * and calls decide, not when a helper thread gets the CPU or by the heap's timers. Without them a
+ * major collection falls inside a run or not by timing, and one is a tenth of a run's count.
  */
-export const CALLGRIND_NODE_ARGS = CALLGRIND_DIR ? ['--single-threaded'] : [];
+export const CALLGRIND_NODE_ARGS = CALLGRIND_DIR ? ['--single-threaded', '--predictable-gc-schedule'] : [];
 
 /** One callgrind_control command; it exits 0 also when the process did not answer, so its "OK" is checked. */
 function control(pid: number, ...args: string[]): void {
@@ -48,6 +49,10 @@ function control(pid: number, ...args: string[]): void {
   if (!out.includes('OK.')) throw new Error(`callgrind_control ${args.join(' ')} ${pid}: ${out}`);
 }
 
+let countingSince = 0;
+/** What the service executes per second with no request: timers, polls, keep-alives (`measureIdle`). */
+let idlePerSecond = 0;
+
 /** Zeroes the counters of these processes and switches instrumentation on. */
 export function startCounting(pids: readonly number[]): void {
   if (!CALLGRIND_DIR) return;
@@ -55,11 +60,30 @@ export function startCounting(pids: readonly number[]): void {
     control(pid, '-i', 'on');
     control(pid, '-z');
   }
+  countingSince = performance.now();
 }
 
-/** Dumps and sums the instructions counted since `startCounting`, then switches instrumentation off. */
+/**
+ * Counts the service at rest for `seconds`: its timers and polls run by the clock, not per request,
+ * and under callgrind a run's wall time depends on what else the host does, so `stopCounting`
+ * subtracts this rate × the run's seconds to leave the requests' own work.
+ */
+export async function measureIdle(pids: readonly number[], seconds: number): Promise<void> {
+  if (!CALLGRIND_DIR) return;
+  startCounting(pids);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const total = stopCounting(pids)!;
+  idlePerSecond = total / ((performance.now() - countingSince) / 1000);
+  console.log(`service at rest under callgrind: ${Math.round(idlePerSecond).toLocaleString('en')} instructions/s`);
+}
+
+/**
+ * Dumps and sums the instructions counted since `startCounting`, less the rest rate × the seconds
+ * counted (`measureIdle`), then switches instrumentation off.
+ */
 export function stopCounting(pids: readonly number[]): number | null {
   if (!CALLGRIND_DIR) return null;
+  const seconds = (performance.now() - countingSince) / 1000;
   let total = 0;
   for (const pid of pids) {
     control(pid, '-d');
@@ -72,6 +96,16 @@ export function stopCounting(pids: readonly number[]): number | null {
     const totals = newest && /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(dir, newest.f), 'utf8'));
     if (!totals) throw new Error(`no callgrind dump of process ${pid} in ${dir}`);
     total += Number(totals[1]);
+    const split = splitDump(join(dir, newest.f));
+    const m = (n: number) => `${(n / 1e6).toFixed(0)} M`;
+    console.log(
+      `process ${pid}: garbage collection ${m(split.gc)}, compilation ${m(split.compile)}, the rest ${m(split.rest)} (callgrind-split.ts)`,
+    );
   }
-  return total;
+  const atRest = Math.round(idlePerSecond * seconds);
+  if (atRest)
+    console.log(
+      `counted ${total.toLocaleString('en')} instructions in ${seconds.toFixed(1)} s, less ${atRest.toLocaleString('en')} at rest`,
+    );
+  return total - atRest;
 }

@@ -66,6 +66,7 @@ import {
 } from './config.ts';
 import { describeMachine, gitHead, waitForQuietHost } from './machine.ts';
 import { startServices } from './services.ts';
+import { measureIdle } from './callgrind.ts';
 import { runSaleBaseline, runSales, saleCase } from './cases/sale.ts';
 import { creditCommissions, runRefundBaselines, runRefunds } from './cases/refund.ts';
 import { runWebhooks, webhookCase } from './cases/webhook.ts';
@@ -129,6 +130,8 @@ async function main(): Promise<void> {
     // unique `(program_id, transaction_id)` for a sale lookup (equal estimates), which then reads
     // every sale of the program per call and slows each run as its table grows.
     await db.pool.query('analyze');
+    // Under callgrind: what the service does per second at rest, subtracted from each run's count.
+    await measureIdle(svc.pids, 60);
 
     const ctx: BenchContext = {
       svc,
