@@ -111,6 +111,24 @@ describe('the pre-claim of issue item 1', () => {
     expect((await commission(s.body.commission_id)).status).toBe('reversed');
     const next = await sale({ customer_key: 'user_3001' });
     expect(await commission(next.body.commission_id)).toMatchObject({ partner: honestId, held_for_review: false });
+
+    // ledger:verify derives the whole reversal from the stored decision: with the customer bound
+    // back to the first partner, the reversal is a difference.
+    const verify = () => h.admin('POST', `/programs/${f.programId}/ledger/verify`, {});
+    expect((await verify()).clean).toBe(true);
+    const bind = (partner: number) =>
+      h.ctx
+        .deps()
+        .em.getConnection()
+        .execute('update customer set partner_id = ? where id = ?', [partner, customer.id]);
+    await bind(f.partnerId);
+    try {
+      expect((await verify()).first_differences).toEqual([
+        expect.objectContaining({ table: 'commission', row_id: s.body.commission_id, field: 'reversed_cents' }),
+      ]);
+    } finally {
+      await bind(honestId);
+    }
   });
 });
 

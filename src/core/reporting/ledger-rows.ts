@@ -11,16 +11,30 @@ const importedCommission = (eb: ExpressionBuilder<DB & { c: DB['commission'] }, 
     .whereRef('i.row_id', '=', 'c.id');
 
 // Held while its customer's attribution was disputed, then reversed whole when the advertiser
-// bound the customer to another partner's click (refunds/resolve-customer-dispute.ts).
-const lostDispute = (eb: ExpressionBuilder<DB & { c: DB['commission'] } & { s: DB['sale'] }, 'c' | 's'>) =>
-  eb
-    .selectFrom('attribution_conflict as ac')
-    .innerJoin('customer as cu', 'cu.id', 'ac.customer_id')
-    .select('ac.id')
-    .whereRef('ac.program_id', '=', 'c.program_id')
-    .whereRef('ac.customer_id', '=', 's.customer_id')
-    .where('ac.resolved_at', 'is not', null)
-    .whereRef('cu.partner_id', '<>', 'c.partner_id');
+// bound the customer to another partner's click (refunds/resolve-customer-dispute.ts). The resolved
+// conflicts are one uncorrelated list per page (hashed), the customer a primary-key lookup.
+const lostDispute = (
+  eb: ExpressionBuilder<DB & { c: DB['commission'] } & { s: DB['sale'] }, 'c' | 's'>,
+  programId: number,
+) =>
+  eb.and([
+    eb(
+      's.customer_id',
+      'in',
+      eb
+        .selectFrom('attribution_conflict as ac')
+        .select('ac.customer_id')
+        .where('ac.program_id', '=', programId)
+        .where('ac.resolved_at', 'is not', null),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('customer as cu')
+        .select('cu.id')
+        .whereRef('cu.id', '=', 's.customer_id')
+        .whereRef('cu.partner_id', '<>', 'c.partner_id'),
+    ),
+  ]);
 
 export function commissionPage(db: Kysely<DB>, programId: number, after: number, limit: number) {
   return db
@@ -43,9 +57,7 @@ export function commissionPage(db: Kysely<DB>, programId: number, after: number,
       eb('c.status', '=', 'reversed')
         .and(eb.exists(importedCommission(eb)))
         .as('voided_at_import'),
-      eb('c.status', '=', 'reversed')
-        .and(eb.exists(lostDispute(eb)))
-        .as('lost_dispute'),
+      eb('c.status', '=', 'reversed').and(lostDispute(eb, programId)).as('lost_dispute'),
       exactText(eb.ref('s.amount_cents')).as('sale_amount'),
       exactText(eb.ref('s.refunded_cents')).as('sale_refunded'),
       's.currency as sale_currency',
