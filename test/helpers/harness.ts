@@ -208,7 +208,14 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       return url;
     },
     async close() {
-      if (opts.verifyLedgerOnClose !== false) await verifyEveryLedger(ctx);
+      // Checked before shutting down, reported after: a difference still stops and drops everything.
+      const unclean =
+        opts.verifyLedgerOnClose === false
+          ? null
+          : await verifyEveryLedger(ctx).then(
+              () => null,
+              (err: Error) => err,
+            );
       await server?.close(true);
       await workers.stop();
       await ctx.close();
@@ -218,6 +225,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
         await admin.query(`drop database if exists ${dbName} with (force)`);
         await admin.end();
       }
+      if (unclean) throw unclean;
       if (contractViolations.length)
         throw new Error(
           `responses the OpenAPI document does not describe:\n${[...new Set(contractViolations)].join('\n')}`,
