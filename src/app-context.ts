@@ -26,6 +26,7 @@ import { createBackgroundWork, type BackgroundWork } from './workers/background-
 import type { JobQueue } from './queue/job-queue.ts';
 import { createMemoryQueue } from './queue/memory-queue.ts';
 import { createBullQueue, REDIS_COMMAND_TIMEOUT_MS } from './queue/bullmq-queue.ts';
+import { runTrackInPlace } from './queue/track-in-place.ts';
 import {
   createDiscountLookup,
   createPaidSaleLookup,
@@ -110,9 +111,11 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     );
   }
   const sentinels = { sentinels: config.REDIS_SENTINELS, sentinelName: config.REDIS_SENTINEL_NAME };
-  const queue = config.REDIS_URL
+  const bull = config.REDIS_URL
     ? createBullQueue({ redisUrl: config.REDIS_URL, ...sentinels, prefix: config.QUEUE_PREFIX, log })
-    : createMemoryQueue();
+    : null;
+  // Embedded, the in-process queue already runs every job where it was added.
+  const queue = !bull ? createMemoryQueue() : config.API_CALLS_IN_PLACE ? runTrackInPlace(bull, log) : bull;
   const redis = config.REDIS_URL
     ? connectRedis(
         { url: config.REDIS_URL, ...sentinels },

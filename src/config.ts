@@ -75,6 +75,12 @@ export const configSchema = z
       )
       .default('tracker'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    /**
+     * A process that also runs workers (`serve`) runs the jobs of the API calls it receives itself,
+     * up to WORKER_CONCURRENCY at a time, instead of a round trip through Redis; a job that fails
+     * there is retried through the queue. `false` sends every API call through the queue.
+     */
+    API_CALLS_IN_PLACE: bool.default(true),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
     /**
      * The hot statements (sale, refund, ledger, lookups) as named prepared statements on each

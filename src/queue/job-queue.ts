@@ -83,11 +83,6 @@ export interface JobQueue {
    * which vanish when a worker stops or dies; in-process: 1 while this process consumes it).
    */
   consumers(): Promise<Record<QueueName, number>>;
-  /**
-   * Worker processes consuming each queue right now (BullMQ: the workers' named Redis connections,
-   * which vanish when a worker stops or dies; in-process: 1 while this process consumes it).
-   */
-  consumers(): Promise<Record<QueueName, number>>;
   /** Stops taking jobs and waits for the running ones to finish. */
   closeWorkers(): Promise<void>;
   close(): Promise<void>;

@@ -34,6 +34,9 @@ describe.runIf(production)('a hung Redis holds no request', () => {
     h = await createHarness({
       REDIS_URL: proxy.url,
       JOB_WAIT_TIMEOUT_MS: String(JOB_WAIT_MS),
+      // API calls through the queue, as an `http` process sends them: run in place (the default in
+      // a process that is its own worker), they never touch Redis (test/workers/track-in-place.test.ts).
+      API_CALLS_IN_PLACE: 'false',
       // Each test is its own client (X-Forwarded-For), with a small per-client click budget.
       TRUST_PROXY: '1',
       CLICK_LIMIT_PER_MINUTE: '3',
