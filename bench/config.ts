@@ -45,6 +45,7 @@ export const REFUND_CENTS = 50;
 export const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
 export const PASS_THROUGH = [
   'WORKER_CONCURRENCY',
+  'API_CALLS_IN_PLACE',
   'DB_POOL_MAX',
   'DB_PREPARED_STATEMENTS',
   'DB_QUERY_TIMEOUT_MS',
