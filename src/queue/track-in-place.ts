@@ -10,7 +10,7 @@ import { JobTimeoutError, UnrecoverableJobError, type JobHandler, type JobQueue 
  * as if it had not run, and a process with no `track` worker (`http`) enqueues every job.
  * Expected errors are outcomes, not throws (track-processor.ts), so only unexpected and temporary
  * failures go to the queue; each use-case is idempotent on its key, as for any retry.
- * Why: docs/performance.md, "Sales run where they are received".
+ * Why and the measurements: docs/performance.md, "Sales run where they are received".
  */
 export function runTrackInPlace(queue: JobQueue, log: Logger): JobQueue {
   let local: { handler: JobHandler; slots: number } | undefined;

@@ -145,6 +145,6 @@ test('Redis down for a few seconds: webhooks stored and processed later, API cal
   expect(apiRows[0].n).toBe(saleReplies.length);
   expect(await ledgerViolations(env.db)).toEqual({});
   console.log(
-    `redis outage: ${downHooks.length} webhooks during the outage (${downHooks.filter((w) => w.status === 200).length} acknowledged from the inbox, others 5xx), ${down.length} API calls (${unavailable.length} × 503); ${ackedIds.length} webhooks acknowledged in all, all processed`,
+    `redis outage: ${downHooks.length} webhooks during the outage (${downHooks.filter((w) => w.status === 200).length} acknowledged from the inbox, others 5xx), ${down.length} API calls (${down.filter((s) => s.reply.status === 200).length} recorded in place, ${down.filter((s) => s.reply.status === 503).length} × 503); ${ackedIds.length} webhooks acknowledged in all, all processed`,
   );
 });
