@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { bearer, type Fixture } from '../helpers/harness.ts';
-import { PROPERTY_SEED } from '../property/delivery-order.ts';
+import { PROPERTY_SEED } from '../property/seed.ts';
 import { published } from '../providers/fixtures/published.ts';
 import { stripeKit } from '../webhooks/kits/stripe-kit.ts';
 import { keysOf, newRef } from '../webhooks/scenario-steps.ts';

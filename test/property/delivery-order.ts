@@ -19,8 +19,8 @@ import {
 import { keysOf, newRef } from '../webhooks/scenario-steps.ts';
 import { expected, scenarios, PROGRAM_RATE_BPS, type Scenario } from './scenario.ts';
 import type { Driver, Outgoing, RunContext } from './drivers.ts';
+import { PROPERTY_SEED } from './seed.ts';
 
-export const PROPERTY_SEED = Number(process.env.PROPERTY_SEED ?? 20261206);
 const runsFor = (ciRuns: number) => Number(process.env.PROPERTY_RUNS ?? ciRuns);
 
 type Row = Record<string, any>;
