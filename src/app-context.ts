@@ -111,11 +111,11 @@ export async function createAppContext(config: Config, o: ContextOverrides = {})
     );
   }
   const sentinels = { sentinels: config.REDIS_SENTINELS, sentinelName: config.REDIS_SENTINEL_NAME };
-  const bull = config.REDIS_URL
-    ? createBullQueue({ redisUrl: config.REDIS_URL, ...sentinels, prefix: config.QUEUE_PREFIX, log })
-    : null;
   // Embedded, the in-process queue already runs every job where it was added.
-  const queue = !bull ? createMemoryQueue() : config.API_CALLS_IN_PLACE ? runTrackInPlace(bull, log) : bull;
+  let queue = config.REDIS_URL
+    ? createBullQueue({ redisUrl: config.REDIS_URL, ...sentinels, prefix: config.QUEUE_PREFIX, log })
+    : createMemoryQueue();
+  if (queue.kind === 'bullmq' && config.API_CALLS_IN_PLACE) queue = runTrackInPlace(queue, log);
   const redis = config.REDIS_URL
     ? connectRedis(
         { url: config.REDIS_URL, ...sentinels },

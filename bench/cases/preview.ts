@@ -1,7 +1,7 @@
 /**
  * The what-if preview of reward rules (`POST /programs/:id/rules/preview`) over PREVIEW_SALES
- * sales seeded in SQL across the last 29 days, in a program of their own: the time of each call (goal: under 5 s for
- * 100,000 sales) and a check that it changed no row.
+ * sales seeded in SQL across the last 29 days, in a program of their own: the time of each call
+ * (goal: under 5 s for 100,000 sales) and a check that it changed no row.
  */
 import { randomBytes } from 'node:crypto';
 import { ADMIN_TOKEN, type BenchContext } from '../config.ts';
@@ -57,7 +57,6 @@ export async function seedAttributedSales(
 
 export async function runPreview(ctx: BenchContext): Promise<void> {
   const { svc, db } = ctx;
-  const seeded = Date.now();
   // A program of its own: the sales the earlier cases recorded (their number follows the host's
   // speed) would otherwise be replayed too, and the case would not measure what it says.
   const f = await seedLoadFixture({
@@ -68,6 +67,7 @@ export async function runPreview(ctx: BenchContext): Promise<void> {
     customers: 0,
     tag: `pv${randomBytes(2).toString('hex')}`,
   });
+  const seeded = Date.now();
   await seedAttributedSales(db, f.programId, {
     prefix: 'preview-',
     count: PREVIEW_SALES,
